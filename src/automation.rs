@@ -1,0 +1,215 @@
+//! The plugin facade the app talks to: [`Automation`], its [`Builder`], and the [`Request`]s it hands
+//! to the render thread.
+//!
+//! Runs on the render thread: every method here is non-blocking (channel `try_recv`/`try_send` and
+//! atomics only) and never touches the file system, except [`Builder::start`], which runs once at
+//! start-up, and dropping the handle, which stops the service thread.
+//!
+//! With the `automation` feature off, the same API compiles to no-ops: `start` creates nothing,
+//! [`Automation::requests`] is always empty, and no thread is spawned.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::protocol::{Command, Failure};
+
+/// Whether this build carries the automation plugin (the `automation` feature).
+pub const ENABLED: bool = cfg!(feature = "automation");
+
+/// The default bound on waiting command entries.
+pub const DEFAULT_QUEUE_CAPACITY: usize = 256;
+
+/// The default time after which an entry without its final newline is reaped.
+pub const DEFAULT_REAP_AFTER: Duration = Duration::from_secs(2);
+
+/// Configures and starts the plugin.
+#[must_use = "call start() to start automation"]
+pub struct Builder {
+    #[cfg_attr(not(feature = "automation"), allow(dead_code))]
+    inner: imp::BuilderInner,
+}
+
+impl Builder {
+    /// The app name published in `ready.txt` (default: the executable's name).
+    pub fn app_name(mut self, name: impl Into<String>) -> Self {
+        imp::set_name(&mut self.inner, name.into());
+        self
+    }
+
+    /// The drop-box directory. Without it, `$WINIT_AUTOMATION_DIR`, else `target/winit-automation`
+    /// under the current directory.
+    pub fn dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        imp::set_dir(&mut self.inner, dir.into());
+        self
+    }
+
+    /// How many command entries may wait before writers get "queue full" (default 256, at least 1).
+    pub fn queue_capacity(mut self, capacity: usize) -> Self {
+        imp::set_capacity(&mut self.inner, capacity.max(1));
+        self
+    }
+
+    /// The size cap of one command file in bytes (default 64 KiB, at least 64).
+    pub fn max_command_bytes(mut self, max: usize) -> Self {
+        imp::set_max_bytes(&mut self.inner, max.max(64));
+        self
+    }
+
+    /// How long an entry may stay without its final newline, not growing, before it is answered
+    /// `incomplete` and removed (default 2 s).
+    pub fn reap_after(mut self, after: Duration) -> Self {
+        imp::set_reap_after(&mut self.inner, after);
+        self
+    }
+
+    /// Called from the service thread when commands arrive for the render thread, so an idle event
+    /// loop wakes up: typically `move || window.request_redraw()` or an `EventLoopProxy::send_event`.
+    /// It must not block.
+    pub fn waker(mut self, waker: impl Fn() + Send + Sync + 'static) -> Self {
+        imp::set_waker(&mut self.inner, std::sync::Arc::new(waker));
+        self
+    }
+
+    /// Creates the directory (mode 0700) or checks it, takes its lock, recovers what a previous run
+    /// left, publishes `ready.txt` and starts the service thread. With the feature off it does
+    /// nothing and succeeds.
+    pub fn start(self) -> Result<Automation, StartError> {
+        imp::start(self.inner).map(|inner| Automation { inner })
+    }
+}
+
+/// A running plugin. Dropping it stops the service thread, answers whatever is still owed and
+/// removes `ready.txt`.
+pub struct Automation {
+    #[cfg_attr(not(feature = "automation"), allow(dead_code))]
+    inner: imp::AutomationInner,
+}
+
+impl fmt::Debug for Automation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Automation")
+            .field("enabled", &ENABLED)
+            .field("frame", &self.frame())
+            .finish()
+    }
+}
+
+impl Automation {
+    /// A builder with the defaults.
+    pub fn builder() -> Builder {
+        Builder {
+            inner: imp::BuilderInner::default(),
+        }
+    }
+
+    /// The commands that arrived for the render thread, in seq order. Non-blocking; call it once per
+    /// frame before handling input, and answer each request (or drop it, which answers
+    /// `not_handled`).
+    pub fn requests(&self) -> Requests<'_> {
+        Requests {
+            inner: imp::requests(&self.inner),
+        }
+    }
+
+    /// Marks the current frame as published: answers given during it are written now. Call it after
+    /// the frame is submitted (and, once trees land, after its tree update was handed over).
+    pub fn end_frame(&self) {
+        imp::end_frame(&self.inner);
+    }
+
+    /// The number of the frame being built (1 before the first `end_frame`; 0 with the feature off).
+    pub fn frame(&self) -> u64 {
+        imp::frame(&self.inner)
+    }
+
+    /// The drop-box directory, or `None` with the feature off.
+    pub fn dir(&self) -> Option<&std::path::Path> {
+        imp::dir(&self.inner)
+    }
+}
+
+/// Iterator over the pending [`Request`]s of this frame.
+pub struct Requests<'a> {
+    inner: imp::RequestsInner<'a>,
+}
+
+impl Iterator for Requests<'_> {
+    type Item = Request;
+
+    fn next(&mut self) -> Option<Request> {
+        imp::next_request(&mut self.inner)
+    }
+}
+
+/// One command for the render thread. Answer it with [`Request::reply`]; dropping it unanswered
+/// answers `not_handled`, so every command gets exactly one response.
+pub struct Request {
+    inner: imp::RequestInner,
+}
+
+impl fmt::Debug for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Request")
+            .field("seq", &self.seq())
+            .field("command", self.command())
+            .finish()
+    }
+}
+
+impl Request {
+    /// The seq of the command entry.
+    pub fn seq(&self) -> u64 {
+        imp::seq(&self.inner)
+    }
+
+    /// The command.
+    pub fn command(&self) -> &Command {
+        imp::command(&self.inner)
+    }
+
+    /// Answers it: `Ok(body)` with the answer's lines (may be empty), or `Err(failure)`. The
+    /// response is written once the current frame is published by [`Automation::end_frame`].
+    pub fn reply(self, result: Result<String, Failure>) {
+        imp::reply(self.inner, result);
+    }
+}
+
+/// Why the plugin could not start.
+#[derive(Debug)]
+pub struct StartError {
+    #[cfg_attr(not(feature = "automation"), allow(dead_code))]
+    kind: imp::StartErrorKind,
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        imp::fmt_start_error(&self.kind, f)
+    }
+}
+
+impl std::error::Error for StartError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        imp::start_error_source(&self.kind)
+    }
+}
+
+#[cfg(feature = "automation")]
+impl StartError {
+    /// The directory problem, if that is what stopped the start (a lock held by another app, a
+    /// symlinked or foreign directory).
+    pub fn dir_error(&self) -> Option<&crate::dropbox::DirError> {
+        match &self.kind {
+            imp::StartErrorKind::Dir(e) => Some(e),
+            imp::StartErrorKind::Io(..) => None,
+        }
+    }
+}
+
+#[cfg(feature = "automation")]
+#[path = "automation/on.rs"]
+mod imp;
+
+#[cfg(not(feature = "automation"))]
+#[path = "automation/off.rs"]
+mod imp;

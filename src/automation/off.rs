@@ -1,0 +1,74 @@
+//! The no-op shim (feature `automation` off): nothing is stored, spawned or created.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Request;
+use crate::protocol::{Command, Failure};
+
+#[derive(Default)]
+pub(super) struct BuilderInner;
+
+pub(super) fn set_name(_: &mut BuilderInner, _: String) {}
+pub(super) fn set_dir(_: &mut BuilderInner, _: PathBuf) {}
+pub(super) fn set_capacity(_: &mut BuilderInner, _: usize) {}
+pub(super) fn set_max_bytes(_: &mut BuilderInner, _: usize) {}
+pub(super) fn set_reap_after(_: &mut BuilderInner, _: Duration) {}
+pub(super) fn set_waker(_: &mut BuilderInner, _: Arc<dyn Fn() + Send + Sync>) {}
+
+pub(super) struct AutomationInner;
+
+/// Uninhabited: with the feature off the plugin never fails to start.
+#[derive(Debug)]
+pub(super) enum StartErrorKind {}
+
+pub(super) fn fmt_start_error(kind: &StartErrorKind, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match *kind {}
+}
+
+pub(super) fn start_error_source(
+    kind: &StartErrorKind,
+) -> Option<&(dyn std::error::Error + 'static)> {
+    match *kind {}
+}
+
+pub(super) fn start(_: BuilderInner) -> Result<AutomationInner, super::StartError> {
+    Ok(AutomationInner)
+}
+
+pub(super) type RequestsInner<'a> = std::marker::PhantomData<&'a ()>;
+
+pub(super) fn requests(_: &AutomationInner) -> RequestsInner<'_> {
+    std::marker::PhantomData
+}
+
+pub(super) fn next_request(_: &mut RequestsInner<'_>) -> Option<Request> {
+    None
+}
+
+pub(super) fn end_frame(_: &AutomationInner) {}
+
+pub(super) fn frame(_: &AutomationInner) -> u64 {
+    0
+}
+
+pub(super) fn dir(_: &AutomationInner) -> Option<&Path> {
+    None
+}
+
+/// Uninhabited: with the feature off no request is ever made.
+pub(super) enum RequestInner {}
+
+pub(super) fn seq(r: &RequestInner) -> u64 {
+    match *r {}
+}
+
+pub(super) fn command(r: &RequestInner) -> &Command {
+    match *r {}
+}
+
+pub(super) fn reply(r: RequestInner, _: Result<String, Failure>) {
+    match r {}
+}

@@ -1,0 +1,19 @@
+//! The drop-box: the directory that is the message bus between clients and the app.
+//!
+//! This layer owns files: the directory checks and lock ([`dir`]), atomic publication, the on-disk
+//! queue and the `ready.txt` handshake, and (with the `automation` feature) the service thread. It
+//! depends on [`crate::protocol`] only, never on winit or wgpu.
+
+pub mod dir;
+mod publish;
+pub mod queue;
+mod ready;
+#[cfg(feature = "automation")]
+pub(crate) mod service;
+
+pub use dir::{
+    DEFAULT_DIR, DIR_ENV, DirError, DirLock, check, prepare, process_alive, resolve_dir,
+};
+pub use publish::publish;
+pub use queue::{EnqueueError, Entry, Listing};
+pub use ready::{READY_MAGIC, Ready, rfc3339_utc, unix_ms_now};

@@ -1,0 +1,306 @@
+//! The command queue on disk: `command-<seq>.txt` entries and their `response-<seq>.txt` answers.
+//!
+//! Both sides use this module. Writers claim a seq above every existing command and response file with
+//! an exclusive create, check that no answer for that seq is still waiting to be read, then write the
+//! line with its final newline. The app reads complete entries in seq order, publishes the response
+//! and only then removes the entry, so a seq is never claimed while any file of it exists.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use super::dir::nofollow_nonblock;
+use crate::protocol::{command_file, parse_command_file, parse_response_file, response_file};
+
+/// What a directory holds, by seq.
+#[derive(Debug, Default, Clone)]
+pub struct Listing {
+    /// Seqs of `command-<seq>.txt` entries.
+    pub commands: BTreeSet<u64>,
+    /// Seqs of `response-<seq>.txt` files.
+    pub responses: BTreeSet<u64>,
+    /// Names of the app's temporary files.
+    pub temps: Vec<String>,
+}
+
+impl Listing {
+    /// The highest seq of any command or response file, if there is one.
+    pub fn max_seq(&self) -> Option<u64> {
+        let c = self.commands.last().copied();
+        let r = self.responses.last().copied();
+        c.max(r)
+    }
+}
+
+/// Lists the queue files of `dir`.
+pub fn scan(dir: &Path) -> io::Result<Listing> {
+    let mut listing = Listing::default();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if let Some(seq) = parse_command_file(name) {
+            listing.commands.insert(seq);
+        } else if let Some(seq) = parse_response_file(name) {
+            listing.responses.insert(seq);
+        } else if name.starts_with(crate::protocol::TEMP_PREFIX) {
+            listing.temps.push(name.to_owned());
+        }
+    }
+    Ok(listing)
+}
+
+/// The state of one command entry.
+#[derive(Debug)]
+pub enum Entry {
+    /// Ends with its newline; these are its bytes (at most `max_bytes + 1` of them).
+    Complete(Vec<u8>),
+    /// No final newline yet; `len` bytes so far.
+    Incomplete {
+        /// Bytes written so far.
+        len: u64,
+    },
+    /// Longer than the cap, whatever it ends with.
+    TooLong {
+        /// Its size.
+        len: u64,
+    },
+    /// A symlink, FIFO, directory or other non-regular file.
+    NotRegular,
+    /// It disappeared before it could be read.
+    Gone,
+}
+
+/// Reads `command-<seq>.txt` without following symlinks or blocking on a FIFO.
+pub fn read_entry(dir: &Path, seq: u64, max_bytes: usize) -> io::Result<Entry> {
+    let path = dir.join(command_file(seq));
+    let file = match OpenOptions::new()
+        .read(true)
+        .custom_flags(nofollow_nonblock())
+        .open(&path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Entry::Gone),
+        // ELOOP: a symlink planted where the entry should be.
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+            return Ok(Entry::NotRegular);
+        }
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Ok(Entry::NotRegular);
+    }
+    if meta.len() > max_bytes as u64 {
+        return Ok(Entry::TooLong { len: meta.len() });
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
+    file.take(max_bytes as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > max_bytes {
+        return Ok(Entry::TooLong {
+            len: bytes.len() as u64,
+        });
+    }
+    if bytes.last() == Some(&b'\n') {
+        Ok(Entry::Complete(bytes))
+    } else {
+        Ok(Entry::Incomplete {
+            len: bytes.len() as u64,
+        })
+    }
+}
+
+/// Removes `command-<seq>.txt`; a missing entry is not an error.
+pub fn remove_command(dir: &Path, seq: u64) -> io::Result<()> {
+    match fs::remove_file(dir.join(command_file(seq))) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Why a command could not be enqueued.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum EnqueueError {
+    /// As many entries as the app allows are already waiting.
+    QueueFull {
+        /// The app's queue capacity.
+        capacity: usize,
+    },
+    /// The line holds a newline, so it would not be one command.
+    NotOneLine,
+    /// The line is over the app's size cap.
+    TooLong {
+        /// The line's size with its newline.
+        len: usize,
+        /// The cap.
+        max: usize,
+    },
+    /// The file system refused.
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The error.
+        source: io::Error,
+    },
+}
+
+impl fmt::Display for EnqueueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EnqueueError::QueueFull { capacity } => write!(
+                f,
+                "queue full: {capacity} commands are already waiting (hint: wait for responses before sending more)"
+            ),
+            EnqueueError::NotOneLine => write!(
+                f,
+                "the command holds a line break (hint: write line breaks in text as \\n inside double quotes)"
+            ),
+            EnqueueError::TooLong { len, max } => write!(
+                f,
+                "the command is {len} bytes, over the app's cap of {max} (hint: shorten it)"
+            ),
+            EnqueueError::Io { path, source } => {
+                write!(f, "cannot write {}: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for EnqueueError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EnqueueError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// Claims a fresh seq and writes `line` (without newline) as its command entry; returns the seq.
+///
+/// `capacity` bounds the number of waiting entries. Concurrent writers check it independently, so it
+/// can be exceeded by at most one entry per concurrent writer.
+pub fn enqueue(
+    dir: &Path,
+    line: &str,
+    capacity: usize,
+    max_bytes: usize,
+) -> Result<u64, EnqueueError> {
+    if line.contains(['\n', '\r']) {
+        return Err(EnqueueError::NotOneLine);
+    }
+    if line.len() + 1 > max_bytes {
+        return Err(EnqueueError::TooLong {
+            len: line.len() + 1,
+            max: max_bytes,
+        });
+    }
+    let io = |path: PathBuf| move |source| EnqueueError::Io { path, source };
+    let listing = scan(dir).map_err(io(dir.to_owned()))?;
+    if listing.commands.len() >= capacity {
+        return Err(EnqueueError::QueueFull { capacity });
+    }
+    let mut seq = listing.max_seq().map_or(1, |m| m + 1);
+    loop {
+        let path = dir.join(command_file(seq));
+        let mut file: File = match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)
+        {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                seq += 1;
+                continue;
+            }
+            Err(e) => return Err(io(path)(e)),
+        };
+        // The empty entry is incomplete, so the app leaves it alone. If an answer to an earlier
+        // command with this seq is still waiting to be read, the seq is not free: step over it.
+        if dir.join(response_file(seq)).exists() {
+            drop(file);
+            let _ = fs::remove_file(&path);
+            seq += 1;
+            continue;
+        }
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        if let Err(e) = file.write_all(&bytes) {
+            let _ = fs::remove_file(&path);
+            return Err(io(path)(e));
+        }
+        return Ok(seq);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seq_with_a_waiting_response_is_never_claimed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        // The answer to seq 1 is waiting to be read and its entry is gone.
+        fs::write(dir.join(response_file(1)), "ok 1 status\n").unwrap();
+        assert_eq!(enqueue(dir, "status", 8, 100).unwrap(), 2);
+        assert_eq!(enqueue(dir, "status", 8, 100).unwrap(), 3);
+        assert_eq!(
+            fs::read_to_string(dir.join(command_file(3))).unwrap(),
+            "status\n"
+        );
+    }
+
+    #[test]
+    fn incomplete_entries_and_caps_are_reported() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        fs::write(dir.join(command_file(1)), "stat").unwrap();
+        assert!(matches!(
+            read_entry(dir, 1, 100).unwrap(),
+            Entry::Incomplete { len: 4 }
+        ));
+        assert!(matches!(read_entry(dir, 2, 100).unwrap(), Entry::Gone));
+        fs::write(dir.join(command_file(3)), "x".repeat(200)).unwrap();
+        assert!(matches!(
+            read_entry(dir, 3, 100).unwrap(),
+            Entry::TooLong { .. }
+        ));
+        assert!(matches!(
+            enqueue(dir, "status", 2, 100),
+            Err(EnqueueError::QueueFull { capacity: 2 })
+        ));
+        assert!(matches!(
+            enqueue(dir, "a\nb", 8, 100),
+            Err(EnqueueError::NotOneLine)
+        ));
+    }
+
+    #[test]
+    fn symlinks_and_fifos_in_place_of_entries_are_not_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let secret = dir.join("secret");
+        fs::write(&secret, "status\n").unwrap();
+        std::os::unix::fs::symlink(&secret, dir.join(command_file(1))).unwrap();
+        assert!(matches!(
+            read_entry(dir, 1, 100).unwrap(),
+            Entry::NotRegular
+        ));
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            dir.join(command_file(2)),
+            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+        )
+        .unwrap();
+        assert!(matches!(
+            read_entry(dir, 2, 100).unwrap(),
+            Entry::NotRegular
+        ));
+    }
+}

@@ -1,0 +1,559 @@
+//! The service thread: owns the drop-box while the app runs.
+//!
+//! It watches the directory (inotify through `notify`, or polling when that is unavailable), reads
+//! complete command entries in seq order, answers what it can answer itself, forwards the rest to
+//! the render thread through a bounded channel, and writes each response once the render side has
+//! published the frame that carried the command out. All file I/O and formatting happen here.
+//!
+//! Exactly one response per entry: an entry's seq is either being parsed, in flight (forwarded and
+//! not yet answered), deferred (a service-side command waiting for earlier actions), or answered
+//! and removed. The response is published before the entry is removed.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, TrySendError, bounded, select};
+
+use super::publish::publish;
+use super::queue::{self, Entry};
+use super::ready::{Ready, unix_ms_now};
+use crate::protocol::{
+    Command, ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Response, Side, Verb, quote,
+    response_file,
+};
+
+/// How many commands may be forwarded to the render side and not yet answered. It is also the
+/// capacity of both channels, so the render side's `try_send` of a reply can never find them full.
+pub(crate) const IN_FLIGHT: usize = 64;
+
+/// How often the directory is re-listed when inotify is working (a safety net for lost events).
+const SAFETY_RESCAN: Duration = Duration::from_millis(500);
+/// How often the directory is re-listed when it cannot be watched.
+const POLL_INTERVAL: Duration = Duration::from_millis(5);
+
+/// A command on its way to the render thread.
+pub(crate) struct ToApp {
+    pub seq: u64,
+    pub command: Command,
+}
+
+/// The render side's answer.
+pub(crate) struct FromApp {
+    pub seq: u64,
+    pub verb: Verb,
+    /// The frame that carried the command out; the response waits until it is published.
+    pub frame: u64,
+    pub result: Result<String, Failure>,
+}
+
+/// State shared with the render side through atomics only.
+pub(crate) struct Shared {
+    /// The frame the render side is building (starts at 1).
+    pub building: AtomicU64,
+    /// The last frame the render side published (0 before the first).
+    pub published: AtomicU64,
+    /// Whether a reply was sent since the last `end_frame`.
+    pub replied: AtomicBool,
+}
+
+/// What the service needs to start.
+pub(crate) struct Config {
+    pub dir: PathBuf,
+    pub app_name: String,
+    pub queue_capacity: usize,
+    pub max_command_bytes: usize,
+    pub reap_after: Duration,
+    pub waker: Option<Arc<dyn Fn() + Send + Sync>>,
+}
+
+/// The render side's ends of the channels.
+pub(crate) struct RenderEnds {
+    pub requests: Receiver<ToApp>,
+    pub replies: Sender<FromApp>,
+    pub tick: Sender<()>,
+    pub stop: Sender<()>,
+    pub shared: Arc<Shared>,
+    pub thread: std::thread::JoinHandle<()>,
+}
+
+struct Service {
+    cfg: Config,
+    started: Instant,
+    started_unix_ms: u64,
+    shared: Arc<Shared>,
+    requests: Sender<ToApp>,
+    replies: Receiver<FromApp>,
+    tick: Receiver<()>,
+    stop: Receiver<()>,
+    fs_events: Receiver<()>,
+    watching: bool,
+    _watcher: Option<notify::RecommendedWatcher>,
+    /// Forwarded to the render side and not yet answered: seq to verb.
+    in_flight: BTreeMap<u64, Verb>,
+    /// Answers from the render side waiting for their frame to be published.
+    held: BTreeMap<u64, FromApp>,
+    /// Service-side commands waiting for earlier actions to be answered.
+    deferred: BTreeMap<u64, Command>,
+    /// Entries without their final newline: when first seen at this length.
+    incomplete: HashMap<u64, (Instant, u64)>,
+    dirty: bool,
+    waiting_on_disk: usize,
+    answered: u64,
+}
+
+/// Creates the directory, takes over its queue, publishes `ready.txt` and starts the thread.
+pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
+    let dir = cfg.dir.clone();
+    recover(&dir)?;
+    let (requests_tx, requests_rx) = bounded(IN_FLIGHT);
+    let (replies_tx, replies_rx) = bounded(IN_FLIGHT);
+    let (tick_tx, tick_rx) = bounded(1);
+    let (stop_tx, stop_rx) = bounded(1);
+    let (fs_tx, fs_rx) = bounded(1);
+    let watcher = watch(&dir, fs_tx);
+    if watcher.is_none() {
+        log::warn!(
+            "winit-automation: cannot watch {}; polling every {:?}",
+            dir.display(),
+            POLL_INTERVAL
+        );
+    }
+    let shared = Arc::new(Shared {
+        building: AtomicU64::new(1),
+        published: AtomicU64::new(0),
+        replied: AtomicBool::new(false),
+    });
+    let started_unix_ms = unix_ms_now();
+    let ready = Ready {
+        protocol: PROTOCOL_VERSION,
+        pid: std::process::id(),
+        app: cfg.app_name.clone(),
+        crate_version: env!("CARGO_PKG_VERSION").to_owned(),
+        started_unix_ms,
+        queue_capacity: cfg.queue_capacity,
+        max_command_bytes: cfg.max_command_bytes,
+    };
+    let mut service = Service {
+        cfg,
+        started: Instant::now(),
+        started_unix_ms,
+        shared: shared.clone(),
+        requests: requests_tx,
+        replies: replies_rx,
+        tick: tick_rx,
+        stop: stop_rx,
+        fs_events: fs_rx,
+        watching: watcher.is_some(),
+        _watcher: watcher,
+        in_flight: BTreeMap::new(),
+        held: BTreeMap::new(),
+        deferred: BTreeMap::new(),
+        incomplete: HashMap::new(),
+        dirty: true,
+        waiting_on_disk: 0,
+        answered: 0,
+    };
+    publish(&dir, READY_FILE, ready.to_text().as_bytes())?;
+    let thread = std::thread::Builder::new()
+        .name("automation-svc".into())
+        .spawn(move || service.run())
+        .inspect_err(|_| {
+            let _ = fs::remove_file(dir.join(READY_FILE));
+        })?;
+    Ok(RenderEnds {
+        requests: requests_rx,
+        replies: replies_tx,
+        tick: tick_tx,
+        stop: stop_tx,
+        shared,
+        thread,
+    })
+}
+
+/// Takes over a directory left by a previous run: removes temporaries, answers that run's unread
+/// responses by deleting them, and answers its leftover commands with `stale_command`, never running
+/// them (they were meant for a UI that no longer exists).
+fn recover(dir: &Path) -> std::io::Result<()> {
+    let listing = queue::scan(dir)?;
+    for temp in &listing.temps {
+        let _ = fs::remove_file(dir.join(temp));
+    }
+    let _ = fs::remove_file(dir.join(READY_FILE));
+    for &seq in &listing.responses {
+        if !listing.commands.contains(&seq) {
+            let _ = fs::remove_file(dir.join(response_file(seq)));
+        }
+    }
+    for &seq in &listing.commands {
+        let failure = Failure::new(
+            ErrorCode::StaleCommand,
+            "this command was left by a previous run of the app and was not carried out",
+            "send it again now that the app has restarted",
+        );
+        publish(
+            dir,
+            &response_file(seq),
+            Response::error(seq, None, failure).to_text().as_bytes(),
+        )?;
+        queue::remove_command(dir, seq)?;
+    }
+    Ok(())
+}
+
+fn is_command_path(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("command-"))
+}
+
+fn watch(dir: &Path, tx: Sender<()>) -> Option<notify::RecommendedWatcher> {
+    use notify::Watcher;
+    let handler = move |event: notify::Result<notify::Event>| {
+        let wake = match &event {
+            Ok(e) => e.need_rescan() || e.paths.iter().any(|p| is_command_path(p)),
+            Err(_) => true,
+        };
+        if wake {
+            // Full means a wake-up is already pending: events coalesce into one rescan.
+            let _ = tx.try_send(());
+        }
+    };
+    let mut watcher = notify::recommended_watcher(handler).ok()?;
+    watcher
+        .watch(dir, notify::RecursiveMode::NonRecursive)
+        .ok()?;
+    Some(watcher)
+}
+
+/// The verb of an unparsable command, if its first word is one.
+fn guess_verb(bytes: &[u8]) -> Option<Verb> {
+    let text = String::from_utf8_lossy(bytes);
+    Verb::parse(text.split([' ', '\t', '\r', '\n']).next()?)
+}
+
+impl Service {
+    fn run(&mut self) {
+        loop {
+            let timeout = self.next_timeout();
+            select! {
+                recv(self.fs_events) -> _ => self.dirty = true,
+                recv(self.replies) -> reply => {
+                    if let Ok(reply) = reply {
+                        self.held.insert(reply.seq, reply);
+                    }
+                }
+                recv(self.tick) -> _ => {}
+                recv(self.stop) -> _ => break,
+                default(timeout) => self.dirty = true,
+            }
+            while let Ok(reply) = self.replies.try_recv() {
+                self.held.insert(reply.seq, reply);
+            }
+            self.flush(false);
+            if self.dirty {
+                self.dirty = false;
+                self.scan();
+            }
+        }
+        self.shutdown();
+    }
+
+    fn next_timeout(&self) -> Duration {
+        let base = if self.watching {
+            SAFETY_RESCAN
+        } else {
+            POLL_INTERVAL
+        };
+        let reap = self
+            .incomplete
+            .values()
+            .map(|(since, _)| {
+                (*since + self.cfg.reap_after).saturating_duration_since(Instant::now())
+            })
+            .min();
+        reap.map_or(base, |r| r.min(base))
+    }
+
+    fn dir(&self) -> &Path {
+        &self.cfg.dir
+    }
+
+    /// Publishes the response, then removes the entry.
+    fn answer(&mut self, response: Response) {
+        let seq = response.seq;
+        if let Err(e) = publish(
+            self.dir(),
+            &response_file(seq),
+            response.to_text().as_bytes(),
+        ) {
+            log::error!("winit-automation: cannot write the response to command {seq}: {e}");
+            return;
+        }
+        if let Err(e) = queue::remove_command(self.dir(), seq) {
+            log::error!("winit-automation: cannot remove command {seq}: {e}");
+        }
+        self.answered += 1;
+    }
+
+    fn fail(&mut self, seq: u64, verb: Option<Verb>, failure: Failure) {
+        self.answer(Response::error(seq, verb, failure));
+    }
+
+    /// Writes the answers whose frame is published (all of them when `all`), then the deferred
+    /// service-side commands that no earlier action holds back.
+    fn flush(&mut self, all: bool) {
+        let published = self.shared.published.load(Ordering::SeqCst);
+        let ready: Vec<u64> = self
+            .held
+            .values()
+            .filter(|r| all || r.frame <= published)
+            .map(|r| r.seq)
+            .collect();
+        for seq in ready {
+            let Some(reply) = self.held.remove(&seq) else {
+                continue;
+            };
+            self.in_flight.remove(&seq);
+            let response = match reply.result {
+                Ok(body) => Response::ok(
+                    seq,
+                    Some(reply.verb),
+                    format!("frame {}\n{body}", reply.frame),
+                ),
+                Err(failure) => Response::error(seq, Some(reply.verb), failure),
+            };
+            self.answer(response);
+            // Room in flight: entries left on disk may now be read.
+            self.dirty = true;
+        }
+        while let Some((&seq, _)) = self.deferred.first_key_value() {
+            if self
+                .in_flight
+                .keys()
+                .next()
+                .is_some_and(|&first| first < seq)
+            {
+                break;
+            }
+            let Some(command) = self.deferred.remove(&seq) else {
+                break;
+            };
+            self.serve(seq, &command);
+        }
+    }
+
+    /// Lists the directory and takes every complete entry it can.
+    fn scan(&mut self) {
+        let listing = match queue::scan(self.dir()) {
+            Ok(l) => l,
+            Err(e) => {
+                log::error!(
+                    "winit-automation: cannot list {}: {e}",
+                    self.dir().display()
+                );
+                return;
+            }
+        };
+        self.waiting_on_disk = listing.commands.len();
+        self.incomplete
+            .retain(|seq, _| listing.commands.contains(seq));
+        let mut forwarded = false;
+        for &seq in &listing.commands {
+            if self.in_flight.contains_key(&seq) || self.deferred.contains_key(&seq) {
+                continue;
+            }
+            if self.in_flight.len() + self.deferred.len() >= IN_FLIGHT {
+                // The rest stays on disk, in order, until answers make room.
+                break;
+            }
+            let entry = match queue::read_entry(self.dir(), seq, self.cfg.max_command_bytes) {
+                Ok(e) => e,
+                Err(e) => {
+                    log::error!("winit-automation: cannot read command {seq}: {e}");
+                    continue;
+                }
+            };
+            match entry {
+                Entry::Gone => {}
+                Entry::NotRegular => {
+                    // remove_file unlinks a symlink itself, never its target.
+                    self.fail(
+                        seq,
+                        None,
+                        Failure::new(
+                            ErrorCode::BadEntry,
+                            format!("command-{seq}.txt is not a regular file"),
+                            "write commands as plain files; symlinks and FIFOs are refused",
+                        ),
+                    );
+                    let _ = fs::remove_file(self.dir().join(crate::protocol::command_file(seq)));
+                }
+                Entry::TooLong { len } => self.fail(
+                    seq,
+                    None,
+                    Failure::new(
+                        ErrorCode::TooLong,
+                        format!(
+                            "the command is {len} bytes, over the cap of {}",
+                            self.cfg.max_command_bytes
+                        ),
+                        "shorten the command; the cap is in ready.txt as max_command_bytes",
+                    ),
+                ),
+                Entry::Incomplete { len } => {
+                    let now = Instant::now();
+                    let (since, seen_len) = self.incomplete.entry(seq).or_insert((now, len));
+                    if *seen_len != len {
+                        *since = now;
+                        *seen_len = len;
+                    } else if now.duration_since(*since) >= self.cfg.reap_after {
+                        self.incomplete.remove(&seq);
+                        let waited = self.cfg.reap_after;
+                        self.fail(
+                            seq,
+                            None,
+                            Failure::new(
+                                ErrorCode::Incomplete,
+                                format!(
+                                    "command-{seq}.txt had no final newline after {} ms without growing; its writer is presumed dead",
+                                    waited.as_millis()
+                                ),
+                                "end every command with \\n; the client library and CLI do",
+                            ),
+                        );
+                    }
+                }
+                Entry::Complete(bytes) => {
+                    self.incomplete.remove(&seq);
+                    match Command::parse_bytes(&bytes, self.cfg.max_command_bytes) {
+                        Err(e) => self.fail(seq, guess_verb(&bytes), e.into()),
+                        Ok(command) => forwarded |= self.dispatch(seq, command),
+                    }
+                }
+            }
+        }
+        if forwarded {
+            if let Some(waker) = &self.cfg.waker {
+                waker();
+            }
+        }
+    }
+
+    /// Routes a parsed command; returns whether it went to the render side.
+    fn dispatch(&mut self, seq: u64, command: Command) -> bool {
+        let verb = command.verb();
+        match verb.side() {
+            Side::Service => {
+                if self
+                    .in_flight
+                    .keys()
+                    .next()
+                    .is_some_and(|&first| first < seq)
+                {
+                    // Answer as if commands ran in seq order: after the earlier actions.
+                    self.deferred.insert(seq, command);
+                } else {
+                    self.serve(seq, &command);
+                }
+                false
+            }
+            Side::App => match self.requests.try_send(ToApp { seq, command }) {
+                Ok(()) => {
+                    self.in_flight.insert(seq, verb);
+                    true
+                }
+                Err(TrySendError::Full(_)) => {
+                    // Cannot happen: in-flight entries never exceed the channel's capacity. Leave the
+                    // entry on disk; it is read again after the next answer.
+                    false
+                }
+                Err(TrySendError::Disconnected(_)) => {
+                    self.fail(
+                        seq,
+                        Some(verb),
+                        Failure::new(
+                            ErrorCode::ShuttingDown,
+                            "the app is shutting down",
+                            "restart the app and send the command again",
+                        ),
+                    );
+                    false
+                }
+            },
+        }
+    }
+
+    /// Answers a service-side command.
+    fn serve(&mut self, seq: u64, command: &Command) {
+        let verb = command.verb();
+        match command {
+            Command::Status => {
+                let body = format!(
+                    "protocol {PROTOCOL_VERSION}\napp {}\npid {}\ncrate_version {}\nstarted_unix_ms {}\nuptime_ms {}\nframe {}\nqueue {}\nin_flight {}\nanswered {}\nwatch {}\n",
+                    quote(&self.cfg.app_name),
+                    std::process::id(),
+                    quote(env!("CARGO_PKG_VERSION")),
+                    self.started_unix_ms,
+                    self.started.elapsed().as_millis(),
+                    self.shared.published.load(Ordering::SeqCst),
+                    self.waiting_on_disk,
+                    self.in_flight.len(),
+                    self.answered,
+                    if self.watching { "inotify" } else { "poll" },
+                );
+                self.answer(Response::ok(seq, Some(verb), body));
+            }
+            _ => self.fail(
+                seq,
+                Some(verb),
+                Failure::new(
+                    ErrorCode::Unsupported,
+                    format!(
+                        "{verb} is part of protocol {PROTOCOL_VERSION} but this build of winit-automation {} does not answer it yet",
+                        env!("CARGO_PKG_VERSION")
+                    ),
+                    "see docs/protocol.md for what this version answers",
+                ),
+            ),
+        }
+    }
+
+    /// Answers everything still owed, then removes `ready.txt`.
+    fn shutdown(&mut self) {
+        while let Ok(reply) = self.replies.try_recv() {
+            self.held.insert(reply.seq, reply);
+        }
+        self.flush(true);
+        let owed: Vec<(u64, Verb)> = self.in_flight.iter().map(|(s, v)| (*s, *v)).collect();
+        for (seq, verb) in owed {
+            self.fail(seq, Some(verb), shutting_down());
+        }
+        self.in_flight.clear();
+        let deferred = std::mem::take(&mut self.deferred);
+        for (seq, command) in deferred {
+            self.serve(seq, &command);
+        }
+        if let Ok(listing) = queue::scan(self.dir()) {
+            for seq in listing.commands {
+                if let Ok(Entry::Complete(bytes)) =
+                    queue::read_entry(self.dir(), seq, self.cfg.max_command_bytes)
+                {
+                    self.fail(seq, guess_verb(&bytes), shutting_down());
+                }
+            }
+        }
+        let _ = fs::remove_file(self.dir().join(READY_FILE));
+    }
+}
+
+fn shutting_down() -> Failure {
+    Failure::new(
+        ErrorCode::ShuttingDown,
+        "the app shut down before carrying the command out",
+        "restart the app and send the command again",
+    )
+}

@@ -1,0 +1,44 @@
+//! The drop-box wire protocol: command grammar, targets, key chords, responses and file names.
+//!
+//! This layer is pure: it parses and formats text and never touches files, threads, windows or the
+//! GPU. Everything above it (the drop-box, the client, the CLI, the render-thread glue) shares these
+//! types, so a command means the same thing everywhere. docs/protocol.md is the normative
+//! description; the golden tests pin what this module writes.
+//!
+//! # Example
+//!
+//! ```
+//! use winit_automation::protocol::{Command, Target, NodeRef};
+//!
+//! let command = Command::parse(r#"fill @e4 "Ada \"the first\" Lovelace""#).unwrap();
+//! let Command::Fill { target, text, .. } = &command else { unreachable!() };
+//! assert_eq!(*target, Target::Ref(NodeRef(4)));
+//! assert_eq!(text, "Ada \"the first\" Lovelace");
+//! // The canonical line parses back to the same command.
+//! assert_eq!(Command::parse(&command.to_line()).unwrap(), command);
+//! ```
+
+mod command;
+mod error;
+mod key;
+mod lexer;
+mod names;
+mod response;
+mod target;
+
+pub use command::{
+    ActOptions, Button, Command, Projection, Side, SnapshotOptions, Verb, action_name,
+    action_names, parse_action, usage,
+};
+pub use error::{ErrorCode, ParseError};
+pub use key::{Key, KeyChord, Modifiers, NamedKey};
+pub use lexer::{Token, is_plain, quote, tokenize, word};
+pub use names::{
+    ACCESSIBILITY_FILE, LOCK_FILE, Label, READY_FILE, SNAPSHOT_FILE, TEMP_PREFIX, WINDOWS_FILE,
+    command_file, parse_command_file, parse_response_file, parse_seq, response_file,
+};
+pub use response::{Failure, NO_VERB, Outcome, Response};
+pub use target::{NodeRef, Point, Selector, Target, Term};
+
+/// The protocol version this crate speaks. A client refuses an app with another version.
+pub const PROTOCOL_VERSION: u32 = 1;

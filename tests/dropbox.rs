@@ -1,0 +1,561 @@
+//! The drop-box end to end: the real service thread, the client library, and a render loop that
+//! consumes the channels (tests/common). No window, no GPU.
+#![cfg(all(feature = "automation", feature = "client"))]
+
+mod common;
+
+use std::collections::HashMap;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command as Process, Stdio};
+use std::time::Duration;
+
+use common::{ChildApp, InProcessApp, eventually, fresh_dir};
+use winit_automation::Automation;
+use winit_automation::client::{Client, ClientError};
+use winit_automation::dropbox::{self, DirError, EnqueueError};
+use winit_automation::protocol::{
+    ErrorCode, Label, READY_FILE, Response, command_file, response_file,
+};
+
+#[test]
+#[ignore = "entry point of the child-app process other tests start"]
+fn child_app() {
+    common::child_app_main();
+}
+
+/// Writes raw bytes as the next command entry, the way a shell script would.
+fn write_raw_entry(dir: &Path, bytes: &[u8]) -> u64 {
+    let listing = dropbox::queue::scan(dir).unwrap();
+    let seq = listing.max_seq().map_or(1, |m| m + 1);
+    fs::write(dir.join(command_file(seq)), bytes).unwrap();
+    seq
+}
+
+fn connect(dir: &Path) -> Client {
+    Client::connect(Some(dir))
+        .unwrap()
+        .with_timeout(Duration::from_secs(20))
+}
+
+#[test]
+fn commands_are_carried_out_in_fifo_order_and_each_response_names_its_seq_and_verb() {
+    let (_tmp, dir) = fresh_dir();
+    let app = InProcessApp::start(&dir);
+    let client = connect(&dir);
+    let seqs: Vec<u64> = (0..40)
+        .map(|n| client.enqueue_line(&format!("type \"t{n}\"")).unwrap())
+        .collect();
+    for (n, seq) in seqs.iter().enumerate() {
+        let text = fs::read_to_string(
+            eventually(Duration::from_secs(20), || {
+                let p = dir.join(response_file(*seq));
+                p.exists().then_some(p)
+            })
+            .expect("a response"),
+        )
+        .unwrap();
+        assert!(text.starts_with(&format!("ok {seq} type\n")), "{text}");
+        let response = client.wait(*seq).unwrap();
+        assert_eq!(response.seq, *seq);
+        assert!(
+            response.body().ends_with(&format!("typed \"t{n}\"\n")),
+            "{response:?}"
+        );
+    }
+    let expected: Vec<String> = (0..40).map(|n| format!("t{n}")).collect();
+    assert_eq!(app.stop(), expected);
+}
+
+#[test]
+fn status_is_answered_by_the_service_thread_with_the_handshake_facts() {
+    let (_tmp, dir) = fresh_dir();
+    let _app = InProcessApp::start(&dir);
+    let client = connect(&dir);
+    let response = client.send_line("status").unwrap();
+    assert!(response.is_ok(), "{response:?}");
+    let body = response.body();
+    assert!(body.contains("protocol 1\n"), "{body}");
+    assert!(body.contains("app \"test-app\"\n"), "{body}");
+    assert!(
+        body.contains(&format!("pid {}\n", std::process::id())),
+        "{body}"
+    );
+    assert!(body.contains("watch inotify\n"), "{body}");
+    assert_eq!(client.ready().app, "test-app");
+    assert_eq!(client.ready().protocol, 1);
+}
+
+#[test]
+fn every_kind_of_bad_input_gets_its_typed_error_and_the_app_keeps_running() {
+    let (_tmp, dir) = fresh_dir();
+    let _app = InProcessApp::start_with(&dir, |b| b.max_command_bytes(1024));
+    let client = connect(&dir);
+    let cases: Vec<(Vec<u8>, ErrorCode, &str)> = vec![
+        (b"jump\n".to_vec(), ErrorCode::UnknownVerb, "-"),
+        (b"\n".to_vec(), ErrorCode::EmptyCommand, "-"),
+        (b"click\n".to_vec(), ErrorCode::MissingArgument, "click"),
+        (
+            b"status now\n".to_vec(),
+            ErrorCode::UnexpectedArgument,
+            "status",
+        ),
+        (
+            b"snapshot --colour\n".to_vec(),
+            ErrorCode::UnknownFlag,
+            "snapshot",
+        ),
+        (b"type \"open\n".to_vec(), ErrorCode::BadSyntax, "type"),
+        (b"resize 0 0\n".to_vec(), ErrorCode::BadArgument, "resize"),
+        (
+            b"type \"\xff\xfe\"\n".to_vec(),
+            ErrorCode::InvalidUtf8,
+            "type",
+        ),
+        (
+            b"status\nquit\n".to_vec(),
+            ErrorCode::MultipleLines,
+            "status",
+        ),
+        (
+            format!("type \"{}\"\n", "x".repeat(2000)).into_bytes(),
+            ErrorCode::TooLong,
+            "-",
+        ),
+    ];
+    for (bytes, code, verb) in cases {
+        let seq = write_raw_entry(&dir, &bytes);
+        let response = client.wait(seq).unwrap();
+        assert_eq!(
+            response.error_code(),
+            Some(code),
+            "{:?}: {response:?}",
+            String::from_utf8_lossy(&bytes)
+        );
+        assert_eq!(response.verb, verb);
+        let winit_automation::protocol::Outcome::Error { hint, message, .. } = &response.outcome
+        else {
+            unreachable!()
+        };
+        assert!(!hint.is_empty() && !message.is_empty());
+    }
+    // Still alive and answering.
+    assert!(client.send_line("status").unwrap().is_ok());
+}
+
+#[test]
+fn a_half_written_entry_does_not_hold_up_the_queue_and_is_reaped() {
+    let (_tmp, dir) = fresh_dir();
+    let _app = InProcessApp::start_with(&dir, |b| b.reap_after(Duration::from_millis(300)));
+    let client = connect(&dir);
+    let half = write_raw_entry(&dir, b"type \"never fin");
+    let later = client.enqueue_line("type \"after\"").unwrap();
+    let response = client.wait(later).unwrap();
+    assert!(response.is_ok());
+    let reaped = client.wait(half).unwrap();
+    assert_eq!(
+        reaped.error_code(),
+        Some(ErrorCode::Incomplete),
+        "{reaped:?}"
+    );
+    assert!(!dir.join(command_file(half)).exists());
+}
+
+#[test]
+fn a_slow_writer_that_keeps_writing_is_not_reaped() {
+    let (_tmp, dir) = fresh_dir();
+    let _app = InProcessApp::start_with(&dir, |b| b.reap_after(Duration::from_millis(300)));
+    let client = connect(&dir);
+    let seq = write_raw_entry(&dir, b"type");
+    let path = dir.join(command_file(seq));
+    for chunk in [" \"sl", "ow", " writer", "\""] {
+        std::thread::sleep(Duration::from_millis(200));
+        let mut text = fs::read(&path).unwrap();
+        text.extend_from_slice(chunk.as_bytes());
+        fs::write(&path, text).unwrap();
+    }
+    let mut text = fs::read(&path).unwrap();
+    text.push(b'\n');
+    fs::write(&path, text).unwrap();
+    let response = client.wait(seq).unwrap();
+    assert!(response.is_ok(), "{response:?}");
+    assert!(response.body().contains("typed \"slow writer\""));
+}
+
+#[test]
+fn commands_left_by_a_previous_run_are_answered_stale_and_never_run() {
+    let (_tmp, dir) = fresh_dir();
+    dropbox::prepare(&dir).unwrap();
+    fs::write(dir.join(command_file(3)), "type \"old\"\n").unwrap();
+    fs::write(dir.join(response_file(2)), "ok 2 status\n").unwrap();
+    fs::write(dir.join(".tmp-1-0-snapshot.txt"), "junk").unwrap();
+    let app = InProcessApp::start(&dir);
+    let client = connect(&dir);
+    let stale = client.wait(3).unwrap();
+    assert_eq!(stale.error_code(), Some(ErrorCode::StaleCommand));
+    assert!(!dir.join(response_file(2)).exists());
+    assert!(!dir.join(".tmp-1-0-snapshot.txt").exists());
+    assert!(app.stop().is_empty(), "a stale command was carried out");
+}
+
+#[test]
+fn a_request_the_app_drops_is_answered_not_handled() {
+    let (_tmp, dir) = fresh_dir();
+    let _app = InProcessApp::start(&dir);
+    let response = connect(&dir).send_line("focus @e1").unwrap();
+    assert_eq!(response.error_code(), Some(ErrorCode::NotHandled));
+}
+
+#[test]
+fn an_app_failure_is_an_error_response_and_verbs_not_carried_yet_say_unsupported() {
+    let (_tmp, dir) = fresh_dir();
+    let _app = InProcessApp::start(&dir);
+    let client = connect(&dir);
+    let response = client.send_line("key Enter").unwrap();
+    assert_eq!(response.error_code(), Some(ErrorCode::AppError));
+    let response = client.send_line("snapshot -i").unwrap();
+    assert_eq!(
+        response.error_code(),
+        Some(ErrorCode::Unsupported),
+        "{response:?}"
+    );
+}
+
+#[test]
+fn a_full_queue_is_refused_with_queue_full() {
+    let (_tmp, dir) = fresh_dir();
+    let _app = InProcessApp::start_with(&dir, |b| {
+        b.queue_capacity(2).reap_after(Duration::from_secs(60))
+    });
+    let client = connect(&dir);
+    // Two entries that stay waiting: their writers have not finished them.
+    write_raw_entry(&dir, b"type \"a");
+    write_raw_entry(&dir, b"type \"b");
+    match client.enqueue_line("status") {
+        Err(ClientError::Enqueue(EnqueueError::QueueFull { capacity: 2 })) => {}
+        other => panic!("expected queue full, got {other:?}"),
+    }
+}
+
+#[test]
+fn responses_wait_until_the_frame_that_carried_the_command_out_is_published() {
+    let (_tmp, dir) = fresh_dir();
+    let (wake_tx, wake_rx) = crossbeam_channel::bounded(1);
+    let automation = Automation::builder()
+        .dir(&dir)
+        .waker(move || {
+            let _ = wake_tx.try_send(());
+        })
+        .start()
+        .unwrap();
+    let client = connect(&dir);
+    let click = client.enqueue_line("click @e1").unwrap();
+    let status = client.enqueue_line("status").unwrap();
+    wake_rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the waker runs");
+    let request = eventually(Duration::from_secs(20), || automation.requests().next()).unwrap();
+    assert_eq!(request.seq(), click);
+    // status came after the click, so it waits for the click's answer.
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!dir.join(response_file(status)).exists());
+    request.reply(Ok("done".into()));
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        !dir.join(response_file(click)).exists(),
+        "answered before its frame was published"
+    );
+    let frame = automation.frame();
+    automation.end_frame();
+    let response = client.wait(click).unwrap();
+    assert_eq!(response.body(), format!("frame {frame}\ndone\n"));
+    assert!(client.wait(status).unwrap().is_ok());
+}
+
+#[test]
+fn a_second_app_on_the_same_directory_is_refused_with_the_first_named() {
+    let (_tmp, dir) = fresh_dir();
+    let _first = InProcessApp::start(&dir);
+    let err = Automation::builder().dir(&dir).start().unwrap_err();
+    assert!(
+        matches!(err.dir_error(), Some(DirError::Locked { .. })),
+        "{err}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!("pid {}", std::process::id())),
+        "{text}"
+    );
+    assert!(text.contains("\"test-app\""), "{text}");
+}
+
+#[test]
+fn hostile_directories_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A symlink to a good directory.
+    let real = tmp.path().join("real");
+    dropbox::prepare(&real).unwrap();
+    let link = tmp.path().join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let err = Automation::builder().dir(&link).start().unwrap_err();
+    assert!(
+        matches!(err.dir_error(), Some(DirError::Symlink { .. })),
+        "{err}"
+    );
+
+    // Writable by group and others.
+    let open = tmp.path().join("open");
+    fs::create_dir(&open).unwrap();
+    fs::set_permissions(&open, fs::Permissions::from_mode(0o777)).unwrap();
+    let err = Automation::builder().dir(&open).start().unwrap_err();
+    assert!(
+        matches!(err.dir_error(), Some(DirError::Writable { .. })),
+        "{err}"
+    );
+    assert!(err.to_string().contains("chmod 700"));
+
+    // Owned by another user: as root, give one away; otherwise the root-owned `/` is foreign.
+    let foreign = if rustix::process::geteuid().is_root() {
+        let d = tmp.path().join("foreign");
+        fs::create_dir(&d).unwrap();
+        fs::set_permissions(&d, fs::Permissions::from_mode(0o700)).unwrap();
+        std::os::unix::fs::chown(&d, Some(65534), Some(65534)).unwrap();
+        d
+    } else {
+        "/".into()
+    };
+    let err = Automation::builder().dir(&foreign).start().unwrap_err();
+    assert!(
+        matches!(err.dir_error(), Some(DirError::NotOwned { .. })),
+        "{err}"
+    );
+
+    // None of them got a handshake.
+    for d in [&real, &open] {
+        assert!(!d.join(READY_FILE).exists());
+    }
+}
+
+#[test]
+fn a_killed_app_is_reported_as_exited_and_a_restart_recovers_the_directory() {
+    let (_tmp, dir) = fresh_dir();
+    let mut app = ChildApp::start(&dir);
+    let pid = app.child.id();
+    // A one-second budget: the client must notice the death well within it, not time out.
+    let client = Client::connect(Some(&dir))
+        .unwrap()
+        .with_timeout(Duration::from_secs(1));
+    assert!(client.send_line("status").unwrap().is_ok());
+    app.kill();
+    match client.send_line("type \"lost\"") {
+        Err(ClientError::AppExited { pid: p, .. }) => assert_eq!(p, pid),
+        other => panic!("expected app exited, got {other:?}"),
+    }
+    match Client::connect(Some(&dir)) {
+        Err(e @ ClientError::AppExited { .. }) => {
+            assert!(e.to_string().contains(&format!("pid {pid} exited")), "{e}")
+        }
+        other => panic!("expected app exited, got {other:?}"),
+    }
+    // The killed app left its handshake, lock and an unanswered command: a new app takes over.
+    assert!(dir.join(READY_FILE).exists());
+    assert_eq!(dropbox::queue::scan(&dir).unwrap().commands.len(), 1);
+    let restarted = InProcessApp::start(&dir);
+    let client = connect(&dir);
+    assert_eq!(client.ready().pid, std::process::id());
+    assert!(client.send_line("status").unwrap().is_ok());
+    assert!(
+        restarted.stop().is_empty(),
+        "the dead app's command must not run"
+    );
+}
+
+#[test]
+fn a_clean_exit_removes_the_handshake() {
+    let (_tmp, dir) = fresh_dir();
+    let app = InProcessApp::start(&dir);
+    assert!(dir.join(READY_FILE).exists());
+    app.stop();
+    assert!(!dir.join(READY_FILE).exists());
+    assert!(matches!(
+        Client::connect(Some(&dir)),
+        Err(ClientError::NotRunning { .. })
+    ));
+    // And a new app starts in the same directory.
+    let again = InProcessApp::start(&dir);
+    assert!(connect(&dir).send_line("status").unwrap().is_ok());
+    drop(again);
+}
+
+#[test]
+fn quit_is_answered_before_the_app_goes() {
+    let (_tmp, dir) = fresh_dir();
+    let app = ChildApp::start(&dir);
+    let response = connect(&dir).send_line("quit").unwrap();
+    assert!(response.is_ok(), "{response:?}");
+    let mut child = app;
+    let status = eventually(Duration::from_secs(20), || child.child.try_wait().unwrap());
+    assert!(status.expect("the app exits after quit").success());
+    assert!(!dir.join(READY_FILE).exists());
+}
+
+#[test]
+fn a_screenshot_label_cannot_name_a_path_outside_the_directory() {
+    let (tmp, dir) = fresh_dir();
+    let _app = InProcessApp::start(&dir);
+    let client = connect(&dir);
+    let before: Vec<_> = fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    for label in ["../../x", "../x", "/tmp/x", "..", "a/b"] {
+        let response = client
+            .send_line(&format!(
+                "screenshot {}",
+                winit_automation::protocol::quote(label)
+            ))
+            .unwrap();
+        assert_eq!(
+            response.error_code(),
+            Some(ErrorCode::BadArgument),
+            "{label}"
+        );
+    }
+    let after: Vec<_> = fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(before, after);
+    assert!(Label::new("ok-label").is_ok());
+}
+
+/// One writer process: pipelines `type "w<id>-<n>"` commands, keeping up to 16 unanswered, and
+/// checks that each answer is its own.
+#[test]
+#[ignore = "entry point of the writer processes the concurrency test starts"]
+fn writer_child() {
+    let dir = std::env::var("WA_TEST_WRITER_DIR").expect("WA_TEST_WRITER_DIR");
+    let id: usize = std::env::var("WA_TEST_WRITER_ID").unwrap().parse().unwrap();
+    let count: usize = std::env::var("WA_TEST_WRITER_COUNT")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let client = Client::connect(Some(Path::new(&dir)))
+        .unwrap()
+        .with_timeout(Duration::from_secs(60));
+    let mut pending = std::collections::VecDeque::new();
+    let check = |(seq, n): (u64, usize), r: Response| {
+        assert_eq!(r.seq, seq);
+        assert!(
+            r.body().ends_with(&format!("typed \"w{id}-{n}\"\n")),
+            "seq {seq}: {r:?}"
+        );
+    };
+    let mut n = 0;
+    while n < count {
+        if pending.len() >= 16 {
+            let (seq, m) = pending.pop_front().unwrap();
+            check((seq, m), client.wait(seq).unwrap());
+        }
+        match client.enqueue_line(&format!("type \"w{id}-{n}\"")) {
+            Ok(seq) => {
+                pending.push_back((seq, n));
+                n += 1;
+            }
+            Err(ClientError::Enqueue(EnqueueError::QueueFull { .. })) => {
+                match pending.pop_front() {
+                    Some((seq, m)) => check((seq, m), client.wait(seq).unwrap()),
+                    None => std::thread::sleep(Duration::from_millis(1)),
+                }
+            }
+            Err(e) => panic!("writer {id}: {e}"),
+        }
+    }
+    while let Some((seq, m)) = pending.pop_front() {
+        check((seq, m), client.wait(seq).unwrap());
+    }
+}
+
+#[test]
+fn sixteen_writer_processes_get_every_command_answered_once_in_per_writer_order() {
+    const WRITERS: usize = 16;
+    const EACH: usize = 250;
+    let (_tmp, dir) = fresh_dir();
+    let app = InProcessApp::start(&dir);
+    let children: Vec<_> = (0..WRITERS)
+        .map(|id| {
+            Process::new(std::env::current_exe().unwrap())
+                .args(["--ignored", "--exact", "writer_child", "--test-threads=1"])
+                .env("WA_TEST_WRITER_DIR", &dir)
+                .env("WA_TEST_WRITER_ID", id.to_string())
+                .env("WA_TEST_WRITER_COUNT", EACH.to_string())
+                .stdout(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success(), "a writer failed");
+    }
+    let typed = app.stop();
+    assert_eq!(
+        typed.len(),
+        WRITERS * EACH,
+        "every command carried out once"
+    );
+    let mut next: HashMap<usize, usize> = HashMap::new();
+    for text in &typed {
+        let (id, n) = text[1..].split_once('-').unwrap();
+        let (id, n): (usize, usize) = (id.parse().unwrap(), n.parse().unwrap());
+        let expected = next.entry(id).or_insert(0);
+        assert_eq!(n, *expected, "writer {id} out of order");
+        *expected += 1;
+    }
+    assert!(next.values().all(|&n| n == EACH));
+    // Nothing left behind: no entries and no unread responses.
+    let left = dropbox::queue::scan(&dir).unwrap();
+    assert!(
+        left.commands.is_empty() && left.responses.is_empty(),
+        "{left:?}"
+    );
+}
+
+#[test]
+fn a_reader_never_sees_a_torn_file_while_it_is_republished() {
+    let (_tmp, dir) = fresh_dir();
+    dropbox::prepare(&dir).unwrap();
+    let version = |k: usize| {
+        let filler = "x".repeat((k * 7919) % 60_000);
+        format!("v{k} len {}\n{filler}\nend\n", filler.len())
+    };
+    dropbox::publish(&dir, "snapshot.txt", version(0).as_bytes()).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = {
+        let (dir, stop) = (dir.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut reads = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) || reads < 1000 {
+                let text = fs::read_to_string(dir.join("snapshot.txt")).unwrap();
+                let (head, rest) = text.split_once('\n').expect("a complete header");
+                let len: usize = head.rsplit_once(' ').unwrap().1.parse().unwrap();
+                assert_eq!(rest.len(), len + "\nend\n".len(), "torn read of {head}");
+                assert!(rest.ends_with("\nend\n"), "torn read of {head}");
+                reads += 1;
+            }
+            reads
+        })
+    };
+    for k in 1..=5000 {
+        dropbox::publish(&dir, "snapshot.txt", version(k).as_bytes()).unwrap();
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let reads = reader.join().expect("no torn read");
+    assert!(reads >= 1000);
+    // No temporaries left over.
+    let names: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["snapshot.txt"]);
+}
