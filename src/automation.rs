@@ -99,7 +99,7 @@ impl Automation {
     /// A builder with the defaults.
     pub fn builder() -> Builder {
         Builder {
-            inner: imp::BuilderInner::default(),
+            inner: imp::new_builder(),
         }
     }
 

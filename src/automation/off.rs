@@ -8,8 +8,11 @@ use std::time::Duration;
 use super::Request;
 use crate::protocol::{Command, Failure};
 
-#[derive(Default)]
 pub(super) struct BuilderInner;
+
+pub(super) fn new_builder() -> BuilderInner {
+    BuilderInner
+}
 
 pub(super) fn set_name(_: &mut BuilderInner, _: String) {}
 pub(super) fn set_dir(_: &mut BuilderInner, _: PathBuf) {}

@@ -23,16 +23,14 @@ pub(super) struct BuilderInner {
     waker: Option<Arc<dyn Fn() + Send + Sync>>,
 }
 
-impl Default for BuilderInner {
-    fn default() -> Self {
-        BuilderInner {
-            name: None,
-            dir: None,
-            capacity: DEFAULT_QUEUE_CAPACITY,
-            max_bytes: Command::DEFAULT_MAX_BYTES,
-            reap_after: DEFAULT_REAP_AFTER,
-            waker: None,
-        }
+pub(super) fn new_builder() -> BuilderInner {
+    BuilderInner {
+        name: None,
+        dir: None,
+        capacity: DEFAULT_QUEUE_CAPACITY,
+        max_bytes: Command::DEFAULT_MAX_BYTES,
+        reap_after: DEFAULT_REAP_AFTER,
+        waker: None,
     }
 }
 

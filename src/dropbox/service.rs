@@ -436,10 +436,8 @@ impl Service {
                 }
             }
         }
-        if forwarded {
-            if let Some(waker) = &self.cfg.waker {
-                waker();
-            }
+        if let (true, Some(waker)) = (forwarded, &self.cfg.waker) {
+            waker();
         }
     }
 

@@ -500,16 +500,18 @@ pub fn usage(verb: Verb) -> &'static str {
         Verb::Get => "get TARGET",
         Verb::Wait => "wait SELECTOR [--gone] [--timeout MS]",
         Verb::Settle => "settle [--frames K] [--timeout MS]",
-        Verb::Click => "click TARGET [--double] [--right|--middle] [ACT]",
-        Verb::Hover => "hover TARGET [ACT]",
-        Verb::Drag => "drag FROM [to] TO [ACT]",
-        Verb::Scroll => "scroll TARGET DX DY [ACT]",
-        Verb::Type => "type TEXT [ACT]",
-        Verb::Fill => "fill TARGET TEXT [ACT]",
-        Verb::Key => "key CHORD [CHORD...] [ACT]",
-        Verb::Action => "action TARGET NAME [VALUE] [ACT]",
-        Verb::Focus => "focus TARGET [ACT]",
-        Verb::Resize => "resize WIDTH HEIGHT [ACT]",
+        Verb::Click => {
+            "click TARGET [--double] [--right|--middle] [--settle [--frames K]] [--timeout MS]"
+        }
+        Verb::Hover => "hover TARGET [--settle [--frames K]] [--timeout MS]",
+        Verb::Drag => "drag FROM [to] TO [--settle [--frames K]] [--timeout MS]",
+        Verb::Scroll => "scroll TARGET DX DY [--settle [--frames K]] [--timeout MS]",
+        Verb::Type => "type TEXT [--settle [--frames K]] [--timeout MS]",
+        Verb::Fill => "fill TARGET TEXT [--settle [--frames K]] [--timeout MS]",
+        Verb::Key => "key CHORD [CHORD...] [--settle [--frames K]] [--timeout MS]",
+        Verb::Action => "action TARGET NAME [VALUE] [--settle [--frames K]] [--timeout MS]",
+        Verb::Focus => "focus TARGET [--settle [--frames K]] [--timeout MS]",
+        Verb::Resize => "resize WIDTH HEIGHT [--settle [--frames K]] [--timeout MS]",
         Verb::Screenshot => "screenshot [LABEL] [--ref TARGET]",
         Verb::Quit => "quit",
     }

@@ -71,9 +71,7 @@ pub fn tokenize(line: &str) -> Result<Vec<Token>, ParseError> {
                     Some(&(after, c)) => {
                         return Err(ParseError::new(
                             ErrorCode::BadSyntax,
-                            format!(
-                                "unexpected {c:?} right after a closing quote at column {after}"
-                            ),
+                            format!("unexpected {c:?} right after a closing quote at byte {after}"),
                             "separate tokens with a space, or put the whole text inside the quotes",
                         ));
                     }
@@ -98,7 +96,7 @@ pub fn tokenize(line: &str) -> Result<Vec<Token>, ParseError> {
 fn raw_control(c: char, at: usize) -> ParseError {
     ParseError::new(
         ErrorCode::BadSyntax,
-        format!("raw control character U+{:04X} at column {at}", c as u32),
+        format!("raw control character U+{:04X} at byte {at}", c as u32),
         "write control characters as escapes inside double quotes, e.g. \"line\\nbreak\"",
     )
 }
@@ -112,7 +110,7 @@ fn read_quoted(
         let Some((at, c)) = chars.next() else {
             return Err(ParseError::new(
                 ErrorCode::BadSyntax,
-                format!("the quote opened at column {open} is never closed"),
+                format!("the quote opened at byte {open} is never closed"),
                 "end the quoted text with \"; write a literal quote as \\\"",
             ));
         };
@@ -137,7 +135,7 @@ fn read_escape(
         )
     };
     let Some((_, c)) = chars.next() else {
-        return Err(bad(format!("the escape at column {at} ends the line")));
+        return Err(bad(format!("the escape at byte {at} ends the line")));
     };
     Ok(match c {
         '"' => '"',
@@ -150,7 +148,7 @@ fn read_escape(
         't' => '\t',
         'u' => {
             let high = read_hex4(chars)
-                .ok_or_else(|| bad(format!("\\u at column {at} needs four hexadecimal digits")))?;
+                .ok_or_else(|| bad(format!("\\u at byte {at} needs four hexadecimal digits")))?;
             match high {
                 0xD800..=0xDBFF => {
                     let low = match (chars.next(), chars.next()) {
@@ -161,26 +159,26 @@ fn read_escape(
                         Some(low @ 0xDC00..=0xDFFF) => {
                             let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
                             char::from_u32(code).ok_or_else(|| {
-                                bad(format!("invalid surrogate pair at column {at}"))
+                                bad(format!("invalid surrogate pair at byte {at}"))
                             })?
                         }
                         _ => {
                             return Err(bad(format!(
-                                "high surrogate \\u{high:04X} at column {at} is not followed by a low surrogate"
+                                "high surrogate \\u{high:04X} at byte {at} is not followed by a low surrogate"
                             )));
                         }
                     }
                 }
                 0xDC00..=0xDFFF => {
                     return Err(bad(format!(
-                        "lone low surrogate \\u{high:04X} at column {at}"
+                        "lone low surrogate \\u{high:04X} at byte {at}"
                     )));
                 }
                 code => char::from_u32(code)
-                    .ok_or_else(|| bad(format!("invalid code point at column {at}")))?,
+                    .ok_or_else(|| bad(format!("invalid code point at byte {at}")))?,
             }
         }
-        other => return Err(bad(format!("unknown escape \\{other} at column {at}"))),
+        other => return Err(bad(format!("unknown escape \\{other} at byte {at}"))),
     })
 }
 

@@ -242,7 +242,7 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
             ParseError::new(
                 ErrorCode::BadArgument,
                 format!("{what} does not take ~="),
-                "only name~= matches by substring; write {what}=VALUE",
+                format!("only name~= matches by substring; write {what}=VALUE"),
             )
         };
         let term = match (key, contains) {

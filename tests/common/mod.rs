@@ -159,10 +159,10 @@ impl ChildApp {
     fn wait_ready(&self) {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
-            if let Ok(ready) = winit_automation::client::read_ready(&self.dir) {
-                if ready.pid == self.child.id() {
-                    return;
-                }
+            if let Ok(ready) = winit_automation::client::read_ready(&self.dir)
+                && ready.pid == self.child.id()
+            {
+                return;
             }
             assert!(
                 Instant::now() < deadline,

@@ -27,6 +27,7 @@ TARGETS:
   role=button name=Save    a selector: terms ANDed (role=, name=, name~= for contains, id=, nth=N)
   A selector may be one argument ('role=button name=\"Save as\"') or one argument per term
   (role=button 'name=Save as').
+  Put flags before `--` and text that starts with - after it: fill @e3 --settle -- -5 degrees.
 
 EXIT CODES:
   0  the app answered ok
@@ -118,7 +119,7 @@ enum Sub {
     /// Click a target.
     Click {
         /// What to click.
-        #[arg(required = true, num_args = 1.., allow_hyphen_values = true, value_name = "TARGET")]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "TARGET")]
         target: Vec<String>,
         /// Double click.
         #[arg(long)]
@@ -143,7 +144,7 @@ enum Sub {
     /// Focus a target, select all and replace its text.
     Fill {
         /// The target, then the text as the last argument.
-        #[arg(required = true, num_args = 2.., allow_hyphen_values = true, value_name = "TARGET... TEXT")]
+        #[arg(required = true, num_args = 2.., allow_negative_numbers = true, value_name = "TARGET... TEXT")]
         args: Vec<String>,
         #[command(flatten)]
         act: Act,
@@ -159,7 +160,7 @@ enum Sub {
     /// Scroll at a target by DX, DY logical pixels (positive DY shows what is below).
     Scroll {
         /// The target, then DX and DY.
-        #[arg(required = true, num_args = 3.., allow_hyphen_values = true, value_name = "TARGET... DX DY")]
+        #[arg(required = true, num_args = 3.., allow_negative_numbers = true, value_name = "TARGET... DX DY")]
         args: Vec<String>,
         #[command(flatten)]
         act: Act,
@@ -167,7 +168,7 @@ enum Sub {
     /// Move the pointer over a target.
     Hover {
         /// The target.
-        #[arg(required = true, num_args = 1.., allow_hyphen_values = true, value_name = "TARGET")]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "TARGET")]
         target: Vec<String>,
         #[command(flatten)]
         act: Act,
@@ -175,7 +176,7 @@ enum Sub {
     /// Drag from one target to another: `drag @e1 @e2`, `drag role=slider to 200,40`.
     Drag {
         /// FROM [to] TO; `to` is needed when FROM is a selector.
-        #[arg(required = true, num_args = 2.., allow_hyphen_values = true, value_name = "FROM [to] TO")]
+        #[arg(required = true, num_args = 2.., allow_negative_numbers = true, value_name = "FROM [to] TO")]
         args: Vec<String>,
         #[command(flatten)]
         act: Act,
@@ -183,7 +184,7 @@ enum Sub {
     /// Request an AccessKit action on a target, e.g. `action @e5 increment`.
     Action {
         /// The target, then the action name (click, focus, increment, set_value, ...).
-        #[arg(required = true, num_args = 2.., allow_hyphen_values = true, value_name = "TARGET... NAME")]
+        #[arg(required = true, num_args = 2.., allow_negative_numbers = true, value_name = "TARGET... NAME")]
         args: Vec<String>,
         /// The action's value (set_value, replace_selected_text, custom_action).
         #[arg(long, allow_hyphen_values = true)]
@@ -194,7 +195,7 @@ enum Sub {
     /// Give a target the keyboard focus.
     Focus {
         /// The target.
-        #[arg(required = true, num_args = 1.., allow_hyphen_values = true, value_name = "TARGET")]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "TARGET")]
         target: Vec<String>,
         #[command(flatten)]
         act: Act,
@@ -265,7 +266,7 @@ fn act(a: &Act, timeout_ms: Option<u64>) -> ActOptions {
     }
 }
 
-fn split_last<'a>(args: &'a [String], n: usize) -> (&'a [String], &'a [String]) {
+fn split_last(args: &[String], n: usize) -> (&[String], &[String]) {
     args.split_at(args.len().saturating_sub(n))
 }
 
@@ -535,11 +536,11 @@ fn main() -> ExitCode {
         Ok(r) => r,
         Err(e) => return client_failure(cli.json, &e),
     };
-    if let (Sub::Screenshot { out: Some(out), .. }, true) = (&cli.command, response.is_ok()) {
-        if let Err(why) = copy_screenshot(&client, &response, out) {
-            local_error(cli.json, "copy_failed", &why, None);
-            return ExitCode::from(EXIT_APP_ERROR);
-        }
+    if let (Sub::Screenshot { out: Some(out), .. }, true) = (&cli.command, response.is_ok())
+        && let Err(why) = copy_screenshot(&client, &response, out)
+    {
+        local_error(cli.json, "copy_failed", &why, None);
+        return ExitCode::from(EXIT_APP_ERROR);
     }
     if cli.json {
         print_json_response(&response);

@@ -1,0 +1,201 @@
+//! The real `winit-automation` binary against a real app (the test app of tests/common).
+#![cfg(all(feature = "automation", feature = "cli"))]
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command as Process, Output};
+
+use common::{ChildApp, InProcessApp, fresh_dir};
+
+#[test]
+#[ignore = "entry point of the child-app process other tests start"]
+fn child_app() {
+    common::child_app_main();
+}
+
+fn cli(dir: &Path, args: &[&str]) -> Output {
+    Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+        .arg("--dir")
+        .arg(dir)
+        .args(args)
+        .env_remove("WINIT_AUTOMATION_DIR")
+        .output()
+        .expect("run the CLI")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn status_prints_the_app_and_exits_zero() {
+    let (_tmp, dir) = fresh_dir();
+    let _app = InProcessApp::start(&dir);
+    let out = cli(&dir, &["status"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("protocol 1\n"), "{text}");
+    assert!(text.contains("app \"test-app\"\n"), "{text}");
+}
+
+#[test]
+fn typed_text_arrives_intact_and_selector_arguments_are_requoted() {
+    let (_tmp, dir) = fresh_dir();
+    let app = InProcessApp::start(&dir);
+    let hostile = "two words, a \"quote\"\nand a new line";
+    let out = cli(&dir, &["type", hostile]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = cli(&dir, &["click", "role=button", "name=Save as", "--double"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("echo click role=button name=\"Save as\" --double\n"),
+        "{}",
+        stdout(&out)
+    );
+    let out = cli(
+        &dir,
+        &["fill", "role=textbox name=\"E-mail\"", "--", "-x@y"],
+    );
+    assert!(
+        stdout(&out).contains("echo fill role=textbox name=\"E-mail\" \"-x@y\"\n"),
+        "{}",
+        stdout(&out)
+    );
+    let out = cli(&dir, &["scroll", "@e4", "0", "-120"]);
+    assert!(
+        stdout(&out).contains("echo scroll @e4 0 -120\n"),
+        "{}",
+        stdout(&out)
+    );
+    let out = cli(&dir, &["drag", "name=A", "to", "10,20"]);
+    assert!(
+        stdout(&out).contains("echo drag name=\"A\" to 10,20\n"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(app.stop(), [hostile]);
+}
+
+#[test]
+fn an_app_error_exits_one_with_code_message_and_hint() {
+    let (_tmp, dir) = fresh_dir();
+    let _app = InProcessApp::start(&dir);
+    let out = cli(&dir, &["key", "ctrl+a"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("error: app_error:"), "{err}");
+    assert!(err.contains("hint: "), "{err}");
+    let out = cli(&dir, &["send", "jump", "high"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("unknown_verb"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_malformed_command_is_a_usage_error_and_is_never_sent() {
+    let (_tmp, dir) = fresh_dir();
+    let app = InProcessApp::start(&dir);
+    for args in [
+        &["click", "role~=button"][..],
+        &["key", "hyper+x"],
+        &["screenshot", "../../x"],
+        &["action", "@e1", "fly"],
+        &["resize", "0", "10"],
+        &["click", "--no-such-flag", "@e1"],
+    ] {
+        let out = cli(&dir, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+    assert!(
+        winit_automation::dropbox::queue::scan(&dir)
+            .unwrap()
+            .responses
+            .is_empty()
+    );
+    assert!(app.stop().is_empty());
+}
+
+#[test]
+fn no_live_app_exits_three_and_says_why() {
+    let (_tmp, dir) = fresh_dir();
+    let out = cli(&dir, &["status"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(stderr(&out).contains("app not running"), "{}", stderr(&out));
+
+    let mut app = ChildApp::start(&dir);
+    let pid = app.child.id();
+    app.kill();
+    let out = cli(&dir, &["click", "@e1"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains(&format!("app not running (pid {pid} exited)")),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn json_output_is_one_object_per_answer() {
+    let (_tmp, dir) = fresh_dir();
+    let _app = InProcessApp::start(&dir);
+    let out = cli(&dir, &["--json", "type", "a\"b"]);
+    let text = stdout(&out);
+    assert!(text.starts_with("{\"ok\":true,\"seq\":"), "{text}");
+    assert!(text.contains("\"verb\":\"type\""), "{text}");
+    assert!(text.contains("typed \\\"a\\\\\\\"b\\\"\\n"), "{text}");
+    assert_eq!(text.lines().count(), 1);
+    let out = cli(&dir, &["--json", "key", "Enter"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("\"code\":\"app_error\""),
+        "{}",
+        stdout(&out)
+    );
+    let (_tmp2, empty) = fresh_dir();
+    let out = cli(&empty, &["--json", "status"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stdout(&out).contains("\"code\":\"not_running\""),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn screenshot_out_copies_the_file_the_app_named() {
+    let (tmp, dir) = fresh_dir();
+    let _app = InProcessApp::start(&dir);
+    let target = tmp.path().join("copy of shot.png");
+    let out = cli(
+        &dir,
+        &["screenshot", "shot-1", "--out", target.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&target).unwrap(), b"\x89PNG fake");
+}
+
+#[test]
+fn help_documents_targets_and_exit_codes() {
+    let out = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    for needle in [
+        "EXIT CODES",
+        "usage error",
+        "@e12",
+        "--dir",
+        "--timeout",
+        "--json",
+        "snapshot",
+        "screenshot",
+    ] {
+        assert!(text.contains(needle), "--help lacks {needle}: {text}");
+    }
+}

@@ -1,0 +1,184 @@
+//! Properties of the grammar: arbitrary bytes never panic the parser and every rejection is typed;
+//! quoting and canonical command lines round-trip; responses round-trip.
+
+use proptest::prelude::*;
+use winit_automation::protocol::{
+    ActOptions, Button, Command, ErrorCode, Failure, KeyChord, Label, NodeRef, Point, Response,
+    Selector, Target, Term, Verb, quote, tokenize,
+};
+
+fn assert_typed(result: Result<Command, winit_automation::protocol::ParseError>) {
+    if let Err(e) = result {
+        assert!(ErrorCode::ALL.contains(&e.code));
+        assert!(!e.message.is_empty(), "{e:?}");
+        assert!(!e.hint.is_empty(), "{e:?}");
+        assert!(!e.message.contains('\n') || e.message.contains("\\n"));
+    }
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-zA-Z0-9 ]{0,12}",
+        any::<String>(),
+        prop::collection::vec(
+            prop_oneof![
+                Just('"'),
+                Just('\\'),
+                Just('\n'),
+                Just('\t'),
+                Just('='),
+                Just('@'),
+                Just('-'),
+                Just('\u{0}'),
+                Just('\u{2028}'),
+                Just('😀'),
+                Just(' '),
+                Just(','),
+            ],
+            0..12
+        )
+        .prop_map(|v| v.into_iter().collect()),
+    ]
+}
+
+fn point() -> impl Strategy<Value = Point> {
+    (-1e6f64..1e6, -1e6f64..1e6).prop_map(|(x, y)| Point { x, y })
+}
+
+fn target() -> impl Strategy<Value = Target> {
+    let term = prop_oneof![
+        "[a-z]{1,10}".prop_map(Term::Role),
+        text().prop_map(Term::Name),
+        text().prop_map(Term::NameContains),
+        "[A-Za-z0-9_.-]{1,10}".prop_map(Term::Id),
+    ];
+    prop_oneof![
+        (1u64..u64::MAX).prop_map(|n| Target::Ref(NodeRef(n))),
+        point().prop_map(Target::Point),
+        (
+            prop::collection::vec(term, 1..4),
+            prop::option::of(0usize..100)
+        )
+            .prop_map(|(terms, nth)| Target::Selector(Selector { terms, nth })),
+    ]
+}
+
+fn act() -> impl Strategy<Value = ActOptions> {
+    (
+        any::<bool>(),
+        prop::option::of(1u32..100),
+        prop::option::of(0u64..100_000),
+    )
+        .prop_map(|(settle, frames, timeout_ms)| ActOptions {
+            settle,
+            frames: if settle { frames } else { None },
+            timeout_ms,
+        })
+}
+
+fn command() -> impl Strategy<Value = Command> {
+    prop_oneof![
+        Just(Command::Status),
+        (target(), any::<bool>(), 0..3u8, act()).prop_map(|(target, double, b, opts)| {
+            Command::Click {
+                target,
+                button: [Button::Left, Button::Right, Button::Middle][b as usize],
+                double,
+                opts,
+            }
+        }),
+        (text(), act()).prop_map(|(text, opts)| Command::Type { text, opts }),
+        (target(), text(), act()).prop_map(|(target, text, opts)| Command::Fill {
+            target,
+            text,
+            opts
+        }),
+        (target(), target(), act()).prop_map(|(from, to, opts)| Command::Drag { from, to, opts }),
+        (target(), -1e4f64..1e4, -1e4f64..1e4, act()).prop_map(|(target, dx, dy, opts)| {
+            Command::Scroll {
+                target,
+                dx,
+                dy,
+                opts,
+            }
+        }),
+        (target(), prop::option::of(text()), act()).prop_map(|(target, value, opts)| {
+            Command::Action {
+                target,
+                action: accesskit::Action::SetValue,
+                value,
+                opts,
+            }
+        }),
+        (
+            "[A-Za-z0-9][A-Za-z0-9._-]{0,20}",
+            prop::option::of(target())
+        )
+            .prop_map(|(l, crop)| {
+                Command::Screenshot {
+                    label: Label::new(&l).unwrap(),
+                    crop,
+                }
+            }),
+        prop::collection::vec(
+            "(ctrl\\+|alt\\+|shift\\+)?(Enter|Tab|a|Z|F5|\\+|PageUp)",
+            1..4
+        )
+        .prop_map(|chords| Command::Key {
+            chords: chords.iter().map(|c| KeyChord::parse(c).unwrap()).collect(),
+            opts: ActOptions::default(),
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic_and_every_rejection_is_typed(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        assert_typed(Command::parse_bytes(&bytes, 256));
+    }
+
+    #[test]
+    fn lines_of_protocol_like_tokens_never_panic(
+        words in prop::collection::vec(prop_oneof![
+            Just("click".to_owned()), Just("snapshot".to_owned()), Just("--settle".to_owned()),
+            Just("--depth".to_owned()), Just("--scope".to_owned()), Just("-i".to_owned()),
+            Just("to".to_owned()), Just("@e1".to_owned()), Just("1,2".to_owned()),
+            Just("name=".to_owned()), Just("role=x".to_owned()), Just("nth=3".to_owned()),
+            Just("\"".to_owned()), Just("\\u".to_owned()), "[ -~]{0,6}",
+        ], 0..8)
+    ) {
+        let line = words.join(" ");
+        assert_typed(Command::parse(&line));
+        for verb in Verb::ALL {
+            assert_typed(Command::parse(&format!("{} {line}", verb.as_str())));
+        }
+    }
+
+    #[test]
+    fn quoting_round_trips_any_text(s in any::<String>()) {
+        let quoted = quote(&s);
+        prop_assert!(!quoted.chars().any(char::is_control));
+        let tokens = tokenize(&quoted).unwrap();
+        prop_assert_eq!(tokens.len(), 1);
+        prop_assert_eq!(tokens[0].text(), s);
+    }
+
+    #[test]
+    fn canonical_lines_parse_back_to_the_same_command(c in command()) {
+        let line = c.to_line();
+        prop_assert!(!line.contains('\n'));
+        let parsed = Command::parse(&line).map_err(|e| TestCaseError::fail(format!("{line}: {e}")))?;
+        prop_assert_eq!(&parsed, &c, "line: {}", line);
+        prop_assert_eq!(parsed.to_line(), line);
+    }
+
+    #[test]
+    fn responses_round_trip(seq in any::<u64>(), message in any::<String>(), hint in any::<String>(), body in "([ -~]{0,10}\n){0,3}") {
+        let r = Response::error(seq, Some(Verb::Click), Failure::new(ErrorCode::StaleRef, message, hint).with_body(body.clone()));
+        prop_assert_eq!(Response::parse(&r.to_text()).unwrap(), r);
+        let ok = Response::ok(seq, None, body);
+        prop_assert_eq!(Response::parse(&ok.to_text()).unwrap(), ok);
+    }
+}
