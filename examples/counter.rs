@@ -1,0 +1,103 @@
+//! The smallest app that uses the plugin: a headless counter with a 60 Hz frame loop and no window.
+//!
+//! It shows the integration points every app has: start the plugin with a waker, take the requests
+//! at the start of each frame, answer each one, and call `end_frame` once the frame is done. The same
+//! code builds with the `automation` feature off; then it simply counts nothing, and no thread or
+//! file exists.
+//!
+//! ```text
+//! cargo run --features automation --example counter -- --dir /tmp/counter-box
+//! winit-automation --dir /tmp/counter-box click 10,10     # count 1
+//! winit-automation --dir /tmp/counter-box type "hello"    # text "hello"
+//! winit-automation --dir /tmp/counter-box quit
+//! ```
+#![allow(clippy::print_stderr)]
+
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use winit_automation::Automation;
+use winit_automation::protocol::{Command, ErrorCode, Failure, quote};
+
+const FRAME: Duration = Duration::from_micros(16_667);
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut dir = None;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--dir" => dir = args.next(),
+            "--help" | "-h" => {
+                eprintln!("usage: counter [--dir DIR]   (a headless app driven through its drop-box)");
+                return;
+            }
+            other => {
+                eprintln!("counter: unknown argument {other:?}; try --help");
+                std::process::exit(2);
+            }
+        }
+    }
+
+    // The waker runs on the service thread when commands arrive, so an idle loop wakes at once.
+    let (wake, woken) = mpsc::sync_channel::<()>(1);
+    let mut builder = Automation::builder()
+        .app_name("counter")
+        .waker(move || {
+            let _ = wake.try_send(());
+        });
+    if let Some(dir) = dir {
+        builder = builder.dir(dir);
+    }
+    let automation = match builder.start() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("counter: {e}");
+            std::process::exit(1);
+        }
+    };
+    if let Some(dir) = automation.dir() {
+        eprintln!("counter: automation in {}", dir.display());
+    } else {
+        eprintln!("counter: built without the automation feature; nothing to drive");
+        return;
+    }
+
+    let (mut count, mut text) = (0u64, String::new());
+    let mut next_frame = Instant::now();
+    'frames: loop {
+        // Input for this frame: what the drop-box sent, in order.
+        for request in automation.requests() {
+            let answer = match request.command() {
+                Command::Click { .. } => {
+                    count += 1;
+                    Ok(format!("count {count}"))
+                }
+                Command::Type { text: typed, .. } => {
+                    text.push_str(typed);
+                    Ok(format!("text {}", quote(&text)))
+                }
+                Command::Quit => {
+                    request.reply(Ok("bye".into()));
+                    automation.end_frame();
+                    break 'frames;
+                }
+                other => Err(Failure::new(
+                    ErrorCode::Unsupported,
+                    format!("the counter example does not handle {}", other.verb()),
+                    "it handles click, type and quit; the demos handle the rest",
+                )),
+            };
+            request.reply(answer);
+        }
+        // ... update and render the frame here ...
+        automation.end_frame();
+
+        next_frame += FRAME;
+        let now = Instant::now();
+        if next_frame > now {
+            let _ = woken.recv_timeout(next_frame - now);
+        } else {
+            next_frame = now;
+        }
+    }
+}
