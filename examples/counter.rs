@@ -28,7 +28,9 @@ fn main() {
         match arg.as_str() {
             "--dir" => dir = args.next(),
             "--help" | "-h" => {
-                eprintln!("usage: counter [--dir DIR]   (a headless app driven through its drop-box)");
+                eprintln!(
+                    "usage: counter [--dir DIR]   (a headless app driven through its drop-box)"
+                );
                 return;
             }
             other => {
@@ -40,11 +42,9 @@ fn main() {
 
     // The waker runs on the service thread when commands arrive, so an idle loop wakes at once.
     let (wake, woken) = mpsc::sync_channel::<()>(1);
-    let mut builder = Automation::builder()
-        .app_name("counter")
-        .waker(move || {
-            let _ = wake.try_send(());
-        });
+    let mut builder = Automation::builder().app_name("counter").waker(move || {
+        let _ = wake.try_send(());
+    });
     if let Some(dir) = dir {
         builder = builder.dir(dir);
     }
