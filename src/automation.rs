@@ -118,6 +118,32 @@ impl Automation {
         imp::end_frame(&self.inner);
     }
 
+    /// Hands over an AccessKit update the app's toolkit produced for `window` (full or incremental,
+    /// in the order produced). Feed every update, whether or not an assistive technology is
+    /// connected: `accesskit_winit` forwards updates only while one is, and the mirror needs all of
+    /// them. Non-blocking: the update moves into a channel.
+    pub fn tree_update(&self, window: winit::window::WindowId, update: accesskit::TreeUpdate) {
+        imp::tree_update(&self.inner, u64::from(window), update);
+    }
+
+    /// Hands over this frame's widget records for `window`, for apps with no AccessKit tree. Each
+    /// call replaces the previous set. Non-blocking.
+    pub fn widgets(&self, window: winit::window::WindowId, widgets: Vec<crate::Widget>) {
+        imp::widgets(&self.inner, u64::from(window), widgets);
+    }
+
+    /// Tells the plugin a window's title, logical size, scale factor and focus, for the snapshot
+    /// header, the visible-area projection and logical coordinates. Call it when the window is
+    /// created and whenever one of these changes. Non-blocking.
+    pub fn window_state(&self, window: winit::window::WindowId, state: crate::WindowState) {
+        imp::window_state(&self.inner, u64::from(window), state);
+    }
+
+    /// Tells the plugin a window is gone: its tree leaves the snapshot and its refs go stale.
+    pub fn window_closed(&self, window: winit::window::WindowId) {
+        imp::window_closed(&self.inner, u64::from(window));
+    }
+
     /// The number of the frame being built (1 before the first `end_frame`; 0 with the feature off).
     pub fn frame(&self) -> u64 {
         imp::frame(&self.inner)

@@ -9,8 +9,13 @@ pub mod client;
 #[cfg(any(feature = "automation", feature = "client"))]
 pub mod dropbox;
 pub mod protocol;
+#[cfg(feature = "automation")]
+#[doc(hidden)]
+pub mod tree;
+mod widget;
 
 pub use automation::{
     Automation, Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, ENABLED, Request, Requests,
     StartError,
 };
+pub use widget::{Bounds, Widget, WidgetStates, WindowState};

@@ -2,6 +2,8 @@
 #![cfg(all(feature = "automation", feature = "cli"))]
 
 mod common;
+#[path = "common/fixture.rs"]
+mod fixture;
 
 use std::path::Path;
 use std::process::{Command as Process, Output};
@@ -198,4 +200,54 @@ fn help_documents_targets_and_exit_codes() {
     ] {
         assert!(text.contains(needle), "--help lacks {needle}: {text}");
     }
+}
+
+#[test]
+fn snapshot_find_get_and_wait_against_an_app_that_feeds_a_tree() {
+    let (_tmp, dir) = fresh_dir();
+    let state = winit_automation::WindowState {
+        title: "Demo".into(),
+        width: 800.0,
+        height: 600.0,
+        scale_factor: 1.0,
+        focused: true,
+    };
+    let _app = InProcessApp::start_with_tree(&dir, state, fixture::Form::default().update());
+    let out = cli(&dir, &["snapshot"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("button \"Save\""), "{text}");
+    assert!(text.contains("[45 items below]"), "{text}");
+    let save = text
+        .lines()
+        .find(|l| l.contains("button \"Save\""))
+        .and_then(|l| l.trim_start().split(' ').next())
+        .unwrap()
+        .to_owned();
+
+    let out = cli(&dir, &["snapshot", "-i"]);
+    assert!(!stdout(&out).contains("text value="), "{}", stdout(&out));
+
+    let out = cli(&dir, &["find", "role=button", "name~=sav"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).starts_with("matches 1\n"), "{}", stdout(&out));
+    assert!(stdout(&out).contains(&save));
+
+    let out = cli(&dir, &["get", &save]);
+    assert!(stdout(&out).contains("children 0"), "{}", stdout(&out));
+
+    let out = cli(&dir, &["get", "role=listitem"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("ambiguous"), "{}", stderr(&out));
+
+    let out = cli(&dir, &["wait", "role=checkbox", "name=Remember me"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    let out = cli(&dir, &["--timeout", "100", "wait", "role=dialog"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("error: timeout:"), "{}", stderr(&out));
+
+    let out = cli(&dir, &["get", "@e9999"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("not_found"), "{}", stderr(&out));
 }

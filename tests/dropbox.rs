@@ -214,7 +214,7 @@ fn an_app_failure_is_an_error_response_and_verbs_not_carried_yet_say_unsupported
     let client = connect(&dir);
     let response = client.send_line("key Enter").unwrap();
     assert_eq!(response.error_code(), Some(ErrorCode::AppError));
-    let response = client.send_line("snapshot -i").unwrap();
+    let response = client.send_line("settle").unwrap();
     assert_eq!(
         response.error_code(),
         Some(ErrorCode::Unsupported),

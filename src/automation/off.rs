@@ -53,6 +53,14 @@ pub(super) fn next_request(_: &mut RequestsInner<'_>) -> Option<Request> {
 
 pub(super) fn end_frame(_: &AutomationInner) {}
 
+pub(super) fn tree_update(_: &AutomationInner, _: u64, _: accesskit::TreeUpdate) {}
+
+pub(super) fn widgets(_: &AutomationInner, _: u64, _: Vec<crate::Widget>) {}
+
+pub(super) fn window_state(_: &AutomationInner, _: u64, _: crate::WindowState) {}
+
+pub(super) fn window_closed(_: &AutomationInner, _: u64) {}
+
 pub(super) fn frame(_: &AutomationInner) -> u64 {
     0
 }

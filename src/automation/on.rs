@@ -1,18 +1,21 @@
 //! The real plugin (feature `automation`). Render-thread side: channels and atomics only.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, Sender, TrySendError};
 
 use super::{DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, Request, StartError};
 use crate::dropbox::service::{self, FromApp, Shared, ToApp};
 use crate::dropbox::{DirError, DirLock, dir};
 use crate::protocol::{Command, ErrorCode, Failure};
+use crate::tree::TreeMsg;
 
 pub(super) struct BuilderInner {
     name: Option<String>,
@@ -57,6 +60,11 @@ pub(super) struct AutomationInner {
     dir: PathBuf,
     requests: Receiver<ToApp>,
     replies: Sender<FromApp>,
+    trees: Sender<TreeMsg>,
+    /// Tree messages that did not fit in the channel, sent first next time. Only the render thread
+    /// locks it, so the lock is never contended.
+    backlog: Mutex<VecDeque<TreeMsg>>,
+    frames: Sender<Instant>,
     tick: Sender<()>,
     stop: Sender<()>,
     shared: Arc<Shared>,
@@ -126,6 +134,9 @@ pub(super) fn start(b: BuilderInner) -> Result<AutomationInner, StartError> {
         dir,
         requests: ends.requests,
         replies: ends.replies,
+        trees: ends.trees,
+        backlog: Mutex::new(VecDeque::new()),
+        frames: ends.frames,
         tick: ends.tick,
         stop: ends.stop,
         shared: ends.shared,
@@ -154,8 +165,57 @@ pub(super) fn next_request(a: &mut RequestsInner<'_>) -> Option<Request> {
     })
 }
 
+/// Sends what the backlog holds, in order; returns whether it is empty now.
+fn flush_backlog(a: &AutomationInner, backlog: &mut VecDeque<TreeMsg>) -> bool {
+    while let Some(msg) = backlog.pop_front() {
+        match a.trees.try_send(msg) {
+            Ok(()) => {}
+            Err(TrySendError::Full(msg)) => {
+                backlog.push_front(msg);
+                return false;
+            }
+            // The service is gone (the app is shutting down): nothing to keep.
+            Err(TrySendError::Disconnected(_)) => backlog.clear(),
+        }
+    }
+    true
+}
+
+fn send_tree(a: &AutomationInner, msg: TreeMsg) {
+    let mut backlog = a.backlog.lock().unwrap_or_else(|p| p.into_inner());
+    backlog.push_back(msg);
+    flush_backlog(a, &mut backlog);
+}
+
+pub(super) fn tree_update(a: &AutomationInner, window: u64, update: accesskit::TreeUpdate) {
+    send_tree(a, TreeMsg::Update(window, update));
+}
+
+pub(super) fn widgets(a: &AutomationInner, window: u64, widgets: Vec<crate::Widget>) {
+    send_tree(a, TreeMsg::Widgets(window, widgets));
+}
+
+pub(super) fn window_state(a: &AutomationInner, window: u64, state: crate::WindowState) {
+    send_tree(a, TreeMsg::State(window, state));
+}
+
+pub(super) fn window_closed(a: &AutomationInner, window: u64) {
+    send_tree(a, TreeMsg::Closed(window));
+}
+
 pub(super) fn end_frame(a: &AutomationInner) {
     let frame = a.shared.building.fetch_add(1, Ordering::SeqCst);
+    let flushed = {
+        let mut backlog = a.backlog.lock().unwrap_or_else(|p| p.into_inner());
+        flush_backlog(a, &mut backlog)
+    };
+    // Metrics only: a full channel drops the sample.
+    let _ = a.frames.try_send(Instant::now());
+    if !flushed {
+        // Part of this frame's tree is still on this side: publishing now would let a response
+        // overtake its tree. A later end_frame publishes this frame along with its own.
+        return;
+    }
     a.shared.published.store(frame, Ordering::SeqCst);
     if a.shared.replied.swap(false, Ordering::SeqCst) {
         // Full means a wake-up is already pending, which reads the published frame when it runs.

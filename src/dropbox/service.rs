@@ -25,6 +25,7 @@ use crate::protocol::{
     Command, ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Response, Side, Verb, quote,
     response_file,
 };
+use crate::tree::{TreeMsg, Trees};
 
 /// How many commands may be forwarded to the render side and not yet answered. It is also the
 /// capacity of both channels, so the render side's `try_send` of a reply can never find them full.
@@ -34,6 +35,13 @@ pub(crate) const IN_FLIGHT: usize = 64;
 const SAFETY_RESCAN: Duration = Duration::from_millis(500);
 /// How often the directory is re-listed when it cannot be watched.
 const POLL_INTERVAL: Duration = Duration::from_millis(5);
+/// How long `wait` waits when the command names no `--timeout`.
+pub(crate) const DEFAULT_WAIT: Duration = Duration::from_secs(5);
+/// The least time between two publications of `snapshot.txt`, `accessibility.txt` and `windows.txt`
+/// while the trees keep changing.
+const ARTIFACT_INTERVAL: Duration = Duration::from_millis(100);
+/// Capacity of the tree channel; the render side keeps what does not fit and sends it next frame.
+pub(crate) const TREE_CHANNEL: usize = 256;
 
 /// A command on its way to the render thread.
 pub(crate) struct ToApp {
@@ -73,6 +81,8 @@ pub(crate) struct Config {
 /// The render side's ends of the channels.
 pub(crate) struct RenderEnds {
     pub requests: Receiver<ToApp>,
+    pub trees: Sender<TreeMsg>,
+    pub frames: Sender<Instant>,
     pub replies: Sender<FromApp>,
     pub tick: Sender<()>,
     pub stop: Sender<()>,
@@ -90,6 +100,14 @@ struct Service {
     tick: Receiver<()>,
     stop: Receiver<()>,
     fs_events: Receiver<()>,
+    tree_msgs: Receiver<TreeMsg>,
+    frame_ends: Receiver<Instant>,
+    trees: Trees,
+    /// `wait` commands not yet satisfied.
+    waits: BTreeMap<u64, PendingWait>,
+    waits_dirty: bool,
+    artifacts_dirty: bool,
+    artifacts_at: Option<Instant>,
     watching: bool,
     _watcher: Option<notify::RecommendedWatcher>,
     /// Forwarded to the render side and not yet answered: seq to verb.
@@ -105,6 +123,13 @@ struct Service {
     answered: u64,
 }
 
+struct PendingWait {
+    selector: crate::protocol::Selector,
+    gone: bool,
+    started: Instant,
+    deadline: Instant,
+}
+
 /// Creates the directory, takes over its queue, publishes `ready.txt` and starts the thread.
 pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
     let dir = cfg.dir.clone();
@@ -114,6 +139,8 @@ pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
     let (tick_tx, tick_rx) = bounded(1);
     let (stop_tx, stop_rx) = bounded(1);
     let (fs_tx, fs_rx) = bounded(1);
+    let (trees_tx, trees_rx) = bounded(TREE_CHANNEL);
+    let (frames_tx, frames_rx) = bounded(256);
     let watcher = watch(&dir, fs_tx);
     if watcher.is_none() {
         log::warn!(
@@ -147,6 +174,13 @@ pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
         tick: tick_rx,
         stop: stop_rx,
         fs_events: fs_rx,
+        tree_msgs: trees_rx,
+        frame_ends: frames_rx,
+        trees: Trees::default(),
+        waits: BTreeMap::new(),
+        waits_dirty: false,
+        artifacts_dirty: true,
+        artifacts_at: None,
         watching: watcher.is_some(),
         _watcher: watcher,
         in_flight: BTreeMap::new(),
@@ -166,6 +200,8 @@ pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
         })?;
     Ok(RenderEnds {
         requests: requests_rx,
+        trees: trees_tx,
+        frames: frames_tx,
         replies: replies_tx,
         tick: tick_tx,
         stop: stop_tx,
@@ -246,6 +282,16 @@ impl Service {
                         self.held.insert(reply.seq, reply);
                     }
                 }
+                recv(self.tree_msgs) -> msg => {
+                    if let Ok(msg) = msg {
+                        self.apply_tree(msg);
+                    }
+                }
+                recv(self.frame_ends) -> at => {
+                    if let Ok(at) = at {
+                        self.trees.frame_ended(at);
+                    }
+                }
                 recv(self.tick) -> _ => {}
                 recv(self.stop) -> _ => break,
                 default(timeout) => self.dirty = true,
@@ -258,16 +304,96 @@ impl Service {
                 self.dirty = false;
                 self.scan();
             }
+            self.check_waits();
+            self.publish_artifacts(false);
         }
         self.shutdown();
     }
 
+    fn apply_tree(&mut self, msg: TreeMsg) {
+        if self.trees.apply(msg) {
+            self.artifacts_dirty = true;
+            self.waits_dirty = true;
+        }
+    }
+
+    /// Drains the tree channel, so the mirror holds every update sent before the published frame.
+    fn drain_trees(&mut self) {
+        while let Ok(msg) = self.tree_msgs.try_recv() {
+            self.apply_tree(msg);
+        }
+        while let Ok(at) = self.frame_ends.try_recv() {
+            self.trees.frame_ended(at);
+        }
+    }
+
+    fn published(&self) -> u64 {
+        self.shared.published.load(Ordering::SeqCst)
+    }
+
+    /// Answers the waits whose condition now holds or whose time is up.
+    fn check_waits(&mut self) {
+        let now = Instant::now();
+        let due: Vec<u64> = self
+            .waits
+            .iter()
+            .filter(|(_, w)| self.waits_dirty || now >= w.deadline)
+            .map(|(s, _)| *s)
+            .collect();
+        self.waits_dirty = false;
+        for seq in due {
+            let Some(w) = self.waits.remove(&seq) else {
+                continue;
+            };
+            if let Some(found) = self.trees.wait_check(&w.selector, w.gone) {
+                let body = format!("frame {}\n{found}", self.published());
+                self.answer(Response::ok(seq, Some(Verb::Wait), body));
+            } else if now >= w.deadline {
+                let failure =
+                    self.trees
+                        .wait_timeout(&w.selector, w.gone, now.duration_since(w.started));
+                self.fail(seq, Some(Verb::Wait), failure);
+            } else {
+                self.waits.insert(seq, w);
+            }
+        }
+    }
+
+    /// Republishes the artifacts when the trees changed, at most every `ARTIFACT_INTERVAL` unless
+    /// `now`.
+    fn publish_artifacts(&mut self, now: bool) {
+        if !self.artifacts_dirty {
+            return;
+        }
+        let due = self
+            .artifacts_at
+            .is_none_or(|at| at.elapsed() >= ARTIFACT_INTERVAL);
+        if !(now || due) {
+            return;
+        }
+        self.artifacts_dirty = false;
+        self.artifacts_at = Some(Instant::now());
+        let frame = self.published();
+        for (name, text) in self.trees.artifacts(frame) {
+            if let Err(e) = publish(self.dir(), name, text.as_bytes()) {
+                log::error!("winit-automation: cannot publish {name}: {e}");
+            }
+        }
+    }
+
     fn next_timeout(&self) -> Duration {
-        let base = if self.watching {
+        let mut base = if self.watching {
             SAFETY_RESCAN
         } else {
             POLL_INTERVAL
         };
+        let now = Instant::now();
+        if let Some(w) = self.waits.values().map(|w| w.deadline).min() {
+            base = base.min(w.saturating_duration_since(now));
+        }
+        if let (true, Some(at)) = (self.artifacts_dirty, self.artifacts_at) {
+            base = base.min((at + ARTIFACT_INTERVAL).saturating_duration_since(now));
+        }
         let reap = self
             .incomplete
             .values()
@@ -307,6 +433,8 @@ impl Service {
     /// service-side commands that no earlier action holds back.
     fn flush(&mut self, all: bool) {
         let published = self.shared.published.load(Ordering::SeqCst);
+        // Every tree update sent before the frame was published is in the channel now.
+        self.drain_trees();
         let ready: Vec<u64> = self
             .held
             .values()
@@ -363,10 +491,13 @@ impl Service {
             .retain(|seq, _| listing.commands.contains(seq));
         let mut forwarded = false;
         for &seq in &listing.commands {
-            if self.in_flight.contains_key(&seq) || self.deferred.contains_key(&seq) {
+            if self.in_flight.contains_key(&seq)
+                || self.deferred.contains_key(&seq)
+                || self.waits.contains_key(&seq)
+            {
                 continue;
             }
-            if self.in_flight.len() + self.deferred.len() >= IN_FLIGHT {
+            if self.in_flight.len() + self.deferred.len() + self.waits.len() >= IN_FLIGHT {
                 // The rest stays on disk, in order, until answers make room.
                 break;
             }
@@ -505,6 +636,49 @@ impl Service {
                 );
                 self.answer(Response::ok(seq, Some(verb), body));
             }
+            Command::Windows => {
+                self.drain_trees();
+                let body = self.trees.windows();
+                self.answer(Response::ok(seq, Some(verb), body));
+            }
+            Command::Snapshot(options) => {
+                self.drain_trees();
+                let frame = self.published();
+                let result = self.trees.snapshot(options, frame);
+                self.publish_artifacts(true);
+                self.reply_with(seq, verb, result);
+            }
+            Command::Find { selector } => {
+                self.drain_trees();
+                let body = self.trees.find(selector);
+                self.answer(Response::ok(seq, Some(verb), body));
+            }
+            Command::Get { target } => {
+                self.drain_trees();
+                let result = self.trees.get(target);
+                self.reply_with(seq, verb, result);
+            }
+            Command::Wait {
+                selector,
+                gone,
+                timeout_ms,
+            } => {
+                self.drain_trees();
+                let started = Instant::now();
+                let limit = timeout_ms.map_or(DEFAULT_WAIT, Duration::from_millis);
+                self.waits.insert(
+                    seq,
+                    PendingWait {
+                        selector: selector.clone(),
+                        gone: *gone,
+                        started,
+                        deadline: started + limit,
+                    },
+                );
+                // Answered at once if it already holds.
+                self.waits_dirty = true;
+                self.check_waits();
+            }
             _ => self.fail(
                 seq,
                 Some(verb),
@@ -520,6 +694,13 @@ impl Service {
         }
     }
 
+    fn reply_with(&mut self, seq: u64, verb: Verb, result: Result<String, Failure>) {
+        match result {
+            Ok(body) => self.answer(Response::ok(seq, Some(verb), body)),
+            Err(failure) => self.fail(seq, Some(verb), failure),
+        }
+    }
+
     /// Answers everything still owed, then removes `ready.txt`.
     fn shutdown(&mut self) {
         while let Ok(reply) = self.replies.try_recv() {
@@ -531,6 +712,11 @@ impl Service {
             self.fail(seq, Some(verb), shutting_down());
         }
         self.in_flight.clear();
+        let waits: Vec<u64> = self.waits.keys().copied().collect();
+        for seq in waits {
+            self.waits.remove(&seq);
+            self.fail(seq, Some(Verb::Wait), shutting_down());
+        }
         let deferred = std::mem::take(&mut self.deferred);
         for (seq, command) in deferred {
             self.serve(seq, &command);

@@ -73,9 +73,26 @@ impl InProcessApp {
         Self::start_with(dir, |b| b)
     }
 
+    /// Starts the app with one window showing `update`.
+    pub fn start_with_tree(
+        dir: &Path,
+        state: winit_automation::WindowState,
+        update: accesskit::TreeUpdate,
+    ) -> InProcessApp {
+        Self::start_inner(dir, |b| b, Some((state, update)))
+    }
+
     pub fn start_with(
         dir: &Path,
         configure: impl FnOnce(winit_automation::Builder) -> winit_automation::Builder,
+    ) -> InProcessApp {
+        Self::start_inner(dir, configure, None)
+    }
+
+    fn start_inner(
+        dir: &Path,
+        configure: impl FnOnce(winit_automation::Builder) -> winit_automation::Builder,
+        tree: Option<(winit_automation::WindowState, accesskit::TreeUpdate)>,
     ) -> InProcessApp {
         let (wake_tx, wake_rx) = bounded(1);
         let builder = Automation::builder()
@@ -85,6 +102,11 @@ impl InProcessApp {
                 let _ = wake_tx.try_send(());
             });
         let automation = configure(builder).start().expect("the test app starts");
+        if let Some((state, update)) = tree {
+            let window = winit::window::WindowId::from(1);
+            automation.window_state(window, state);
+            automation.tree_update(window, update);
+        }
         let (stop, stop_rx) = bounded(1);
         let thread = std::thread::spawn(move || render_loop(automation, wake_rx, stop_rx));
         InProcessApp {

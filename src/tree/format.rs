@@ -1,0 +1,460 @@
+//! The text of snapshots, projections, `find` and `get`: one node per line, `@eN role "name"` and
+//! then only the fields that are not default. Every string goes through the protocol's quoting, so a
+//! hostile label stays on its line.
+//!
+//! Walks are iterative (an explicit stack), so a tree thousands of levels deep cannot overflow the
+//! service thread's stack.
+
+use std::fmt::Write;
+
+use accesskit::{Action, Rect, Toggled};
+use accesskit_consumer::NodeRef as Node;
+
+use super::mirror::{Mirror, WindowMirror};
+use super::refs::{Found, Refs, name_of};
+use super::roles::role_name;
+use crate::protocol::{Projection, action_name, quote};
+
+/// What to show.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct View {
+    pub projection: Projection,
+    pub depth: Option<u32>,
+    pub scope: Option<Found>,
+}
+
+/// A number in logical pixels: whole when it is, else one decimal.
+pub(crate) fn num(v: f64) -> String {
+    let r = (v * 10.0).round() / 10.0;
+    if r == r.trunc() {
+        format!("{}", r as i64)
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+/// Actions that make a node interactive.
+const INTERACTIVE: &[Action] = &[
+    Action::Click,
+    Action::Focus,
+    Action::SetValue,
+    Action::Increment,
+    Action::Decrement,
+    Action::Expand,
+    Action::Collapse,
+    Action::ReplaceSelectedText,
+    Action::ShowContextMenu,
+    Action::CustomAction,
+    Action::ScrollUp,
+    Action::ScrollDown,
+    Action::ScrollLeft,
+    Action::ScrollRight,
+    Action::SetScrollOffset,
+];
+
+/// Every action, in the order lines list them.
+const ALL_ACTIONS: &[Action] = &[
+    Action::Click,
+    Action::Focus,
+    Action::Blur,
+    Action::SetValue,
+    Action::ReplaceSelectedText,
+    Action::SetTextSelection,
+    Action::Increment,
+    Action::Decrement,
+    Action::Expand,
+    Action::Collapse,
+    Action::ScrollIntoView,
+    Action::ScrollUp,
+    Action::ScrollDown,
+    Action::ScrollLeft,
+    Action::ScrollRight,
+    Action::ScrollToPoint,
+    Action::SetScrollOffset,
+    Action::ShowContextMenu,
+    Action::ShowTooltip,
+    Action::HideTooltip,
+    Action::CustomAction,
+    Action::SetSequentialFocusNavigationStartingPoint,
+];
+
+pub(crate) fn is_interactive(node: &Node) -> bool {
+    node.is_text_input() || INTERACTIVE.iter().any(|a| node.data().supports_action(*a))
+}
+
+fn clips(node: &Node) -> bool {
+    node.clips_children() || node.scroll_x().is_some() || node.scroll_y().is_some()
+}
+
+fn intersect(a: Rect, b: Rect) -> Rect {
+    Rect::new(
+        a.x0.max(b.x0),
+        a.y0.max(b.y0),
+        a.x1.min(b.x1),
+        a.y1.min(b.y1),
+    )
+}
+
+fn overlaps(b: Rect, clip: Rect) -> bool {
+    if b.x1 <= b.x0 || b.y1 <= b.y0 {
+        // A zero-size node is visible where its point is.
+        return b.x0 >= clip.x0 && b.x0 <= clip.x1 && b.y0 >= clip.y0 && b.y0 <= clip.y1;
+    }
+    b.x0 < clip.x1 && b.x1 > clip.x0 && b.y0 < clip.y1 && b.y1 > clip.y0
+}
+
+/// Which way a node lies outside a clip.
+fn direction(b: Rect, clip: Rect) -> usize {
+    if b.y0 >= clip.y1 {
+        0 // below
+    } else if b.y1 <= clip.y0 {
+        1 // above
+    } else if b.x0 >= clip.x1 {
+        2 // right
+    } else {
+        3 // left
+    }
+}
+
+/// The node's fields after its ref, role and name.
+fn write_fields(out: &mut String, w: &WindowMirror, node: &Node) {
+    let name = name_of(node);
+    match node.value() {
+        Some(v) if v != name => {
+            out.push_str(" value=");
+            out.push_str(&quote(&v));
+        }
+        Some(_) => {}
+        None => {
+            if let Some(v) = node.numeric_value() {
+                let _ = write!(out, " value={v}");
+            }
+        }
+    }
+    // A tree whose focus is its root has nothing in particular focused.
+    if node.is_focused() && !node.is_root() {
+        out.push_str(" focused");
+    }
+    if node.is_disabled() {
+        out.push_str(" disabled");
+    }
+    match node.toggled() {
+        Some(Toggled::True) => out.push_str(" checked"),
+        Some(Toggled::False) => out.push_str(" unchecked"),
+        Some(Toggled::Mixed) => out.push_str(" mixed"),
+        None => {}
+    }
+    if node.is_selected() == Some(true) {
+        out.push_str(" selected");
+    }
+    match node.data().is_expanded() {
+        Some(true) => out.push_str(" expanded"),
+        Some(false) => out.push_str(" collapsed"),
+        None => {}
+    }
+    if let Some(b) = node.bounding_box() {
+        let k = w.units_per_logical();
+        let _ = write!(
+            out,
+            " bounds={},{},{}x{}",
+            num(b.x0 / k),
+            num(b.y0 / k),
+            num((b.x1 - b.x0) / k),
+            num((b.y1 - b.y0) / k)
+        );
+    }
+    let mut first = true;
+    for a in ALL_ACTIONS {
+        if node.data().supports_action(*a) {
+            out.push_str(if first { " actions=" } else { "," });
+            out.push_str(action_name(*a));
+            first = false;
+        }
+    }
+}
+
+/// `@eN role "name" fields...` without indentation or newline.
+pub(crate) fn node_line(refs: &mut Refs, window: u64, w: &WindowMirror, node: &Node) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "{} {}",
+        refs.mint(window, node),
+        role_name(node.role())
+    );
+    let name = name_of(node);
+    if !name.is_empty() {
+        out.push(' ');
+        out.push_str(&quote(&name));
+    }
+    write_fields(&mut out, w, node);
+    out
+}
+
+/// The line of a found node.
+pub(crate) fn found_line(mirror: &Mirror, refs: &mut Refs, f: Found) -> String {
+    let w = &mirror.windows[&f.window];
+    let node = w
+        .tree
+        .as_ref()
+        .and_then(|t| t.state().node_by_id(f.node))
+        .expect("found nodes exist");
+    node_line(refs, f.window, w, &node)
+}
+
+/// `window <id> "title" size=WxH scale=S focused`, plus `error=` when its last update was refused.
+pub(crate) fn window_line(id: u64, w: &WindowMirror) -> String {
+    let mut out = format!("window {id}");
+    if let Some(s) = &w.state {
+        let _ = write!(
+            out,
+            " {} size={}x{} scale={}",
+            quote(&s.title),
+            num(s.width),
+            num(s.height),
+            s.scale_factor
+        );
+        if s.focused {
+            out.push_str(" focused");
+        }
+    }
+    if let Some(e) = &w.error {
+        out.push_str(" error=");
+        out.push_str(&quote(e));
+    }
+    out
+}
+
+enum Item<'a> {
+    Node {
+        node: Node<'a>,
+        depth: u32,
+        clip: Option<Rect>,
+        indent: usize,
+        offscreen: bool,
+    },
+    Line(String),
+}
+
+fn hint(indent: usize, count: usize, what: &str) -> String {
+    format!(
+        "{}[{count} {} {what}]\n",
+        "  ".repeat(indent),
+        if count == 1 { "item" } else { "items" }
+    )
+}
+
+/// Writes one window's tree from `start` in the chosen projection.
+fn walk(
+    out: &mut String,
+    refs: &mut Refs,
+    window: u64,
+    w: &WindowMirror,
+    start: Node<'_>,
+    view: &View,
+    indent: usize,
+) {
+    let raw = view.projection == Projection::Raw;
+    let interactive = view.projection == Projection::Interactive;
+    let mut stack = vec![Item::Node {
+        node: start,
+        depth: 0,
+        clip: w.viewport(),
+        indent,
+        offscreen: false,
+    }];
+    while let Some(item) = stack.pop() {
+        let (node, depth, clip, indent, offscreen) = match item {
+            Item::Line(line) => {
+                out.push_str(&line);
+                continue;
+            }
+            Item::Node {
+                node,
+                depth,
+                clip,
+                indent,
+                offscreen,
+            } => (node, depth, clip, indent, offscreen),
+        };
+        let printed = !interactive || is_interactive(&node);
+        if printed {
+            out.push_str(&"  ".repeat(indent));
+            out.push_str(&node_line(refs, window, w, &node));
+            if raw {
+                if node.is_hidden() {
+                    out.push_str(" hidden");
+                } else if offscreen {
+                    out.push_str(" offscreen");
+                }
+            }
+            out.push('\n');
+        }
+        let child_indent = if printed { indent + 1 } else { indent };
+        let children: Vec<Node<'_>> = node.children().collect();
+        if children.is_empty() {
+            continue;
+        }
+        if view.depth.is_some_and(|d| depth >= d) {
+            stack.push(Item::Line(format!(
+                "{}[{} {} below --depth {}]\n",
+                "  ".repeat(child_indent),
+                children.len(),
+                if children.len() == 1 {
+                    "child"
+                } else {
+                    "children"
+                },
+                view.depth.unwrap_or(0)
+            )));
+            continue;
+        }
+        let child_clip = match (clip, node.bounding_box()) {
+            (Some(c), Some(b)) if clips(&node) => Some(intersect(c, b)),
+            (None, Some(b)) if clips(&node) => Some(b),
+            (c, _) => c,
+        };
+        let mut out_of_view = [0usize; 4];
+        let mut next = Vec::with_capacity(children.len());
+        for child in children {
+            let hidden = child.data().is_hidden();
+            let outside = match (child.bounding_box(), child_clip) {
+                (Some(b), Some(c)) if !overlaps(b, c) => Some(direction(b, c)),
+                _ => None,
+            };
+            if raw {
+                next.push(Item::Node {
+                    node: child,
+                    depth: depth + 1,
+                    clip: child_clip,
+                    indent: child_indent,
+                    offscreen: offscreen || outside.is_some(),
+                });
+                continue;
+            }
+            if hidden {
+                continue;
+            }
+            if let Some(d) = outside {
+                out_of_view[d] += 1;
+                continue;
+            }
+            next.push(Item::Node {
+                node: child,
+                depth: depth + 1,
+                clip: child_clip,
+                indent: child_indent,
+                offscreen: false,
+            });
+        }
+        // Hints come after the visible children, so they are pushed first.
+        for (d, what) in ["below", "above", "right", "left"].iter().enumerate().rev() {
+            if out_of_view[d] > 0 {
+                stack.push(Item::Line(hint(child_indent, out_of_view[d], what)));
+            }
+        }
+        stack.extend(next.into_iter().rev());
+    }
+}
+
+/// The windows and their trees (what `accessibility.txt` holds): no frame numbers, no timestamps, so
+/// the same UI state gives the same bytes.
+pub(crate) fn trees(mirror: &Mirror, refs: &mut Refs, view: &View) -> String {
+    let mut out = String::new();
+    for (&id, w) in &mirror.windows {
+        if view.scope.is_some_and(|s| s.window != id) {
+            continue;
+        }
+        out.push_str(&window_line(id, w));
+        out.push('\n');
+        let Some(tree) = &w.tree else { continue };
+        let start = match view.scope {
+            Some(s) => match tree.state().node_by_id(s.node) {
+                Some(n) => n,
+                None => continue,
+            },
+            None => tree.state().root(),
+        };
+        walk(&mut out, refs, id, w, start, view, 1);
+    }
+    out
+}
+
+/// `windows.txt`: one window line each.
+pub(crate) fn windows(mirror: &Mirror) -> String {
+    mirror
+        .windows
+        .iter()
+        .map(|(&id, w)| window_line(id, w) + "\n")
+        .collect()
+}
+
+/// The quality verdict and its warning lines.
+pub(crate) fn quality(mirror: &Mirror) -> (&'static str, String) {
+    let mut warnings = String::new();
+    if mirror.windows.is_empty() {
+        warnings.push_str(
+            "warning \"no window has published a tree yet: the app publishes no accessibility tree, or has not drawn a frame\"\n",
+        );
+    }
+    for (id, w) in &mirror.windows {
+        if w.is_sparse() {
+            let _ = writeln!(
+                warnings,
+                "warning {}",
+                quote(&format!(
+                    "window {id}: the app publishes no accessibility tree (or only its root); the window may hold controls this snapshot cannot show"
+                ))
+            );
+        }
+        if w.dropped_widgets > 0 {
+            let _ = writeln!(
+                warnings,
+                "warning {}",
+                quote(&format!(
+                    "window {id}: {} widget records were dropped because their parents form a cycle",
+                    w.dropped_widgets
+                ))
+            );
+        }
+    }
+    (
+        if warnings.is_empty() {
+            "healthy"
+        } else {
+            "sparse"
+        },
+        warnings,
+    )
+}
+
+/// Every field of one node, for `get`.
+pub(crate) fn details(mirror: &Mirror, refs: &mut Refs, f: Found) -> String {
+    let w = &mirror.windows[&f.window];
+    let tree = w.tree.as_ref().expect("found nodes have a tree");
+    let node = tree.state().node_by_id(f.node).expect("found nodes exist");
+    let mut out = node_line(refs, f.window, w, &node);
+    out.push('\n');
+    let _ = writeln!(out, "window {}", f.window);
+    let _ = writeln!(out, "node_id {}", node.locate().0.0);
+    if let Some(id) = node.author_id() {
+        let _ = writeln!(out, "author_id {}", quote(id));
+    }
+    if let Some(d) = node.description() {
+        let _ = writeln!(out, "description {}", quote(&d));
+    }
+    if let Some(p) = node.placeholder() {
+        let _ = writeln!(out, "placeholder {}", quote(p));
+    }
+    if let Some(parent) = node.parent() {
+        let _ = writeln!(out, "parent {}", refs.mint(f.window, &parent));
+    }
+    let _ = writeln!(out, "children {}", node.children().len());
+    if node.is_hidden() {
+        out.push_str("hidden\n");
+    }
+    if node.is_read_only() {
+        out.push_str("read_only\n");
+    }
+    out
+}

@@ -1,0 +1,416 @@
+//! The tree layer: the mirror of every window's AccessKit tree, refs, selectors, projections and the
+//! text of snapshots. Runs on the service thread only; the render thread just moves updates into a
+//! channel.
+//!
+//! Depends on `protocol` and on `accesskit`/`accesskit_consumer`; never on files, winit or wgpu.
+
+mod format;
+pub(crate) mod mirror;
+mod refs;
+pub(crate) mod roles;
+
+use std::collections::{HashMap, VecDeque};
+use std::fmt::Write;
+use std::time::{Duration, Instant};
+
+use crate::protocol::{ErrorCode, Failure, PROTOCOL_VERSION, Selector, SnapshotOptions, Target};
+use format::View;
+pub(crate) use mirror::{Mirror, TreeMsg};
+use refs::{Found, Refs};
+
+/// Frame intervals for the metrics line.
+#[derive(Default)]
+struct FrameStats {
+    ends: VecDeque<Instant>,
+    count: u64,
+}
+
+impl FrameStats {
+    const KEEP: usize = 240;
+
+    fn push(&mut self, at: Instant) {
+        self.count += 1;
+        if self.ends.len() == Self::KEEP {
+            self.ends.pop_front();
+        }
+        self.ends.push_back(at);
+    }
+
+    fn line(&self) -> String {
+        let now = Instant::now();
+        let fps = self
+            .ends
+            .iter()
+            .filter(|t| now.duration_since(**t) <= Duration::from_secs(1))
+            .count();
+        let mut gaps: Vec<f64> = self
+            .ends
+            .iter()
+            .zip(self.ends.iter().skip(1))
+            .map(|(a, b)| b.duration_since(*a).as_secs_f64() * 1000.0)
+            .collect();
+        let mut out = format!("metrics frames={} fps={fps}", self.count);
+        if !gaps.is_empty() {
+            gaps.sort_by(f64::total_cmp);
+            let pick = |q: f64| gaps[((gaps.len() - 1) as f64 * q).round() as usize];
+            let _ = write!(
+                out,
+                " frame_interval_p50_ms={:.1} frame_interval_p99_ms={:.1}",
+                pick(0.5),
+                pick(0.99)
+            );
+        }
+        out.push('\n');
+        out
+    }
+}
+
+/// The last snapshot answered, for `unchanged since` and `--diff`.
+struct Last {
+    key: String,
+    trees: String,
+    since_frame: u64,
+}
+
+/// Everything the service thread knows about the app's trees.
+#[derive(Default)]
+pub(crate) struct Trees {
+    pub mirror: Mirror,
+    refs: Refs,
+    stats: FrameStats,
+    last: Option<Last>,
+}
+
+fn view_key(o: &SnapshotOptions) -> String {
+    format!(
+        "{:?} {:?} {:?}",
+        o.projection,
+        o.depth,
+        o.scope.as_ref().map(ToString::to_string)
+    )
+}
+
+impl Trees {
+    /// Applies a render-side message; returns whether the trees changed.
+    pub fn apply(&mut self, msg: TreeMsg) -> bool {
+        self.mirror.apply(msg)
+    }
+
+    /// Records a published frame's end.
+    pub fn frame_ended(&mut self, at: Instant) {
+        self.stats.push(at);
+    }
+
+    fn resolve(&mut self, target: &Target) -> Result<Found, Failure> {
+        let mirror = &self.mirror;
+        refs::resolve(mirror, &mut self.refs, target, &mut |refs, f| {
+            format::found_line(mirror, refs, f)
+        })
+    }
+
+    fn header(&self, frame: u64) -> (String, String) {
+        let (verdict, warnings) = format::quality(&self.mirror);
+        (
+            format!("snapshot frame={frame} protocol={PROTOCOL_VERSION} quality={verdict}\n"),
+            warnings,
+        )
+    }
+
+    /// The answer to `snapshot`.
+    pub fn snapshot(&mut self, o: &SnapshotOptions, frame: u64) -> Result<String, Failure> {
+        let scope = match &o.scope {
+            Some(t) => Some(self.resolve(t)?),
+            None => None,
+        };
+        let view = View {
+            projection: o.projection,
+            depth: o.depth,
+            scope,
+        };
+        let trees = format::trees(&self.mirror, &mut self.refs, &view);
+        let (header, warnings) = self.header(frame);
+        let key = view_key(o);
+        let mut out = header;
+        out.push_str(&warnings);
+        let previous = self.last.take();
+        let unchanged = previous
+            .as_ref()
+            .filter(|p| p.key == key && p.trees == trees);
+        let since = unchanged.map_or(frame, |p| p.since_frame);
+        if o.diff {
+            match &previous {
+                Some(p) => out.push_str(&diff(&p.trees, &trees)),
+                None => out.push_str(&trees),
+            }
+        } else if let (Some(_), false) = (unchanged, o.force) {
+            let _ = writeln!(out, "unchanged since frame {since}");
+        } else {
+            out.push_str(&trees);
+        }
+        out.push_str(&self.stats.line());
+        self.last = Some(Last {
+            key,
+            trees,
+            since_frame: since,
+        });
+        Ok(out)
+    }
+
+    /// `snapshot.txt`, `accessibility.txt` and `windows.txt`, for the artifacts in the directory.
+    pub fn artifacts(&mut self, frame: u64) -> [(&'static str, String); 3] {
+        let trees = format::trees(&self.mirror, &mut self.refs, &View::default());
+        let (header, warnings) = self.header(frame);
+        let snapshot = format!("{header}{warnings}{trees}{}", self.stats.line());
+        [
+            (crate::protocol::SNAPSHOT_FILE, snapshot),
+            (crate::protocol::ACCESSIBILITY_FILE, trees),
+            (crate::protocol::WINDOWS_FILE, format::windows(&self.mirror)),
+        ]
+    }
+
+    /// The answer to `windows`.
+    pub fn windows(&self) -> String {
+        format::windows(&self.mirror)
+    }
+
+    /// The answer to `find`: `matches N`, then one line per match.
+    pub fn find(&mut self, selector: &Selector) -> String {
+        let all = refs::find_all(&self.mirror, selector);
+        let all = match selector.nth {
+            Some(n) => all.get(n).copied().into_iter().collect(),
+            None => all,
+        };
+        let mut out = format!("matches {}\n", all.len());
+        for f in all {
+            out.push_str(&format::found_line(&self.mirror, &mut self.refs, f));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The answer to `get`.
+    pub fn get(&mut self, target: &Target) -> Result<String, Failure> {
+        let f = self.resolve(target)?;
+        Ok(format::details(&self.mirror, &mut self.refs, f))
+    }
+
+    /// For `wait`: `Some(answer)` once the condition holds.
+    pub fn wait_check(&mut self, selector: &Selector, gone: bool) -> Option<String> {
+        let found = self.find(selector);
+        let none = found.starts_with("matches 0\n");
+        (none == gone).then_some(found)
+    }
+
+    /// The failure of a `wait` that timed out.
+    pub fn wait_timeout(&mut self, selector: &Selector, gone: bool, waited: Duration) -> Failure {
+        let now = self.find(selector);
+        Failure::new(
+            ErrorCode::Timeout,
+            format!(
+                "{selector} {} after {} ms",
+                if gone {
+                    "still matches"
+                } else {
+                    "matched nothing"
+                },
+                waited.as_millis()
+            ),
+            "raise --timeout, or check the selector against a fresh snapshot",
+        )
+        .with_body(now)
+    }
+}
+
+/// Lines of `new` against `old`: `+ line` added, `- line` removed, `~ line` changed (same ref).
+/// Lines are compared without their indentation; a ref's line keys on the ref.
+fn diff(old: &str, new: &str) -> String {
+    fn key(line: &str) -> String {
+        let t = line.trim_start();
+        match t.split_once(' ') {
+            Some((r, _)) if r.starts_with("@e") => r.to_owned(),
+            _ => t.to_owned(),
+        }
+    }
+    let index = |text: &str| -> HashMap<String, String> {
+        text.lines()
+            .map(|l| (key(l), l.trim_start().to_owned()))
+            .collect()
+    };
+    let (before, after) = (index(old), index(new));
+    let mut out = String::new();
+    for line in old.lines() {
+        if !after.contains_key(&key(line)) {
+            let _ = writeln!(out, "- {}", line.trim_start());
+        }
+    }
+    for line in new.lines() {
+        let k = key(line);
+        match before.get(&k) {
+            None => {
+                let _ = writeln!(out, "+ {}", line.trim_start());
+            }
+            Some(prev) if *prev != line.trim_start() => {
+                let _ = writeln!(out, "~ {}", line.trim_start());
+            }
+            Some(_) => {}
+        }
+    }
+    if out.is_empty() {
+        out.push_str("no changes\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Projection;
+    use crate::widget::WindowState;
+    use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
+    use proptest::prelude::*;
+
+    /// A generated node: parent index (into the nodes before it), bounds, flags.
+    #[derive(Debug, Clone)]
+    struct Gen {
+        parent: usize,
+        rect: Option<(i16, i16, u8, u8)>,
+        clips: bool,
+        hidden: bool,
+        clickable: bool,
+    }
+
+    fn gen_node() -> impl Strategy<Value = Gen> {
+        (
+            any::<usize>(),
+            prop::option::of((-200i16..1000, -200i16..800, 0u8..200, 0u8..200)),
+            any::<bool>(),
+            prop::bool::weighted(0.1),
+            any::<bool>(),
+        )
+            .prop_map(|(parent, rect, clips, hidden, clickable)| Gen {
+                parent,
+                rect,
+                clips,
+                hidden,
+                clickable,
+            })
+    }
+
+    fn build(gens: &[Gen]) -> TreeUpdate {
+        let mut children: Vec<Vec<NodeId>> = vec![Vec::new(); gens.len() + 1];
+        for (i, g) in gens.iter().enumerate() {
+            children[g.parent % (i + 1)].push(NodeId(i as u64 + 1));
+        }
+        let mut nodes = Vec::new();
+        let mut root = Node::new(Role::Window);
+        root.set_children(std::mem::take(&mut children[0]));
+        nodes.push((NodeId(0), root));
+        for (i, g) in gens.iter().enumerate() {
+            let mut n = Node::new(if g.clickable {
+                Role::Button
+            } else {
+                Role::Group
+            });
+            n.set_label(format!("n{i}"));
+            if let Some((x, y, w, h)) = g.rect {
+                let (x, y) = (f64::from(x), f64::from(y));
+                n.set_bounds(Rect::new(x, y, x + f64::from(w), y + f64::from(h)));
+            }
+            if g.clips {
+                n.set_clips_children();
+            }
+            if g.hidden {
+                n.set_hidden();
+            }
+            if g.clickable {
+                n.add_action(Action::Click);
+            }
+            n.set_children(std::mem::take(&mut children[i + 1]));
+            nodes.push((NodeId(i as u64 + 1), n));
+        }
+        TreeUpdate {
+            nodes,
+            tree: Some(TreeInfo::new(NodeId(0))),
+            tree_id: TreeId::ROOT,
+            focus: NodeId(0),
+        }
+    }
+
+    fn refs_of(text: &str) -> Vec<String> {
+        text.lines()
+            .filter_map(|l| l.trim_start().split(' ').next())
+            .filter(|t| t.starts_with("@e"))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn interactive_is_within_regular_which_is_within_raw(gens in prop::collection::vec(gen_node(), 0..60)) {
+            let mut trees = Trees::default();
+            trees.apply(TreeMsg::State(1, WindowState {
+                title: "t".into(), width: 640.0, height: 480.0, scale_factor: 1.0, focused: true,
+            }));
+            trees.apply(TreeMsg::Update(1, build(&gens)));
+            let mut snap = |projection| {
+                let o = SnapshotOptions { projection, force: true, ..Default::default() };
+                refs_of(&trees.snapshot(&o, 1).unwrap())
+            };
+            let (raw, regular, interactive) =
+                (snap(Projection::Raw), snap(Projection::Regular), snap(Projection::Interactive));
+            prop_assert_eq!(raw.len(), gens.len() + 1, "raw shows every node");
+            for r in &regular {
+                prop_assert!(raw.contains(r));
+            }
+            for r in &interactive {
+                prop_assert!(regular.contains(r));
+            }
+        }
+    }
+}
+
+/// Entry points for `benches/trees.rs`: the service thread's tree work without the service thread.
+/// Not part of the public API.
+#[doc(hidden)]
+pub mod bench {
+    use super::{SnapshotOptions, TreeMsg, Trees};
+    use crate::widget::WindowState;
+
+    /// A mirror holding one 800x600 window.
+    pub struct Bench(Trees);
+
+    impl Default for Bench {
+        fn default() -> Self {
+            let mut t = Trees::default();
+            t.apply(TreeMsg::State(
+                1,
+                WindowState {
+                    title: "bench".into(),
+                    width: 800.0,
+                    height: 600.0,
+                    scale_factor: 1.0,
+                    focused: true,
+                },
+            ));
+            Bench(t)
+        }
+    }
+
+    impl Bench {
+        /// Applies an update to window 1's mirror.
+        pub fn apply(&mut self, update: accesskit::TreeUpdate) {
+            self.0.apply(TreeMsg::Update(1, update));
+        }
+
+        /// Formats a regular snapshot (forced, so it is never "unchanged").
+        pub fn regular_snapshot(&mut self) -> String {
+            let o = SnapshotOptions {
+                force: true,
+                ..SnapshotOptions::default()
+            };
+            self.0.snapshot(&o, 1).unwrap_or_default()
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! Refs (`@e12`) and target resolution.
+//!
+//! A ref is minted for a (window, node, role, name) the first time that node is shown, and never
+//! reused during the app run. A node whose role or name changes gets a new ref the next time it is
+//! shown; the old ref is refused with `stale_ref`, never resolved to another node.
+
+use std::collections::HashMap;
+
+use accesskit::Point as AkPoint;
+use accesskit_consumer::{FilterResult, FullNodeId, NodeRef as Node};
+
+use super::mirror::Mirror;
+use super::roles::role_name;
+use crate::protocol::{ErrorCode, Failure, NodeRef, Selector, Target, Term, quote};
+
+const STALE_HINT: &str = "take a new snapshot; a ref is never moved to another node, and a node whose role or name changed has a new ref";
+
+#[derive(Clone)]
+struct Minted {
+    window: u64,
+    node: FullNodeId,
+    role: String,
+    name: String,
+}
+
+/// The ref table of one app run.
+#[derive(Default)]
+pub(crate) struct Refs {
+    next: u64,
+    by_node: HashMap<(u64, FullNodeId), u64>,
+    by_ref: HashMap<u64, Minted>,
+}
+
+/// A resolved node: its window and id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub window: u64,
+    pub node: FullNodeId,
+}
+
+/// The node's name as snapshots show it.
+pub(crate) fn name_of(node: &Node) -> String {
+    node.label().unwrap_or_default()
+}
+
+impl Refs {
+    /// The ref of a node, minting one if the node is new or changed role or name.
+    pub fn mint(&mut self, window: u64, node: &Node) -> NodeRef {
+        let key = (window, node.id());
+        let role = role_name(node.role());
+        let name = name_of(node);
+        if let Some(&r) = self.by_node.get(&key) {
+            let m = &self.by_ref[&r];
+            if m.role == role && m.name == name {
+                return NodeRef(r);
+            }
+        }
+        self.next += 1;
+        let r = self.next;
+        self.by_node.insert(key, r);
+        self.by_ref.insert(
+            r,
+            Minted {
+                window,
+                node: node.id(),
+                role: role.into_owned(),
+                name,
+            },
+        );
+        NodeRef(r)
+    }
+
+    /// Resolves a ref, refusing one whose node is gone or changed.
+    pub fn resolve(&self, mirror: &Mirror, r: NodeRef) -> Result<Found, Failure> {
+        let Some(m) = self.by_ref.get(&r.0) else {
+            return Err(Failure::new(
+                ErrorCode::NotFound,
+                format!("{r} was never handed out by this run of the app"),
+                "take refs from a snapshot of the running app; refs do not survive a restart",
+            ));
+        };
+        let stale = |why: String| Failure::new(ErrorCode::StaleRef, why, STALE_HINT);
+        let Some(tree) = mirror.windows.get(&m.window).and_then(|w| w.tree.as_ref()) else {
+            return Err(stale(format!(
+                "{r} belonged to window {}, which is gone",
+                m.window
+            )));
+        };
+        let Some(node) = tree.state().node_by_id(m.node) else {
+            return Err(stale(format!(
+                "{r} ({} {}) was removed from the tree",
+                m.role,
+                quote(&m.name)
+            )));
+        };
+        let role = role_name(node.role());
+        if role != m.role {
+            return Err(stale(format!("{r} was a {} and is now a {role}", m.role)));
+        }
+        let name = name_of(&node);
+        if name != m.name {
+            return Err(stale(format!(
+                "{r} was named {} and is now named {}",
+                quote(&m.name),
+                quote(&name)
+            )));
+        }
+        Ok(Found {
+            window: m.window,
+            node: m.node,
+        })
+    }
+}
+
+/// Whether a node matches every term of a selector.
+pub(crate) fn matches(node: &Node, selector: &Selector) -> bool {
+    selector.terms.iter().all(|term| match term {
+        Term::Role(r) => role_name(node.role()) == r.as_str(),
+        Term::Name(n) => name_of(node) == *n,
+        Term::NameContains(n) => name_of(node).to_lowercase().contains(&n.to_lowercase()),
+        Term::Id(id) => node.author_id() == Some(id.as_str()),
+    })
+}
+
+/// Every node matching the selector's terms, windows in id order, nodes in tree order (`nth` is not
+/// applied).
+pub(crate) fn find_all(mirror: &Mirror, selector: &Selector) -> Vec<Found> {
+    let mut out = Vec::new();
+    for (&window, w) in &mirror.windows {
+        let Some(tree) = &w.tree else { continue };
+        let mut stack = vec![tree.state().root()];
+        while let Some(node) = stack.pop() {
+            if matches(&node, selector) {
+                out.push(Found {
+                    window,
+                    node: node.id(),
+                });
+            }
+            let children: Vec<_> = node.children().collect();
+            stack.extend(children.into_iter().rev());
+        }
+    }
+    out
+}
+
+/// Resolves a target to exactly one node. `describe` prints a candidate line for an ambiguous match.
+pub(crate) fn resolve(
+    mirror: &Mirror,
+    refs: &mut Refs,
+    target: &Target,
+    describe: &mut dyn FnMut(&mut Refs, Found) -> String,
+) -> Result<Found, Failure> {
+    match target {
+        Target::Ref(r) => refs.resolve(mirror, *r),
+        Target::Selector(selector) => {
+            let all = find_all(mirror, selector);
+            match (selector.nth, all.len()) {
+                (_, 0) => Err(Failure::new(
+                    ErrorCode::NotFound,
+                    format!("no node matches {selector}"),
+                    "check the selector against a fresh snapshot; name~= matches part of a name",
+                )),
+                (Some(n), len) if n >= len => Err(Failure::new(
+                    ErrorCode::NotFound,
+                    format!("{selector} asks for match {n} (0-based) but there are {len}"),
+                    format!("use nth=0 to nth={}", len - 1),
+                )),
+                (Some(n), _) => Ok(all[n]),
+                (None, 1) => Ok(all[0]),
+                (None, len) => {
+                    let lines: String = all.iter().map(|f| describe(refs, *f) + "\n").collect();
+                    Err(Failure::new(
+                        ErrorCode::Ambiguous,
+                        format!("{selector} matches {len} nodes where one is needed"),
+                        "add terms, use a ref from the list, or pick one with nth=N (0-based)",
+                    )
+                    .with_body(lines))
+                }
+            }
+        }
+        Target::Point(p) => {
+            let Some((&window, w)) = mirror
+                .windows
+                .iter()
+                .find(|(_, w)| w.state.as_ref().is_some_and(|s| s.focused))
+                .or_else(|| mirror.windows.iter().next())
+            else {
+                return Err(Failure::new(
+                    ErrorCode::NotFound,
+                    "no window has published a tree",
+                    "wait for the app to draw its first frame",
+                ));
+            };
+            let Some(tree) = &w.tree else {
+                return Err(Failure::new(
+                    ErrorCode::NotFound,
+                    format!("window {window} has no tree"),
+                    "the app publishes no accessibility tree for it",
+                ));
+            };
+            let k = w.units_per_logical();
+            let filter = |n: &Node| {
+                if n.is_hidden() {
+                    FilterResult::ExcludeSubtree
+                } else {
+                    FilterResult::Include
+                }
+            };
+            tree.state()
+                .root()
+                .node_at_point(AkPoint::new(p.x * k, p.y * k), &filter)
+                .map(|n| Found {
+                    window,
+                    node: n.id(),
+                })
+                .ok_or_else(|| {
+                    Failure::new(
+                        ErrorCode::NotFound,
+                        format!("no node at {p}"),
+                        "points are logical pixels from the window's top left; see the bounds in a snapshot",
+                    )
+                })
+        }
+    }
+}

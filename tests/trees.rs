@@ -1,0 +1,539 @@
+//! Trees, refs and snapshots through the real service thread: the test feeds trees on the render
+//! side and asks through the client, as an agent would.
+#![cfg(all(feature = "automation", feature = "client"))]
+
+mod common;
+#[path = "common/fixture.rs"]
+mod fixture;
+
+use std::time::Duration;
+
+use accesskit::{Action, Node, NodeId, Role, TreeId, TreeUpdate};
+use common::fresh_dir;
+use fixture::Form;
+use winit::window::WindowId;
+use winit_automation::client::Client;
+use winit_automation::protocol::{ErrorCode, Response};
+use winit_automation::{Automation, Bounds, Widget, WidgetStates, WindowState};
+
+struct App {
+    automation: Automation,
+    client: Client,
+    dir: std::path::PathBuf,
+    _tmp: tempfile::TempDir,
+}
+
+fn win(n: u64) -> WindowId {
+    WindowId::from(n)
+}
+
+fn state(title: &str, scale: f64) -> WindowState {
+    WindowState {
+        title: title.into(),
+        width: 800.0,
+        height: 600.0,
+        scale_factor: scale,
+        focused: true,
+    }
+}
+
+impl App {
+    fn new() -> App {
+        let (tmp, dir) = fresh_dir();
+        let automation = Automation::builder()
+            .app_name("trees")
+            .dir(&dir)
+            .start()
+            .unwrap();
+        let client = Client::connect(Some(&dir))
+            .unwrap()
+            .with_timeout(Duration::from_secs(20));
+        App {
+            automation,
+            client,
+            dir,
+            _tmp: tmp,
+        }
+    }
+
+    fn with_form(form: &Form) -> App {
+        let app = App::new();
+        app.automation
+            .window_state(win(1), state("Demo", form.scale));
+        app.automation.tree_update(win(1), form.update());
+        app
+    }
+
+    fn send(&self, line: &str) -> Response {
+        self.client.send_line(line).unwrap()
+    }
+
+    fn ok(&self, line: &str) -> String {
+        let r = self.send(line);
+        assert!(r.is_ok(), "{line}: {r:?}");
+        r.body().to_owned()
+    }
+
+    /// The snapshot without its metrics line (timings vary).
+    fn snap(&self, args: &str) -> String {
+        self.ok(&format!("snapshot {args}"))
+            .lines()
+            .filter(|l| !l.starts_with("metrics "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    }
+
+    fn code(&self, line: &str) -> ErrorCode {
+        let r = self.send(line);
+        r.error_code()
+            .unwrap_or_else(|| panic!("{line}: expected an error, got {r:?}"))
+    }
+}
+
+/// The refs of a text, in order.
+fn refs(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.trim_start().split(' ').next())
+        .filter(|t| t.starts_with("@e"))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn ref_of(text: &str, needle: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle} in\n{text}"));
+    line.trim_start().split(' ').next().unwrap().to_owned()
+}
+
+#[test]
+fn the_three_projections_of_the_form_at_scale_two() {
+    let app = App::with_form(&Form {
+        scale: 2.0,
+        ..Form::default()
+    });
+    insta::assert_snapshot!("regular", app.snap("--force"));
+    insta::assert_snapshot!("interactive", app.snap("-i"));
+    insta::assert_snapshot!("raw", app.snap("--raw"));
+    insta::assert_snapshot!("depth_1", app.snap("--depth 1"));
+    insta::assert_snapshot!("scope_list", app.snap("--scope \"role=list\""));
+}
+
+#[test]
+fn interactive_is_a_subset_of_regular_which_is_a_subset_of_raw() {
+    let app = App::with_form(&Form::default());
+    let (i, r, w) = (
+        refs(&app.snap("-i")),
+        refs(&app.snap("--force")),
+        refs(&app.snap("--raw")),
+    );
+    assert!(i.iter().all(|x| r.contains(x)), "{i:?} ⊄ {r:?}");
+    assert!(r.iter().all(|x| w.contains(x)), "{r:?} ⊄ {w:?}");
+    assert!(i.len() < r.len() && r.len() < w.len());
+}
+
+#[test]
+fn scrolling_the_list_moves_the_hidden_hints() {
+    let mut form = Form::default();
+    let app = App::with_form(&form);
+    let top = app.snap("");
+    assert!(top.contains("[45 items below]"), "{top}");
+    assert!(!top.contains("above]"));
+    form.scroll = 200.0; // ten items up
+    app.automation.tree_update(win(1), form.update());
+    let middle = app.snap("");
+    assert!(middle.contains("[10 items above]"), "{middle}");
+    assert!(middle.contains("[35 items below]"), "{middle}");
+    assert!(middle.contains("\"file-10.txt\""));
+    assert!(!middle.contains("\"file-09.txt\""));
+}
+
+#[test]
+fn hostile_labels_stay_on_their_line() {
+    let form = Form {
+        hostile: format!("{}\n\"\\\u{0}\u{1b}[2J\u{2028}😀", "x".repeat(10_000)),
+        ..Form::default()
+    };
+    let app = App::with_form(&form);
+    let raw = app.snap("--raw");
+    // One line per node (root, 6 children, 50 items), plus the header and the window line.
+    assert_eq!(raw.lines().count(), 2 + 1 + 6 + 50, "{raw}");
+    let line = raw.lines().find(|l| l.contains("xxxx")).unwrap();
+    assert!(!line.chars().any(char::is_control));
+    assert!(
+        line.contains("\\n\\\"\\\\\\u0000\\u001b[2J\\u2028😀\""),
+        "{}",
+        &line[line.len() - 60..]
+    );
+}
+
+#[test]
+fn refs_are_stable_across_updates_and_refuse_removed_renamed_or_retyped_nodes() {
+    let mut form = Form::default();
+    let app = App::with_form(&form);
+    let first = app.snap("");
+    let save = ref_of(&first, "\"Save\"");
+    let remember = ref_of(&first, "\"Remember me\"");
+    let email = ref_of(&first, "\"Email\"");
+
+    // A changed state keeps the ref: the node is the same, with the same role and name.
+    form.remember = true;
+    app.automation.tree_update(win(1), form.update());
+    let second = app.snap("");
+    assert_eq!(ref_of(&second, "\"Remember me\""), remember);
+    assert!(second.contains(&format!("{remember} checkbox \"Remember me\" checked")));
+
+    // Renamed: the old ref is refused, the node gets a new one.
+    form.save_label = "Save all".into();
+    app.automation.tree_update(win(1), form.update());
+    let r = app.send(&format!("get {save}"));
+    assert_eq!(r.error_code(), Some(ErrorCode::StaleRef), "{r:?}");
+    let winit_automation::protocol::Outcome::Error { message, .. } = &r.outcome else {
+        unreachable!()
+    };
+    assert!(
+        message.contains("was named \"Save\" and is now named \"Save all\""),
+        "{message}"
+    );
+    let renamed = ref_of(&app.snap(""), "\"Save all\"");
+    assert_ne!(renamed, save);
+
+    // Role changed.
+    let mut update = form.update();
+    for (id, node) in &mut update.nodes {
+        if *id == fixture::EMAIL {
+            node.set_role(Role::Button);
+        }
+    }
+    app.automation.tree_update(win(1), update);
+    let r = app.send(&format!("get {email}"));
+    assert_eq!(r.error_code(), Some(ErrorCode::StaleRef), "{r:?}");
+
+    // Removed.
+    form.dialog_open = true;
+    app.automation.tree_update(win(1), form.update());
+    let dialog = ref_of(&app.snap(""), "dialog \"Confirm\"");
+    form.dialog_open = false;
+    app.automation.tree_update(win(1), form.update());
+    let r = app.send(&format!("get {dialog}"));
+    assert_eq!(r.error_code(), Some(ErrorCode::StaleRef));
+    assert!(r.to_text().contains("was removed"), "{}", r.to_text());
+
+    // Never handed out.
+    assert_eq!(app.code("get @e99999"), ErrorCode::NotFound);
+    // Refs only grow: no number is reused.
+    let all: Vec<u64> = refs(&app.snap("--raw"))
+        .iter()
+        .map(|r| r[2..].parse().unwrap())
+        .collect();
+    assert!(all.iter().all(|&n| n > 0));
+    assert!(all.contains(&renamed[2..].parse().unwrap()));
+}
+
+#[test]
+fn a_moved_node_keeps_its_ref() {
+    let app = App::new();
+    let tree = |parent_of_b: u64| {
+        let mut root = Node::new(Role::Window);
+        root.set_children(vec![NodeId(1), NodeId(2)]);
+        let mut a = Node::new(Role::Group);
+        a.set_label("A");
+        let mut b = Node::new(Role::Group);
+        b.set_label("B");
+        let mut leaf = Node::new(Role::Button);
+        leaf.set_label("Leaf");
+        if parent_of_b == 1 {
+            a.set_children(vec![NodeId(3)]);
+        } else {
+            b.set_children(vec![NodeId(3)]);
+        }
+        TreeUpdate {
+            nodes: vec![
+                (NodeId(0), root),
+                (NodeId(1), a),
+                (NodeId(2), b),
+                (NodeId(3), leaf),
+            ],
+            tree: Some(accesskit::TreeInfo::new(NodeId(0))),
+            tree_id: TreeId::ROOT,
+            focus: NodeId(0),
+        }
+    };
+    app.automation.tree_update(win(1), tree(1));
+    let before = ref_of(&app.snap(""), "\"Leaf\"");
+    app.automation.tree_update(win(1), tree(2));
+    let after = app.snap("");
+    assert_eq!(ref_of(&after, "\"Leaf\""), before);
+    assert!(app.ok(&format!("get {before}")).contains("parent @e"));
+}
+
+#[test]
+fn find_get_and_ambiguous_selectors() {
+    let app = App::with_form(&Form::default());
+    let found = app.ok("find role=listitem name~=FILE-0");
+    assert!(found.starts_with("matches 10\n"), "{found}");
+    assert!(
+        app.ok("find role=listitem nth=3")
+            .contains("\"file-03.txt\"")
+    );
+    assert!(app.ok("find role=nothing").starts_with("matches 0\n"));
+
+    let r = app.send("get role=listitem");
+    assert_eq!(r.error_code(), Some(ErrorCode::Ambiguous));
+    assert_eq!(r.body().lines().count(), 50, "the candidates are listed");
+
+    let details = app.ok("get role=checkbox");
+    assert!(
+        details.contains("checkbox \"Remember me\" unchecked"),
+        "{details}"
+    );
+    assert!(details.contains("window 1\n"));
+    // A point in logical pixels hits the deepest node there.
+    assert!(app.ok("get 30,150").contains("button \"Save\""));
+    assert_eq!(app.code("get role=button name=Nope"), ErrorCode::NotFound);
+}
+
+#[test]
+fn wait_is_answered_when_a_later_frame_satisfies_it() {
+    let mut form = Form::default();
+    let app = App::with_form(&form);
+    let seq = app
+        .client
+        .enqueue_line("wait role=dialog name=Confirm --timeout 20000")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!app.dir.join(format!("response-{seq}.txt")).exists());
+    form.dialog_open = true;
+    app.automation.tree_update(win(1), form.update());
+    let r = app.client.wait(seq).unwrap();
+    assert!(r.is_ok(), "{r:?}");
+    assert!(r.body().contains("dialog \"Confirm\""));
+
+    // --gone, satisfied at once when nothing matches.
+    assert!(
+        app.ok("wait role=dialog name=Nope --gone")
+            .contains("matches 0")
+    );
+    // A timeout is its own error, with what matches now.
+    let r = app.send("wait role=dialog --gone --timeout 50");
+    assert_eq!(r.error_code(), Some(ErrorCode::Timeout));
+    assert!(r.body().contains("\"Confirm\""));
+}
+
+#[test]
+fn several_windows_each_get_their_block() {
+    let app = App::with_form(&Form::default());
+    app.automation.window_state(win(2), state("Palette", 1.0));
+    app.automation.widgets(
+        win(2),
+        vec![
+            Widget::new("red", Role::Button, "Red")
+                .bounds(Bounds::new(0.0, 0.0, 50.0, 20.0))
+                .action(Action::Click),
+            Widget::new("blue", Role::Button, "Blue")
+                .bounds(Bounds::new(0.0, 30.0, 50.0, 20.0))
+                .states(WidgetStates {
+                    disabled: true,
+                    ..Default::default()
+                }),
+        ],
+    );
+    let text = app.snap("");
+    assert!(text.contains("window 1 \"Demo\""));
+    assert!(
+        text.contains("window 2 \"Palette\" size=800x600 scale=1 focused\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("button \"Blue\" disabled bounds=0,30,50x20"),
+        "{text}"
+    );
+    let windows = app.ok("windows");
+    assert_eq!(windows.lines().count(), 2, "{windows}");
+    assert!(app.ok("find role=button").starts_with("matches 3\n"));
+    assert!(app.ok("get id=red").contains("author_id \"red\""));
+
+    app.automation.window_closed(win(2));
+    assert_eq!(app.ok("windows").lines().count(), 1);
+}
+
+#[test]
+fn widget_records_become_the_same_kind_of_tree() {
+    let app = App::new();
+    app.automation.window_state(win(1), state("Game", 2.0));
+    let hud = |health: &str| {
+        vec![
+            Widget::new("hud", Role::Group, "HUD").bounds(Bounds::new(0.0, 0.0, 800.0, 40.0)),
+            Widget::new("health", Role::Label, "Health")
+                .parent("hud")
+                .value(health)
+                .bounds(Bounds::new(10.0, 10.0, 100.0, 20.0)),
+            Widget::new("pause", Role::Button, "Pause")
+                .parent("hud")
+                .bounds(Bounds::new(700.0, 5.0, 80.0, 30.0))
+                .action(Action::Click),
+            Widget::new("offscreen", Role::Button, "Far away")
+                .bounds(Bounds::new(2000.0, 5.0, 80.0, 30.0)),
+        ]
+    };
+    app.automation.widgets(win(1), hud("100"));
+    insta::assert_snapshot!("widgets", app.snap(""));
+    let pause = ref_of(&app.snap("--force"), "\"Pause\"");
+    app.automation.widgets(win(1), hud("90"));
+    let text = app.snap("");
+    assert!(text.contains("value=\"90\""));
+    assert_eq!(
+        ref_of(&text, "\"Pause\""),
+        pause,
+        "refs survive a new set of records"
+    );
+}
+
+#[test]
+fn an_app_with_no_tree_is_reported_sparse_never_as_an_empty_screen() {
+    let app = App::new();
+    let text = app.snap("");
+    assert!(
+        text.starts_with("snapshot frame=0 protocol=1 quality=sparse\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("warning \"no window has published a tree yet"),
+        "{text}"
+    );
+    app.automation.window_state(win(1), state("Empty", 1.0));
+    let mut root = Node::new(Role::Window);
+    root.set_label("Empty");
+    app.automation.tree_update(
+        win(1),
+        TreeUpdate {
+            nodes: vec![(NodeId(0), root)],
+            tree: Some(accesskit::TreeInfo::new(NodeId(0))),
+            tree_id: TreeId::ROOT,
+            focus: NodeId(0),
+        },
+    );
+    let text = app.snap("");
+    assert!(text.contains("quality=sparse"), "{text}");
+    assert!(text.contains("the app publishes no accessibility tree (or only its root)"));
+}
+
+#[test]
+fn an_unchanged_tree_answers_unchanged_and_diff_shows_what_changed() {
+    let mut form = Form::default();
+    let app = App::with_form(&form);
+    app.automation.end_frame();
+    let first = app.snap("");
+    assert!(first.contains("\"Remember me\""));
+    let again = app.snap("");
+    assert!(again.contains("unchanged since frame "), "{again}");
+    assert!(!again.contains("\"Remember me\""));
+    assert!(app.snap("--force").contains("\"Remember me\""));
+    form.remember = true;
+    app.automation.tree_update(win(1), form.update());
+    let diff = app.snap("--diff");
+    assert!(diff.contains("~ @e"), "{diff}");
+    assert!(diff.contains("checkbox \"Remember me\" checked"), "{diff}");
+    assert_eq!(
+        diff.lines()
+            .filter(|l| l.starts_with(['+', '-', '~']))
+            .count(),
+        1,
+        "{diff}"
+    );
+}
+
+#[test]
+fn the_artifacts_follow_the_tree_and_accessibility_txt_is_byte_identical_for_the_same_state() {
+    let mut form = Form::default();
+    let app = App::with_form(&form);
+    let read = |name: &str| {
+        common::eventually(Duration::from_secs(20), || {
+            std::fs::read_to_string(app.dir.join(name)).ok()
+        })
+        .unwrap()
+    };
+    let a1 = common::eventually(Duration::from_secs(20), || {
+        let t = std::fs::read_to_string(app.dir.join("accessibility.txt")).ok()?;
+        t.contains("\"Remember me\" unchecked").then_some(t)
+    })
+    .unwrap();
+    form.remember = true;
+    app.automation.tree_update(win(1), form.update());
+    common::eventually(Duration::from_secs(20), || {
+        read("accessibility.txt")
+            .contains("\"Remember me\" checked")
+            .then_some(())
+    })
+    .unwrap();
+    form.remember = false;
+    app.automation.tree_update(win(1), form.update());
+    let a2 = common::eventually(Duration::from_secs(20), || {
+        let t = read("accessibility.txt");
+        t.contains("\"Remember me\" unchecked").then_some(t)
+    })
+    .unwrap();
+    assert_eq!(a1, a2);
+    assert!(read("snapshot.txt").starts_with("snapshot frame="));
+    assert!(read("windows.txt").starts_with("window 1 \"Demo\""));
+}
+
+#[test]
+fn a_ten_thousand_node_tree_and_a_five_thousand_level_tree() {
+    let app = App::new();
+    app.automation.window_state(win(1), state("Big", 1.0));
+    app.automation.tree_update(win(1), fixture::wide(10_000));
+    let raw = app.snap("--raw");
+    assert_eq!(
+        raw.lines().filter(|l| l.contains(" button ")).count(),
+        10_000
+    );
+    let regular = app.snap("");
+    // 600 logical pixels of 10-pixel buttons are visible; the rest is a hint, not a cutoff.
+    assert_eq!(
+        regular.lines().filter(|l| l.contains(" button ")).count(),
+        60
+    );
+    assert!(
+        regular.contains("[9940 items below]"),
+        "{}",
+        &regular[regular.len() - 200..]
+    );
+
+    app.automation.window_state(win(2), state("Deep", 1.0));
+    app.automation.tree_update(win(2), fixture::deep(5_000));
+    let deep = app.snap("--raw --scope \"name=\\\"level 0\\\"\"");
+    assert_eq!(
+        deep.lines().filter(|l| l.contains("\"level ")).count(),
+        5_000
+    );
+    assert!(
+        deep.contains(&format!("{}@e", "  ".repeat(5_000))),
+        "indentation follows depth"
+    );
+}
+
+#[test]
+fn an_invalid_update_is_reported_and_the_app_keeps_answering() {
+    let app = App::with_form(&Form::default());
+    let mut root = Node::new(Role::Window);
+    root.set_children(vec![NodeId(12345)]);
+    app.automation.tree_update(
+        win(1),
+        TreeUpdate {
+            nodes: vec![(fixture::ROOT, root)],
+            tree: None,
+            tree_id: TreeId::ROOT,
+            focus: fixture::ROOT,
+        },
+    );
+    let text = app.snap("");
+    assert!(
+        text.contains("error=\"the app sent an invalid TreeUpdate"),
+        "{text}"
+    );
+    assert!(app.ok("status").contains("protocol 1"));
+    app.automation.tree_update(win(1), Form::default().update());
+    assert!(!app.snap("").contains("error="));
+}
