@@ -16,8 +16,10 @@
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use winit_automation::Automation;
+use accesskit::{Action, Role};
+use winit::window::WindowId;
 use winit_automation::protocol::{Command, ErrorCode, Failure, quote};
+use winit_automation::{Automation, Bounds, Widget, WindowState};
 
 const FRAME: Duration = Duration::from_micros(16_667);
 
@@ -62,6 +64,18 @@ fn main() {
         return;
     }
 
+    // A headless app has no winit window; any stable id names its one "window".
+    let window = WindowId::from(1);
+    automation.window_state(
+        window,
+        WindowState {
+            title: "Counter".into(),
+            width: 320.0,
+            height: 200.0,
+            scale_factor: 1.0,
+            focused: true,
+        },
+    );
     let (mut count, mut text) = (0u64, String::new());
     let mut next_frame = Instant::now();
     'frames: loop {
@@ -89,7 +103,21 @@ fn main() {
             };
             request.reply(answer);
         }
-        // ... update and render the frame here ...
+        // ... update and render the frame here; then describe what it shows.
+        automation.widgets(
+            window,
+            vec![
+                Widget::new("count", Role::Label, format!("Count: {count}"))
+                    .bounds(Bounds::new(20.0, 20.0, 200.0, 24.0)),
+                Widget::new("increment", Role::Button, "Increment")
+                    .bounds(Bounds::new(20.0, 60.0, 120.0, 32.0))
+                    .action(Action::Click),
+                Widget::new("text", Role::TextInput, "Text")
+                    .value(text.clone())
+                    .bounds(Bounds::new(20.0, 110.0, 280.0, 28.0))
+                    .action(Action::Focus),
+            ],
+        );
         automation.end_frame();
 
         next_frame += FRAME;

@@ -21,9 +21,12 @@ done
 
 run() { printf "$ winit-automation"; printf " %q" "$@"; echo; "$cli" --dir "$box" "$@"; echo; }
 run status
-run click 10,10
-run click 10,10
+run snapshot
+run click role=button name=Increment
+run click role=button name=Increment
 run type "hello, \"world\""
+run snapshot -i
+run find name~=count
 echo "\$ winit-automation key Enter   (the counter does not handle keys: exit code 1 expected)"
 if "$cli" --dir "$box" key Enter 2>&1; then echo "unexpected success" >&2; exit 1; fi
 echo

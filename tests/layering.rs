@@ -71,6 +71,24 @@ fn the_protocol_layer_is_pure() {
 }
 
 #[test]
+fn the_tree_layer_touches_no_files_threads_or_windows() {
+    let files = rust_files(&src("tree"));
+    assert!(files.len() >= 4, "the tree module moved: {files:?}");
+    let mut forbidden = WINDOWING.to_vec();
+    forbidden.extend([
+        "std::fs",
+        "std::thread",
+        "crossbeam",
+        "notify::",
+        "crate::dropbox",
+        "crate::client",
+        "crate::automation",
+    ]);
+    let found = violations(&files, &forbidden);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
 fn the_dropbox_layer_knows_no_window_system_and_no_higher_layer() {
     let files = rust_files(&src("dropbox"));
     let mut forbidden = WINDOWING.to_vec();
