@@ -139,6 +139,33 @@ impl Automation {
         imp::window_state(&self.inner, u64::from(window), state);
     }
 
+    /// Tells the plugin which GPU adapter renders the app, for the snapshot's metrics line. Call it
+    /// once after choosing the adapter.
+    pub fn adapter(&self, info: &wgpu::AdapterInfo) {
+        imp::adapter(
+            &self.inner,
+            crate::GpuInfo {
+                adapter: info.name.clone(),
+                backend: info.backend.to_str().to_owned(),
+                device_type: format!("{:?}", info.device_type).to_lowercase(),
+            },
+        );
+    }
+
+    /// Tells the plugin a window's surface size and format, for its window line. Call it whenever
+    /// the surface is configured.
+    pub fn surface(&self, window: winit::window::WindowId, config: &wgpu::SurfaceConfiguration) {
+        imp::surface(
+            &self.inner,
+            u64::from(window),
+            crate::SurfaceInfo {
+                width: config.width,
+                height: config.height,
+                format: format!("{:?}", config.format),
+            },
+        );
+    }
+
     /// Tells the plugin a window is gone: its tree leaves the snapshot and its refs go stale.
     pub fn window_closed(&self, window: winit::window::WindowId) {
         imp::window_closed(&self.inner, u64::from(window));

@@ -18,4 +18,4 @@ pub use automation::{
     Automation, Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, ENABLED, Request, Requests,
     StartError,
 };
-pub use widget::{Bounds, Widget, WidgetStates, WindowState};
+pub use widget::{Bounds, GpuInfo, SurfaceInfo, Widget, WidgetStates, WindowState};

@@ -123,6 +123,30 @@ impl Widget {
     }
 }
 
+/// The GPU adapter, for the snapshot's metrics line (`Automation::adapter` fills it from
+/// `wgpu::AdapterInfo`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GpuInfo {
+    /// The adapter's name, such as `llvmpipe (LLVM 15.0.7, 256 bits)`.
+    pub adapter: String,
+    /// The backend, such as `vulkan` or `gl`.
+    pub backend: String,
+    /// The device type, such as `cpu` or `discrete_gpu`.
+    pub device_type: String,
+}
+
+/// A window's surface, for its window line (`Automation::surface` fills it from the
+/// `wgpu::SurfaceConfiguration`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SurfaceInfo {
+    /// Width in physical pixels.
+    pub width: u32,
+    /// Height in physical pixels.
+    pub height: u32,
+    /// The texture format, such as `Bgra8UnormSrgb`.
+    pub format: String,
+}
+
 /// What the snapshot says about a window besides its tree.
 ///
 /// Rules the caller keeps: `width` and `height` are the content area in logical pixels, and

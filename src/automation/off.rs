@@ -61,6 +61,10 @@ pub(super) fn window_state(_: &AutomationInner, _: u64, _: crate::WindowState) {
 
 pub(super) fn window_closed(_: &AutomationInner, _: u64) {}
 
+pub(super) fn adapter(_: &AutomationInner, _: crate::GpuInfo) {}
+
+pub(super) fn surface(_: &AutomationInner, _: u64, _: crate::SurfaceInfo) {}
+
 pub(super) fn frame(_: &AutomationInner) -> u64 {
     0
 }

@@ -199,6 +199,14 @@ pub(super) fn window_state(a: &AutomationInner, window: u64, state: crate::Windo
     send_tree(a, TreeMsg::State(window, state));
 }
 
+pub(super) fn adapter(a: &AutomationInner, gpu: crate::GpuInfo) {
+    send_tree(a, TreeMsg::Gpu(gpu));
+}
+
+pub(super) fn surface(a: &AutomationInner, window: u64, surface: crate::SurfaceInfo) {
+    send_tree(a, TreeMsg::Surface(window, surface));
+}
+
 pub(super) fn window_closed(a: &AutomationInner, window: u64) {
     send_tree(a, TreeMsg::Closed(window));
 }

@@ -218,6 +218,9 @@ pub(crate) fn window_line(id: u64, w: &WindowMirror) -> String {
             out.push_str(" focused");
         }
     }
+    if let Some(s) = &w.surface {
+        let _ = write!(out, " surface={}x{} format={}", s.width, s.height, s.format);
+    }
     if let Some(e) = &w.error {
         out.push_str(" error=");
         out.push_str(&quote(e));

@@ -10,7 +10,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use accesskit::{Node, NodeId, Rect, Role, Toggled, TreeId, TreeInfo, TreeUpdate};
 use accesskit_consumer::{NodeRef, Tree, TreeChangeHandler as ChangeHandler};
 
-use crate::widget::{Widget, WindowState};
+use crate::widget::{GpuInfo, SurfaceInfo, Widget, WindowState};
 
 /// A message from the render thread about a window's tree.
 pub(crate) enum TreeMsg {
@@ -20,6 +20,10 @@ pub(crate) enum TreeMsg {
     Widgets(u64, Vec<Widget>),
     /// The window's title, size, scale factor and focus.
     State(u64, WindowState),
+    /// The window's surface size and format.
+    Surface(u64, SurfaceInfo),
+    /// The GPU adapter.
+    Gpu(GpuInfo),
     /// The window is gone.
     Closed(u64),
 }
@@ -36,6 +40,7 @@ pub(crate) enum Source {
 /// One window's mirror.
 pub(crate) struct WindowMirror {
     pub state: Option<WindowState>,
+    pub surface: Option<SurfaceInfo>,
     pub tree: Option<Tree>,
     pub source: Source,
     /// Why the last update was rejected, until a valid one arrives.
@@ -53,6 +58,7 @@ impl WindowMirror {
     fn new() -> WindowMirror {
         WindowMirror {
             state: None,
+            surface: None,
             tree: None,
             source: Source::AccessKit,
             error: None,
@@ -257,6 +263,8 @@ pub(crate) struct Mirror {
     pub windows: BTreeMap<u64, WindowMirror>,
     /// Bumped whenever any window's tree or state changes.
     pub version: u64,
+    /// The adapter, once the app reported it.
+    pub gpu: Option<GpuInfo>,
 }
 
 impl Mirror {
@@ -284,6 +292,17 @@ impl Mirror {
                 let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
                 let changed = w.state.as_ref() != Some(&state);
                 w.state = Some(state);
+                changed
+            }
+            TreeMsg::Surface(id, surface) => {
+                let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
+                let changed = w.surface.as_ref() != Some(&surface);
+                w.surface = Some(surface);
+                changed
+            }
+            TreeMsg::Gpu(gpu) => {
+                let changed = self.gpu.as_ref() != Some(&gpu);
+                self.gpu = Some(gpu);
                 changed
             }
             TreeMsg::Closed(id) => self.windows.remove(&id).is_some(),

@@ -36,7 +36,7 @@ impl FrameStats {
         self.ends.push_back(at);
     }
 
-    fn line(&self) -> String {
+    fn line(&self, gpu: Option<&crate::widget::GpuInfo>) -> String {
         let now = Instant::now();
         let fps = self
             .ends
@@ -58,6 +58,15 @@ impl FrameStats {
                 " frame_interval_p50_ms={:.1} frame_interval_p99_ms={:.1}",
                 pick(0.5),
                 pick(0.99)
+            );
+        }
+        if let Some(g) = gpu {
+            let _ = write!(
+                out,
+                " adapter={} backend={} device={}",
+                crate::protocol::quote(&g.adapter),
+                g.backend,
+                g.device_type
             );
         }
         out.push('\n');
@@ -147,7 +156,7 @@ impl Trees {
         } else {
             out.push_str(&trees);
         }
-        out.push_str(&self.stats.line());
+        out.push_str(&self.stats.line(self.mirror.gpu.as_ref()));
         self.last = Some(Last {
             key,
             trees,
@@ -160,7 +169,10 @@ impl Trees {
     pub fn artifacts(&mut self, frame: u64) -> [(&'static str, String); 3] {
         let trees = format::trees(&self.mirror, &mut self.refs, &View::default());
         let (header, warnings) = self.header(frame);
-        let snapshot = format!("{header}{warnings}{trees}{}", self.stats.line());
+        let snapshot = format!(
+            "{header}{warnings}{trees}{}",
+            self.stats.line(self.mirror.gpu.as_ref())
+        );
         [
             (crate::protocol::SNAPSHOT_FILE, snapshot),
             (crate::protocol::ACCESSIBILITY_FILE, trees),
@@ -342,6 +354,30 @@ mod tests {
             .filter(|t| t.starts_with("@e"))
             .map(str::to_owned)
             .collect()
+    }
+
+    #[test]
+    fn the_adapter_and_surface_appear_in_the_metrics_and_window_lines() {
+        let mut trees = Trees::default();
+        trees.apply(TreeMsg::Gpu(crate::widget::GpuInfo {
+            adapter: "llvmpipe (LLVM 15)".into(),
+            backend: "vulkan".into(),
+            device_type: "cpu".into(),
+        }));
+        trees.apply(TreeMsg::Surface(
+            1,
+            crate::widget::SurfaceInfo {
+                width: 1600,
+                height: 1200,
+                format: "Bgra8UnormSrgb".into(),
+            },
+        ));
+        let text = trees.snapshot(&SnapshotOptions::default(), 3).unwrap();
+        assert!(text.contains("window 1 surface=1600x1200 format=Bgra8UnormSrgb\n"), "{text}");
+        assert!(
+            text.contains(" adapter=\"llvmpipe (LLVM 15)\" backend=vulkan device=cpu\n"),
+            "{text}"
+        );
     }
 
     proptest! {
