@@ -617,7 +617,36 @@ impl Service {
     }
 
     /// Answers a service-side command.
+    /// Answers a service-side command. A bug that panics while answering costs that one command an
+    /// `app_error` answer; the service thread keeps running.
     fn serve(&mut self, seq: u64, command: &Command) {
+        let verb = command.verb();
+        let answered = self.answered;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.serve_inner(seq, command);
+        }));
+        if let Err(panic) = result {
+            let why = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            self.waits.remove(&seq);
+            if self.answered == answered {
+                self.fail(
+                    seq,
+                    Some(verb),
+                    Failure::new(
+                        ErrorCode::AppError,
+                        format!("internal error in winit-automation while answering {verb}: {why}"),
+                        "please report it with the command and the snapshot; the app keeps running",
+                    ),
+                );
+            }
+        }
+    }
+
+    fn serve_inner(&mut self, seq: u64, command: &Command) {
         let verb = command.verb();
         match command {
             Command::Status => {

@@ -373,7 +373,10 @@ mod tests {
             },
         ));
         let text = trees.snapshot(&SnapshotOptions::default(), 3).unwrap();
-        assert!(text.contains("window 1 surface=1600x1200 format=Bgra8UnormSrgb\n"), "{text}");
+        assert!(
+            text.contains("window 1 surface=1600x1200 format=Bgra8UnormSrgb\n"),
+            "{text}"
+        );
         assert!(
             text.contains(" adapter=\"llvmpipe (LLVM 15)\" backend=vulkan device=cpu\n"),
             "{text}"
