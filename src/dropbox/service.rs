@@ -192,12 +192,19 @@ pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
         answered: 0,
     };
     publish(&dir, READY_FILE, ready.to_text().as_bytes())?;
+    // start() returns once the thread runs (and so carries its name): callers and tests can rely on
+    // it existing. This waits once, at start-up, never per frame.
+    let (running_tx, running_rx) = bounded::<()>(1);
     let thread = std::thread::Builder::new()
         .name("automation-svc".into())
-        .spawn(move || service.run())
+        .spawn(move || {
+            let _ = running_tx.send(());
+            service.run()
+        })
         .inspect_err(|_| {
             let _ = fs::remove_file(dir.join(READY_FILE));
         })?;
+    let _ = running_rx.recv();
     Ok(RenderEnds {
         requests: requests_rx,
         trees: trees_tx,

@@ -32,7 +32,7 @@ pub use command::{
 };
 pub use error::{ErrorCode, ParseError};
 pub use key::{Key, KeyChord, Modifiers, NamedKey};
-pub use lexer::{Token, is_plain, quote, tokenize, word};
+pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
 pub use names::{
     ACCESSIBILITY_FILE, LOCK_FILE, Label, READY_FILE, SNAPSHOT_FILE, TEMP_PREFIX, WINDOWS_FILE,
     command_file, parse_command_file, parse_response_file, parse_seq, response_file,

@@ -7,13 +7,19 @@
 
 use std::fmt::Write;
 
-use accesskit::{Action, Rect, Toggled};
+use accesskit::{Action, Affine, Rect, Toggled};
 use accesskit_consumer::NodeRef as Node;
 
 use super::mirror::{Mirror, WindowMirror};
 use super::refs::{Found, Refs, name_of};
+
+fn indent_to(out: &mut String, indent: usize) {
+    for _ in 0..indent {
+        out.push_str("  ");
+    }
+}
 use super::roles::role_name;
-use crate::protocol::{Projection, action_name, quote};
+use crate::protocol::{Projection, action_name, quote, quote_into};
 
 /// What to show.
 #[derive(Debug, Clone, Copy, Default)]
@@ -23,14 +29,26 @@ pub(crate) struct View {
     pub scope: Option<Found>,
 }
 
-/// A number in logical pixels: whole when it is, else one decimal.
-pub(crate) fn num(v: f64) -> String {
-    let r = (v * 10.0).round() / 10.0;
-    if r == r.trunc() {
-        format!("{}", r as i64)
-    } else {
-        format!("{r:.1}")
+/// Writes a number in logical pixels: whole when it is, else one decimal (integer formatting only:
+/// this runs four times per node).
+fn write_num(out: &mut String, v: f64) {
+    let tenths = (v * 10.0).round() as i64;
+    if tenths < 0 {
+        out.push('-');
     }
+    let abs = tenths.unsigned_abs();
+    let _ = write!(out, "{}", abs / 10);
+    if !abs.is_multiple_of(10) {
+        out.push('.');
+        out.push(char::from(b'0' + (abs % 10) as u8));
+    }
+}
+
+/// A number in logical pixels, as [`write_num`] writes it.
+pub(crate) fn num(v: f64) -> String {
+    let mut out = String::new();
+    write_num(&mut out, v);
+    out
 }
 
 /// Actions that make a node interactive.
@@ -116,13 +134,12 @@ fn direction(b: Rect, clip: Rect) -> usize {
     }
 }
 
-/// The node's fields after its ref, role and name.
-fn write_fields(out: &mut String, w: &WindowMirror, node: &Node) {
-    let name = name_of(node);
+/// The node's fields after its ref, role and name. `bounds` is its bounding box, already computed.
+fn write_fields(out: &mut String, w: &WindowMirror, node: &Node, name: &str, bounds: Option<Rect>) {
     match node.value() {
         Some(v) if v != name => {
             out.push_str(" value=");
-            out.push_str(&quote(&v));
+            quote_into(out, &v);
         }
         Some(_) => {}
         None => {
@@ -152,16 +169,16 @@ fn write_fields(out: &mut String, w: &WindowMirror, node: &Node) {
         Some(false) => out.push_str(" collapsed"),
         None => {}
     }
-    if let Some(b) = node.bounding_box() {
+    if let Some(b) = bounds {
         let k = w.units_per_logical();
-        let _ = write!(
-            out,
-            " bounds={},{},{}x{}",
-            num(b.x0 / k),
-            num(b.y0 / k),
-            num((b.x1 - b.x0) / k),
-            num((b.y1 - b.y0) / k)
-        );
+        out.push_str(" bounds=");
+        write_num(out, b.x0 / k);
+        out.push(',');
+        write_num(out, b.y0 / k);
+        out.push(',');
+        write_num(out, (b.x1 - b.x0) / k);
+        out.push('x');
+        write_num(out, (b.y1 - b.y0) / k);
     }
     let mut first = true;
     for a in ALL_ACTIONS {
@@ -173,21 +190,30 @@ fn write_fields(out: &mut String, w: &WindowMirror, node: &Node) {
     }
 }
 
+/// Writes `@eN role "name" fields...` without indentation or newline.
+fn write_node(
+    out: &mut String,
+    refs: &mut Refs,
+    window: u64,
+    w: &WindowMirror,
+    node: &Node,
+    bounds: Option<Rect>,
+) {
+    let role = role_name(node.role());
+    let name = name_of(node);
+    let r = refs.mint_with(window, node.id(), &role, &name);
+    let _ = write!(out, "{r} {role}");
+    if !name.is_empty() {
+        out.push(' ');
+        quote_into(out, &name);
+    }
+    write_fields(out, w, node, &name, bounds);
+}
+
 /// `@eN role "name" fields...` without indentation or newline.
 pub(crate) fn node_line(refs: &mut Refs, window: u64, w: &WindowMirror, node: &Node) -> String {
     let mut out = String::new();
-    let _ = write!(
-        out,
-        "{} {}",
-        refs.mint(window, node),
-        role_name(node.role())
-    );
-    let name = name_of(node);
-    if !name.is_empty() {
-        out.push(' ');
-        out.push_str(&quote(&name));
-    }
-    write_fields(&mut out, w, node);
+    write_node(&mut out, refs, window, w, node, node.bounding_box());
     out
 }
 
@@ -231,6 +257,9 @@ pub(crate) fn window_line(id: u64, w: &WindowMirror) -> String {
 enum Item<'a> {
     Node {
         node: Node<'a>,
+        /// The node's combined transform, carried down the walk so no node climbs its ancestors.
+        transform: Affine,
+        bounds: Option<Rect>,
         depth: u32,
         clip: Option<Rect>,
         indent: usize,
@@ -261,29 +290,33 @@ fn walk(
     let interactive = view.projection == Projection::Interactive;
     let mut stack = vec![Item::Node {
         node: start,
+        transform: start.transform(),
+        bounds: start.bounding_box(),
         depth: 0,
         clip: w.viewport(),
         indent,
         offscreen: false,
     }];
     while let Some(item) = stack.pop() {
-        let (node, depth, clip, indent, offscreen) = match item {
+        let (node, transform, bounds, depth, clip, indent, offscreen) = match item {
             Item::Line(line) => {
                 out.push_str(&line);
                 continue;
             }
             Item::Node {
                 node,
+                transform,
+                bounds,
                 depth,
                 clip,
                 indent,
                 offscreen,
-            } => (node, depth, clip, indent, offscreen),
+            } => (node, transform, bounds, depth, clip, indent, offscreen),
         };
         let printed = !interactive || is_interactive(&node);
         if printed {
-            out.push_str(&"  ".repeat(indent));
-            out.push_str(&node_line(refs, window, w, &node));
+            indent_to(out, indent);
+            write_node(out, refs, window, w, &node, bounds);
             if raw {
                 if node.is_hidden() {
                     out.push_str(" hidden");
@@ -312,7 +345,7 @@ fn walk(
             )));
             continue;
         }
-        let child_clip = match (clip, node.bounding_box()) {
+        let child_clip = match (clip, bounds) {
             (Some(c), Some(b)) if clips(&node) => Some(intersect(c, b)),
             (None, Some(b)) if clips(&node) => Some(b),
             (c, _) => c,
@@ -321,13 +354,19 @@ fn walk(
         let mut next = Vec::with_capacity(children.len());
         for child in children {
             let hidden = child.data().is_hidden();
-            let outside = match (child.bounding_box(), child_clip) {
+            let child_transform = transform * child.direct_transform();
+            let child_bounds = child
+                .raw_bounds()
+                .map(|r| child_transform.transform_rect_bbox(r));
+            let outside = match (child_bounds, child_clip) {
                 (Some(b), Some(c)) if !overlaps(b, c) => Some(direction(b, c)),
                 _ => None,
             };
             if raw {
                 next.push(Item::Node {
                     node: child,
+                    transform: child_transform,
+                    bounds: child_bounds,
                     depth: depth + 1,
                     clip: child_clip,
                     indent: child_indent,
@@ -344,6 +383,8 @@ fn walk(
             }
             next.push(Item::Node {
                 node: child,
+                transform: child_transform,
+                bounds: child_bounds,
                 depth: depth + 1,
                 clip: child_clip,
                 indent: child_indent,
@@ -363,7 +404,15 @@ fn walk(
 /// The windows and their trees (what `accessibility.txt` holds): no frame numbers, no timestamps, so
 /// the same UI state gives the same bytes.
 pub(crate) fn trees(mirror: &Mirror, refs: &mut Refs, view: &View) -> String {
-    let mut out = String::new();
+    // About a hundred bytes per node: growing the buffer by doubling would copy it several times.
+    let nodes: usize = mirror
+        .windows
+        .values()
+        .filter_map(|w| w.tree.as_ref())
+        .map(|t| t.state().root().children().len() + 1)
+        .sum();
+    let mut out = String::with_capacity(nodes.max(64) * 100);
+    refs.begin_walk();
     for (&id, w) in &mirror.windows {
         if view.scope.is_some_and(|s| s.window != id) {
             continue;
@@ -380,6 +429,7 @@ pub(crate) fn trees(mirror: &Mirror, refs: &mut Refs, view: &View) -> String {
         };
         walk(&mut out, refs, id, w, start, view, 1);
     }
+    refs.end_walk();
     out
 }
 

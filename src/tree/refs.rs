@@ -4,7 +4,7 @@
 //! reused during the app run. A node whose role or name changes gets a new ref the next time it is
 //! shown; the old ref is refused with `stale_ref`, never resolved to another node.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use accesskit::Point as AkPoint;
 use accesskit_consumer::{FilterResult, FullNodeId, NodeRef as Node};
@@ -23,12 +23,44 @@ struct Minted {
     name: String,
 }
 
-/// The ref table of one app run.
+/// The identity a ref is minted for, besides the node: its role and name. Formatting compares this
+/// hash instead of the two strings (which live elsewhere on the heap); resolution compares the
+/// strings themselves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Identity(u64);
+
+impl Identity {
+    fn of(role: &str, name: &str) -> Identity {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        role.hash(&mut h);
+        name.hash(&mut h);
+        Identity(h.finish())
+    }
+}
+
+/// The ref table of one app run. Refs are numbered from 1 in minting order, so `by_ref[n - 1]` is
+/// ref `@en`; formatting looks up every node it prints here, hence the fast hasher.
+///
+/// Formatting walks the same tree in the same order again and again, so the table also remembers
+/// the order of the previous walk: when the next node is the one predicted, its ref is read from a
+/// sequential array instead of a hash table whose random accesses miss the cache.
 #[derive(Default)]
 pub(crate) struct Refs {
-    next: u64,
-    by_node: HashMap<(u64, FullNodeId), u64>,
-    by_ref: HashMap<u64, Minted>,
+    by_node: FxHashMap<(u64, FullNodeId), (u64, Identity)>,
+    by_ref: Vec<Minted>,
+    previous_walk: Vec<WalkEntry>,
+    this_walk: Vec<WalkEntry>,
+    cursor: usize,
+    walking: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct WalkEntry {
+    window: u64,
+    node: FullNodeId,
+    identity: Identity,
+    r: u64,
 }
 
 /// A resolved node: its window and id.
@@ -46,33 +78,83 @@ pub(crate) fn name_of(node: &Node) -> String {
 impl Refs {
     /// The ref of a node, minting one if the node is new or changed role or name.
     pub fn mint(&mut self, window: u64, node: &Node) -> NodeRef {
-        let key = (window, node.id());
         let role = role_name(node.role());
         let name = name_of(node);
-        if let Some(&r) = self.by_node.get(&key) {
-            let m = &self.by_ref[&r];
-            if m.role == role && m.name == name {
-                return NodeRef(r);
+        self.mint_with(window, node.id(), &role, &name)
+    }
+
+    /// Starts a walk over the trees; refs minted until the next call form its order.
+    pub fn begin_walk(&mut self) {
+        if !self.this_walk.is_empty() {
+            self.previous_walk = std::mem::take(&mut self.this_walk);
+        }
+        self.cursor = 0;
+        self.walking = true;
+    }
+
+    /// Ends the walk: refs minted outside walks (by `find`, `get`) do not enter the order.
+    pub fn end_walk(&mut self) {
+        self.walking = false;
+    }
+
+    /// [`Refs::mint`] with the role name and name already computed.
+    pub fn mint_with(&mut self, window: u64, id: FullNodeId, role: &str, name: &str) -> NodeRef {
+        let identity = Identity::of(role, name);
+        let r = self.lookup(window, id, identity, role, name);
+        if !self.walking {
+            return NodeRef(r);
+        }
+        self.this_walk.push(WalkEntry {
+            window,
+            node: id,
+            identity,
+            r,
+        });
+        NodeRef(r)
+    }
+
+    fn lookup(
+        &mut self,
+        window: u64,
+        id: FullNodeId,
+        identity: Identity,
+        role: &str,
+        name: &str,
+    ) -> u64 {
+        // The predicted node, or the one after it (a node was inserted or removed before it).
+        for skip in 0..if self.walking { 2 } else { 0 } {
+            if let Some(e) = self.previous_walk.get(self.cursor + skip)
+                && e.window == window
+                && e.node == id
+                && e.identity == identity
+            {
+                self.cursor += skip + 1;
+                return e.r;
             }
         }
-        self.next += 1;
-        let r = self.next;
-        self.by_node.insert(key, r);
-        self.by_ref.insert(
-            r,
-            Minted {
-                window,
-                node: node.id(),
-                role: role.into_owned(),
-                name,
-            },
-        );
-        NodeRef(r)
+        let key = (window, id);
+        if let Some(&(r, known)) = self.by_node.get(&key)
+            && known == identity
+        {
+            return r;
+        }
+        self.by_ref.push(Minted {
+            window,
+            node: id,
+            role: role.to_owned(),
+            name: name.to_owned(),
+        });
+        let r = self.by_ref.len() as u64;
+        self.by_node.insert(key, (r, identity));
+        r
     }
 
     /// Resolves a ref, refusing one whose node is gone or changed.
     pub fn resolve(&self, mirror: &Mirror, r: NodeRef) -> Result<Found, Failure> {
-        let Some(m) = self.by_ref.get(&r.0) else {
+        let Some(m) =
+            r.0.checked_sub(1)
+                .and_then(|i| self.by_ref.get(usize::try_from(i).ok()?))
+        else {
             return Err(Failure::new(
                 ErrorCode::NotFound,
                 format!("{r} was never handed out by this run of the app"),
