@@ -327,8 +327,8 @@ fn walk(
             out.push('\n');
         }
         let child_indent = if printed { indent + 1 } else { indent };
-        let children: Vec<Node<'_>> = node.children().collect();
-        if children.is_empty() {
+        let children = node.children();
+        if children.len() == 0 {
             continue;
         }
         if view.depth.is_some_and(|d| depth >= d) {
@@ -351,8 +351,11 @@ fn walk(
             (c, _) => c,
         };
         let mut out_of_view = [0usize; 4];
-        let mut next = Vec::with_capacity(children.len());
-        for child in children {
+        // Hints print after the visible children, so their slot goes on the stack first; the
+        // children go on in reverse, straight from the tree, so they pop in order.
+        let hint_slot = stack.len();
+        stack.push(Item::Line(String::new()));
+        for child in children.rev() {
             let hidden = child.data().is_hidden();
             let child_transform = transform * child.direct_transform();
             let child_bounds = child
@@ -362,57 +365,40 @@ fn walk(
                 (Some(b), Some(c)) if !overlaps(b, c) => Some(direction(b, c)),
                 _ => None,
             };
-            if raw {
-                next.push(Item::Node {
-                    node: child,
-                    transform: child_transform,
-                    bounds: child_bounds,
-                    depth: depth + 1,
-                    clip: child_clip,
-                    indent: child_indent,
-                    offscreen: offscreen || outside.is_some(),
-                });
-                continue;
+            if !raw {
+                if hidden {
+                    continue;
+                }
+                if let Some(d) = outside {
+                    out_of_view[d] += 1;
+                    continue;
+                }
             }
-            if hidden {
-                continue;
-            }
-            if let Some(d) = outside {
-                out_of_view[d] += 1;
-                continue;
-            }
-            next.push(Item::Node {
+            stack.push(Item::Node {
                 node: child,
                 transform: child_transform,
                 bounds: child_bounds,
                 depth: depth + 1,
                 clip: child_clip,
                 indent: child_indent,
-                offscreen: false,
+                offscreen: offscreen || outside.is_some(),
             });
         }
-        // Hints come after the visible children, so they are pushed first.
-        for (d, what) in ["below", "above", "right", "left"].iter().enumerate().rev() {
+        let mut hints = String::new();
+        for (d, what) in ["below", "above", "right", "left"].iter().enumerate() {
             if out_of_view[d] > 0 {
-                stack.push(Item::Line(hint(child_indent, out_of_view[d], what)));
+                hints.push_str(&hint(child_indent, out_of_view[d], what));
             }
         }
-        stack.extend(next.into_iter().rev());
+        stack[hint_slot] = Item::Line(hints);
     }
 }
 
 /// The windows and their trees (what `accessibility.txt` holds): no frame numbers, no timestamps, so
 /// the same UI state gives the same bytes.
 pub(crate) fn trees(mirror: &Mirror, refs: &mut Refs, view: &View) -> String {
-    // About a hundred bytes per node: growing the buffer by doubling would copy it several times.
-    let nodes: usize = mirror
-        .windows
-        .values()
-        .filter_map(|w| w.tree.as_ref())
-        .map(|t| t.state().root().children().len() + 1)
-        .sum();
-    let mut out = String::with_capacity(nodes.max(64) * 100);
-    refs.begin_walk();
+    // Sized like the previous walk's text: growing by doubling would copy a large one several times.
+    let mut out = String::with_capacity(refs.begin_walk());
     for (&id, w) in &mirror.windows {
         if view.scope.is_some_and(|s| s.window != id) {
             continue;
@@ -429,7 +415,7 @@ pub(crate) fn trees(mirror: &Mirror, refs: &mut Refs, view: &View) -> String {
         };
         walk(&mut out, refs, id, w, start, view, 1);
     }
-    refs.end_walk();
+    refs.end_walk(out.len());
     out
 }
 

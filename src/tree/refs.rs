@@ -53,6 +53,7 @@ pub(crate) struct Refs {
     this_walk: Vec<WalkEntry>,
     cursor: usize,
     walking: bool,
+    last_text_len: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -83,18 +84,22 @@ impl Refs {
         self.mint_with(window, node.id(), &role, &name)
     }
 
-    /// Starts a walk over the trees; refs minted until the next call form its order.
-    pub fn begin_walk(&mut self) {
+    /// Starts a walk over the trees; refs minted until [`Refs::end_walk`] form its order. Returns the
+    /// length of the previous walk's text, as a capacity hint.
+    pub fn begin_walk(&mut self) -> usize {
         if !self.this_walk.is_empty() {
             self.previous_walk = std::mem::take(&mut self.this_walk);
         }
         self.cursor = 0;
         self.walking = true;
+        self.last_text_len.max(256)
     }
 
-    /// Ends the walk: refs minted outside walks (by `find`, `get`) do not enter the order.
-    pub fn end_walk(&mut self) {
+    /// Ends the walk, which wrote `text_len` bytes. Refs minted outside walks (by `find`, `get`) do
+    /// not enter the order.
+    pub fn end_walk(&mut self, text_len: usize) {
         self.walking = false;
+        self.last_text_len = text_len;
     }
 
     /// [`Refs::mint`] with the role name and name already computed.
