@@ -50,65 +50,60 @@ fn src(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(rel)
 }
 
+/// Fails when any of `files` names one of `extra` or the window system.
+fn assert_layer(files: &[PathBuf], extra: &[&str]) {
+    let mut forbidden = WINDOWING.to_vec();
+    forbidden.extend_from_slice(extra);
+    let found = violations(files, &forbidden);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// No file system, threads or channels, and nothing above the layer.
+const PURE: &[&str] = &[
+    "std::fs",
+    "std::thread",
+    "crossbeam",
+    "notify::",
+    "crate::dropbox",
+    "crate::client",
+    "crate::automation",
+];
+
 #[test]
 fn the_protocol_layer_is_pure() {
     let files = rust_files(&src("protocol"));
     assert!(files.len() >= 5, "the protocol module moved: {files:?}");
-    let mut forbidden = WINDOWING.to_vec();
-    forbidden.extend([
-        "std::fs",
-        "std::thread",
-        "std::net",
-        "std::process",
-        "crossbeam",
-        "notify::",
-        "crate::dropbox",
-        "crate::client",
-        "crate::automation",
-    ]);
-    let found = violations(&files, &forbidden);
-    assert!(found.is_empty(), "{found:#?}");
+    assert_layer(&files, PURE);
+    assert_layer(&files, &["std::net", "std::process"]);
 }
 
 #[test]
 fn the_tree_layer_touches_no_files_threads_or_windows() {
     let files = rust_files(&src("tree"));
     assert!(files.len() >= 4, "the tree module moved: {files:?}");
-    let mut forbidden = WINDOWING.to_vec();
-    forbidden.extend([
-        "std::fs",
-        "std::thread",
-        "crossbeam",
-        "notify::",
-        "crate::dropbox",
-        "crate::client",
-        "crate::automation",
-    ]);
-    let found = violations(&files, &forbidden);
-    assert!(found.is_empty(), "{found:#?}");
+    assert_layer(&files, PURE);
 }
 
 #[test]
 fn the_dropbox_layer_knows_no_window_system_and_no_higher_layer() {
-    let files = rust_files(&src("dropbox"));
-    let mut forbidden = WINDOWING.to_vec();
-    forbidden.extend(["crate::client", "crate::automation"]);
-    let found = violations(&files, &forbidden);
-    assert!(found.is_empty(), "{found:#?}");
+    assert_layer(
+        &rust_files(&src("dropbox")),
+        &["crate::client", "crate::automation"],
+    );
 }
 
 #[test]
 fn the_client_and_cli_use_only_protocol_and_dropbox() {
     let mut files = vec![src("client.rs")];
     files.extend(rust_files(&src("bin")));
-    let mut forbidden = WINDOWING.to_vec();
-    forbidden.extend([
-        "crate::automation",
-        "winit_automation::Automation",
-        "service::",
-    ]);
-    let found = violations(&files, &forbidden);
-    assert!(found.is_empty(), "{found:#?}");
+    assert_layer(
+        &files,
+        &[
+            "crate::automation",
+            "winit_automation::Automation",
+            "service::",
+        ],
+    );
 }
 
 #[test]
