@@ -559,3 +559,45 @@ fn a_reader_never_sees_a_torn_file_while_it_is_republished() {
         .collect();
     assert_eq!(names, ["snapshot.txt"]);
 }
+
+#[test]
+fn a_directory_planted_as_an_entry_is_answered_once_and_never_blocks_start() {
+    let (_tmp, dir) = fresh_dir();
+    dropbox::prepare(&dir).unwrap();
+    // Left over before the app starts, and not empty, so it cannot be removed.
+    fs::create_dir(dir.join(command_file(1))).unwrap();
+    fs::write(dir.join(command_file(1)).join("x"), "").unwrap();
+    let _app = InProcessApp::start(&dir);
+    let client = connect(&dir);
+    assert_eq!(
+        client.wait(1).unwrap().error_code(),
+        Some(ErrorCode::StaleCommand)
+    );
+    // One planted while the app runs.
+    fs::create_dir(dir.join(command_file(5))).unwrap();
+    fs::write(dir.join(command_file(5)).join("x"), "").unwrap();
+    let first = client.wait(5).unwrap();
+    assert_eq!(first.error_code(), Some(ErrorCode::BadEntry), "{first:?}");
+    // The queue moves on, and neither seq is answered again.
+    assert!(client.send_line("status").unwrap().is_ok());
+    std::thread::sleep(Duration::from_millis(700)); // longer than the safety rescan
+    assert!(!dir.join(response_file(1)).exists());
+    assert!(!dir.join(response_file(5)).exists());
+}
+
+#[test]
+fn a_crash_between_answering_and_removing_keeps_the_real_answer() {
+    let (_tmp, dir) = fresh_dir();
+    dropbox::prepare(&dir).unwrap();
+    fs::write(dir.join(command_file(4)), "type \"done\"\n").unwrap();
+    fs::write(
+        dir.join(response_file(4)),
+        "ok 4 type\nframe 9\ntyped \"done\"\n",
+    )
+    .unwrap();
+    let app = InProcessApp::start(&dir);
+    let response = connect(&dir).wait(4).unwrap();
+    assert!(response.is_ok(), "{response:?}");
+    assert!(!dir.join(command_file(4)).exists());
+    assert!(app.stop().is_empty());
+}

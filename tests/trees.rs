@@ -537,3 +537,28 @@ fn an_invalid_update_is_reported_and_the_app_keeps_answering() {
     app.automation.tree_update(win(1), Form::default().update());
     assert!(!app.snap("").contains("error="));
 }
+
+#[test]
+fn a_scoped_snapshot_hides_what_the_scope_s_ancestors_clip() {
+    let app = App::with_form(&Form::default());
+    let item = ref_of(&app.snap("--raw"), "\"file-30.txt\"");
+    let scoped = app.snap(&format!("--scope {item}"));
+    // The item itself is shown (it was asked for); the whole-tree regular walk hides it.
+    assert!(scoped.contains("\"file-30.txt\""));
+    let list = app.snap("--scope role=list --force");
+    assert!(!list.contains("\"file-30.txt\""), "{list}");
+    assert!(list.contains("[45 items below]"));
+}
+
+#[test]
+fn diff_keeps_repeated_hint_lines_apart() {
+    let mut form = Form::default();
+    let app = App::with_form(&form);
+    app.snap("");
+    form.scroll = 20.0;
+    app.automation.tree_update(win(1), form.update());
+    let diff = app.snap("--diff");
+    assert!(diff.contains("- [45 items below]"), "{diff}");
+    assert!(diff.contains("+ [44 items below]"), "{diff}");
+    assert!(diff.contains("+ [1 item above]"), "{diff}");
+}

@@ -217,13 +217,13 @@ pub(super) fn end_frame(a: &AutomationInner) {
         let mut backlog = a.backlog.lock().unwrap_or_else(|p| p.into_inner());
         flush_backlog(a, &mut backlog)
     };
-    // Metrics only: a full channel drops the sample.
-    let _ = a.frames.try_send(Instant::now());
     if !flushed {
         // Part of this frame's tree is still on this side: publishing now would let a response
         // overtake its tree. A later end_frame publishes this frame along with its own.
         return;
     }
+    // Metrics only (fps and frame intervals): a full channel drops the sample.
+    let _ = a.frames.try_send(Instant::now());
     a.shared.published.store(frame, Ordering::SeqCst);
     if a.shared.replied.swap(false, Ordering::SeqCst) {
         // Full means a wake-up is already pending, which reads the published frame when it runs.

@@ -105,6 +105,12 @@ struct Service {
     trees: Trees,
     /// `wait` commands not yet satisfied.
     waits: BTreeMap<u64, PendingWait>,
+    /// Answered, but the entry could not be removed (a non-empty directory planted as an entry):
+    /// never read again while it exists.
+    stuck: std::collections::BTreeSet<u64>,
+    /// Responses whose publication failed (disk full): retried, and their entries are not read
+    /// again meanwhile, so nothing runs twice.
+    unwritten: BTreeMap<u64, Response>,
     waits_dirty: bool,
     artifacts_dirty: bool,
     artifacts_at: Option<Instant>,
@@ -133,7 +139,7 @@ struct PendingWait {
 /// Creates the directory, takes over its queue, publishes `ready.txt` and starts the thread.
 pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
     let dir = cfg.dir.clone();
-    recover(&dir)?;
+    let stuck = recover(&dir)?;
     let (requests_tx, requests_rx) = bounded(IN_FLIGHT);
     let (replies_tx, replies_rx) = bounded(IN_FLIGHT);
     let (tick_tx, tick_rx) = bounded(1);
@@ -178,6 +184,8 @@ pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
         frame_ends: frames_rx,
         trees: Trees::default(),
         waits: BTreeMap::new(),
+        stuck,
+        unwritten: BTreeMap::new(),
         waits_dirty: false,
         artifacts_dirty: true,
         artifacts_at: None,
@@ -220,7 +228,8 @@ pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
 /// Takes over a directory left by a previous run: removes temporaries, answers that run's unread
 /// responses by deleting them, and answers its leftover commands with `stale_command`, never running
 /// them (they were meant for a UI that no longer exists).
-fn recover(dir: &Path) -> std::io::Result<()> {
+fn recover(dir: &Path) -> std::io::Result<std::collections::BTreeSet<u64>> {
+    let mut stuck = std::collections::BTreeSet::new();
     let listing = queue::scan(dir)?;
     for temp in &listing.temps {
         let _ = fs::remove_file(dir.join(temp));
@@ -232,19 +241,36 @@ fn recover(dir: &Path) -> std::io::Result<()> {
         }
     }
     for &seq in &listing.commands {
-        let failure = Failure::new(
-            ErrorCode::StaleCommand,
-            "this command was left by a previous run of the app and was not carried out",
-            "send it again now that the app has restarted",
-        );
-        publish(
-            dir,
-            &response_file(seq),
-            Response::error(seq, None, failure).to_text().as_bytes(),
-        )?;
-        queue::remove_command(dir, seq)?;
+        // A response next to its entry is the real answer: the previous run crashed between
+        // publishing it and removing the entry. Keep it.
+        if !listing.responses.contains(&seq) {
+            let failure = Failure::new(
+                ErrorCode::StaleCommand,
+                "this command was left by a previous run of the app and was not carried out",
+                "send it again now that the app has restarted",
+            );
+            publish(
+                dir,
+                &response_file(seq),
+                Response::error(seq, None, failure).to_text().as_bytes(),
+            )?;
+        }
+        if let Err(e) = remove_entry(dir, seq) {
+            log::error!("winit-automation: cannot remove command {seq}: {e}");
+            stuck.insert(seq);
+        }
     }
-    Ok(())
+    Ok(stuck)
+}
+
+/// Removes an answered entry: a file, a symlink (never its target), a FIFO, or an empty directory
+/// planted in its place.
+fn remove_entry(dir: &Path, seq: u64) -> std::io::Result<()> {
+    let path = dir.join(crate::protocol::command_file(seq));
+    match queue::remove_command(dir, seq) {
+        Err(e) if path.is_dir() => fs::remove_dir(&path).map_err(|_| e),
+        other => other,
+    }
 }
 
 fn is_command_path(path: &Path) -> bool {
@@ -305,6 +331,9 @@ impl Service {
             }
             while let Ok(reply) = self.replies.try_recv() {
                 self.held.insert(reply.seq, reply);
+            }
+            if !self.unwritten.is_empty() {
+                self.retry_unwritten();
             }
             self.flush(false);
             if self.dirty {
@@ -423,13 +452,26 @@ impl Service {
             &response_file(seq),
             response.to_text().as_bytes(),
         ) {
-            log::error!("winit-automation: cannot write the response to command {seq}: {e}");
+            if !self.unwritten.contains_key(&seq) {
+                log::error!("winit-automation: cannot write the response to command {seq}: {e}");
+            }
+            self.unwritten.insert(seq, response);
             return;
         }
-        if let Err(e) = queue::remove_command(self.dir(), seq) {
-            log::error!("winit-automation: cannot remove command {seq}: {e}");
-        }
+        self.unwritten.remove(&seq);
         self.answered += 1;
+        if let Err(e) = remove_entry(self.dir(), seq) {
+            log::error!("winit-automation: cannot remove command {seq}: {e}");
+            self.stuck.insert(seq);
+        }
+    }
+
+    /// Tries again to publish the responses that could not be written.
+    fn retry_unwritten(&mut self) {
+        let pending: Vec<Response> = self.unwritten.values().cloned().collect();
+        for response in pending {
+            self.answer(response);
+        }
     }
 
     fn fail(&mut self, seq: u64, verb: Option<Verb>, failure: Failure) {
@@ -496,13 +538,21 @@ impl Service {
         self.waiting_on_disk = listing.commands.len();
         self.incomplete
             .retain(|seq, _| listing.commands.contains(seq));
+        self.stuck.retain(|seq| listing.commands.contains(seq));
         let mut forwarded = false;
         for &seq in &listing.commands {
             if self.in_flight.contains_key(&seq)
                 || self.deferred.contains_key(&seq)
                 || self.waits.contains_key(&seq)
+                || self.stuck.contains(&seq)
+                || self.unwritten.contains_key(&seq)
             {
                 continue;
+            }
+            if !self.deferred.is_empty() {
+                // A service-side command waits for an earlier action's frame; taking later commands
+                // now could let one of them run before it is answered.
+                break;
             }
             if self.in_flight.len() + self.deferred.len() + self.waits.len() >= IN_FLIGHT {
                 // The rest stays on disk, in order, until answers make room.
@@ -511,14 +561,22 @@ impl Service {
             let entry = match queue::read_entry(self.dir(), seq, self.cfg.max_command_bytes) {
                 Ok(e) => e,
                 Err(e) => {
-                    log::error!("winit-automation: cannot read command {seq}: {e}");
+                    self.fail(
+                        seq,
+                        None,
+                        Failure::new(
+                            ErrorCode::BadEntry,
+                            format!("cannot read command-{seq}.txt: {e}"),
+                            "write commands as plain files the app's user can read",
+                        ),
+                    );
                     continue;
                 }
             };
             match entry {
                 Entry::Gone => {}
                 Entry::NotRegular => {
-                    // remove_file unlinks a symlink itself, never its target.
+                    // Removal unlinks a symlink itself, never its target.
                     self.fail(
                         seq,
                         None,
@@ -528,7 +586,6 @@ impl Service {
                             "write commands as plain files; symlinks and FIFOs are refused",
                         ),
                     );
-                    let _ = fs::remove_file(self.dir().join(crate::protocol::command_file(seq)));
                 }
                 Entry::TooLong { len } => self.fail(
                     seq,

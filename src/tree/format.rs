@@ -276,6 +276,24 @@ fn hint(indent: usize, count: usize, what: &str) -> String {
     )
 }
 
+/// The clip in force at `node`: the window, narrowed by every clipping ancestor. A walk that
+/// starts below the root (`--scope`) starts with it, so it hides what the whole walk would.
+fn clip_at(w: &WindowMirror, node: &Node<'_>) -> Option<Rect> {
+    let mut ancestors = Vec::new();
+    let mut current = node.parent();
+    while let Some(p) = current {
+        current = p.parent();
+        ancestors.push(p);
+    }
+    let mut clip = w.viewport();
+    for a in ancestors.iter().rev() {
+        if let (true, Some(b)) = (clips(a), a.bounding_box()) {
+            clip = Some(clip.map_or(b, |c| intersect(c, b)));
+        }
+    }
+    clip
+}
+
 /// Writes one window's tree from `start` in the chosen projection.
 fn walk(
     out: &mut String,
@@ -293,7 +311,7 @@ fn walk(
         transform: start.transform(),
         bounds: start.bounding_box(),
         depth: 0,
-        clip: w.viewport(),
+        clip: clip_at(w, &start),
         indent,
         offscreen: false,
     }];
@@ -457,14 +475,8 @@ pub(crate) fn quality(mirror: &Mirror) -> (&'static str, String) {
             );
         }
     }
-    (
-        if warnings.is_empty() {
-            "healthy"
-        } else {
-            "sparse"
-        },
-        warnings,
-    )
+    let sparse = mirror.windows.is_empty() || mirror.windows.values().any(|w| w.is_sparse());
+    (if sparse { "sparse" } else { "healthy" }, warnings)
 }
 
 /// Every field of one node, for `get`.

@@ -22,21 +22,19 @@ use refs::{Found, Refs};
 #[derive(Default)]
 struct FrameStats {
     ends: VecDeque<Instant>,
-    count: u64,
 }
 
 impl FrameStats {
     const KEEP: usize = 240;
 
     fn push(&mut self, at: Instant) {
-        self.count += 1;
         if self.ends.len() == Self::KEEP {
             self.ends.pop_front();
         }
         self.ends.push_back(at);
     }
 
-    fn line(&self, gpu: Option<&crate::widget::GpuInfo>) -> String {
+    fn line(&self, frames: u64, gpu: Option<&crate::widget::GpuInfo>) -> String {
         let now = Instant::now();
         let fps = self
             .ends
@@ -49,7 +47,7 @@ impl FrameStats {
             .zip(self.ends.iter().skip(1))
             .map(|(a, b)| b.duration_since(*a).as_secs_f64() * 1000.0)
             .collect();
-        let mut out = format!("metrics frames={} fps={fps}", self.count);
+        let mut out = format!("metrics frames={frames} fps={fps}");
         if !gaps.is_empty() {
             gaps.sort_by(f64::total_cmp);
             let pick = |q: f64| gaps[((gaps.len() - 1) as f64 * q).round() as usize];
@@ -156,7 +154,7 @@ impl Trees {
         } else {
             out.push_str(&trees);
         }
-        out.push_str(&self.stats.line(self.mirror.gpu.as_ref()));
+        out.push_str(&self.stats.line(frame, self.mirror.gpu.as_ref()));
         self.last = Some(Last {
             key,
             trees,
@@ -171,7 +169,7 @@ impl Trees {
         let (header, warnings) = self.header(frame);
         let snapshot = format!(
             "{header}{warnings}{trees}{}",
-            self.stats.line(self.mirror.gpu.as_ref())
+            self.stats.line(frame, self.mirror.gpu.as_ref())
         );
         [
             (crate::protocol::SNAPSHOT_FILE, snapshot),
@@ -236,33 +234,41 @@ impl Trees {
 /// Lines of `new` against `old`: `+ line` added, `- line` removed, `~ line` changed (same ref).
 /// Lines are compared without their indentation; a ref's line keys on the ref.
 fn diff(old: &str, new: &str) -> String {
-    fn key(line: &str) -> String {
-        let t = line.trim_start();
-        match t.split_once(' ') {
-            Some((r, _)) if r.starts_with("@e") => r.to_owned(),
-            _ => t.to_owned(),
-        }
-    }
-    let index = |text: &str| -> HashMap<String, String> {
+    /// A ref's line keys on the ref; any other line (window lines, hints) on its full text with its
+    /// indentation and how many identical lines came before it, so repeated hints stay distinct.
+    fn keys(text: &str) -> Vec<(String, &str)> {
+        let mut seen: HashMap<&str, usize> = HashMap::new();
         text.lines()
-            .map(|l| (key(l), l.trim_start().to_owned()))
+            .map(|l| {
+                let t = l.trim_start();
+                let key = match t.split_once(' ') {
+                    Some((r, _)) if r.starts_with("@e") => r.to_owned(),
+                    _ => {
+                        let n = seen.entry(l).or_insert(0);
+                        *n += 1;
+                        format!("{l}\u{0}{n}")
+                    }
+                };
+                (key, t)
+            })
             .collect()
-    };
-    let (before, after) = (index(old), index(new));
+    }
+    let (old_keys, new_keys) = (keys(old), keys(new));
+    let before: HashMap<&str, &str> = old_keys.iter().map(|(k, t)| (k.as_str(), *t)).collect();
+    let after: HashMap<&str, &str> = new_keys.iter().map(|(k, t)| (k.as_str(), *t)).collect();
     let mut out = String::new();
-    for line in old.lines() {
-        if !after.contains_key(&key(line)) {
-            let _ = writeln!(out, "- {}", line.trim_start());
+    for (k, t) in &old_keys {
+        if !after.contains_key(k.as_str()) {
+            let _ = writeln!(out, "- {t}");
         }
     }
-    for line in new.lines() {
-        let k = key(line);
-        match before.get(&k) {
+    for (k, line) in &new_keys {
+        match before.get(k.as_str()) {
             None => {
-                let _ = writeln!(out, "+ {}", line.trim_start());
+                let _ = writeln!(out, "+ {line}");
             }
-            Some(prev) if *prev != line.trim_start() => {
-                let _ = writeln!(out, "~ {}", line.trim_start());
+            Some(prev) if prev != line => {
+                let _ = writeln!(out, "~ {line}");
             }
             Some(_) => {}
         }

@@ -54,6 +54,9 @@ pub(crate) struct Refs {
     cursor: usize,
     walking: bool,
     last_text_len: usize,
+    /// A ref was minted outside a walk since the previous one: the previous walk's order may name
+    /// superseded refs, so the next walk does not use it.
+    minted_outside: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -92,6 +95,9 @@ impl Refs {
         }
         self.cursor = 0;
         self.walking = true;
+        if std::mem::take(&mut self.minted_outside) {
+            self.previous_walk.clear();
+        }
         self.last_text_len.max(256)
     }
 
@@ -151,6 +157,9 @@ impl Refs {
         });
         let r = self.by_ref.len() as u64;
         self.by_node.insert(key, (r, identity));
+        if !self.walking {
+            self.minted_outside = true;
+        }
         r
     }
 

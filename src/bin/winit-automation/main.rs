@@ -525,7 +525,7 @@ fn main() -> ExitCode {
             | Sub::Action { act, .. } | Sub::Focus { act, .. } | Sub::Resize { act, .. } if act.settle);
     let margin = if waits_in_app { 2_000 } else { 0 };
     let client = match Client::connect(cli.dir.as_deref()) {
-        Ok(c) => c.with_timeout(Duration::from_millis(cli.timeout + margin)),
+        Ok(c) => c.with_timeout(Duration::from_millis(cli.timeout.saturating_add(margin))),
         Err(e) => return client_failure(cli.json, &e),
     };
     let result = match &outgoing {
