@@ -573,9 +573,11 @@ fn a_directory_planted_as_an_entry_is_answered_once_and_never_blocks_start() {
         client.wait(1).unwrap().error_code(),
         Some(ErrorCode::StaleCommand)
     );
-    // One planted while the app runs.
-    fs::create_dir(dir.join(command_file(5))).unwrap();
-    fs::write(dir.join(command_file(5)).join("x"), "").unwrap();
+    // One planted while the app runs, non-empty from the start (built aside, renamed in).
+    let staging = dir.join("staging");
+    fs::create_dir(&staging).unwrap();
+    fs::write(staging.join("x"), "").unwrap();
+    fs::rename(&staging, dir.join(command_file(5))).unwrap();
     let first = client.wait(5).unwrap();
     assert_eq!(first.error_code(), Some(ErrorCode::BadEntry), "{first:?}");
     // The queue moves on, and neither seq is answered again.
