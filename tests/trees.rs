@@ -562,3 +562,45 @@ fn diff_keeps_repeated_hint_lines_apart() {
     assert!(diff.contains("+ [44 items below]"), "{diff}");
     assert!(diff.contains("+ [1 item above]"), "{diff}");
 }
+
+#[test]
+fn a_scope_inside_a_scroll_view_keeps_the_scroll_view_s_clip() {
+    let app = App::new();
+    app.automation.window_state(win(1), state("Clip", 1.0));
+    let rect = |y0: f64, y1: f64| accesskit::Rect::new(0.0, y0, 100.0, y1);
+    let mut root = Node::new(Role::Window);
+    root.set_children(vec![NodeId(1)]);
+    let mut view = Node::new(Role::ScrollView);
+    view.set_bounds(rect(0.0, 100.0));
+    view.set_clips_children();
+    view.set_children(vec![NodeId(2)]);
+    // A group without bounds between the clipping view and its rows.
+    let mut group = Node::new(Role::Group);
+    group.set_label("Rows");
+    group.set_children(vec![NodeId(3), NodeId(4)]);
+    let mut near = Node::new(Role::Button);
+    near.set_label("Near");
+    near.set_bounds(rect(10.0, 30.0));
+    let mut far = Node::new(Role::Button);
+    far.set_label("Far");
+    far.set_bounds(rect(300.0, 320.0));
+    app.automation.tree_update(
+        win(1),
+        TreeUpdate {
+            nodes: vec![
+                (NodeId(0), root),
+                (NodeId(1), view),
+                (NodeId(2), group),
+                (NodeId(3), near),
+                (NodeId(4), far),
+            ],
+            tree: Some(accesskit::TreeInfo::new(NodeId(0))),
+            tree_id: TreeId::ROOT,
+            focus: NodeId(0),
+        },
+    );
+    let scoped = app.snap("--scope name=Rows");
+    assert!(scoped.contains("\"Near\""), "{scoped}");
+    assert!(!scoped.contains("\"Far\""), "{scoped}");
+    assert!(scoped.contains("[1 item below]"), "{scoped}");
+}
