@@ -212,7 +212,9 @@ impl Client {
         }
         let ready = read_ready(&dir)?;
         let (tx, events) = bounded(1);
-        let watcher = watch(&dir, tx);
+        let watcher = dropbox::watch::watch(&dir, tx, |name| {
+            name.starts_with("response-") || name == READY_FILE
+        });
         Ok(Client {
             dir,
             ready,
@@ -331,29 +333,4 @@ impl Client {
         let _ = fs::remove_file(&path);
         Ok(Some(response))
     }
-}
-
-fn watch(dir: &Path, tx: crossbeam_channel::Sender<()>) -> Option<notify::RecommendedWatcher> {
-    use notify::Watcher;
-    let handler = move |event: notify::Result<notify::Event>| {
-        let wake = match &event {
-            Ok(e) => {
-                e.need_rescan()
-                    || e.paths.iter().any(|p| {
-                        p.file_name()
-                            .and_then(|n| n.to_str())
-                            .is_some_and(|n| n.starts_with("response-") || n == READY_FILE)
-                    })
-            }
-            Err(_) => true,
-        };
-        if wake {
-            let _ = tx.try_send(());
-        }
-    };
-    let mut watcher = notify::recommended_watcher(handler).ok()?;
-    watcher
-        .watch(dir, notify::RecursiveMode::NonRecursive)
-        .ok()?;
-    Some(watcher)
 }

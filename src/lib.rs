@@ -18,4 +18,14 @@ pub use automation::{
     Automation, Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, ENABLED, Request, Requests,
     StartError,
 };
+/// The text of a caught panic's payload, for the error that reports it.
+#[cfg(feature = "automation")]
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_else(|| "unknown reason".to_owned())
+}
+
 pub use widget::{Bounds, GpuInfo, SurfaceInfo, Widget, WidgetStates, WindowState};

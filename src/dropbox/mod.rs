@@ -10,6 +10,7 @@ pub mod queue;
 mod ready;
 #[cfg(feature = "automation")]
 pub(crate) mod service;
+pub(crate) mod watch;
 
 pub use dir::{
     DEFAULT_DIR, DIR_ENV, DirError, DirLock, check, prepare, process_alive, resolve_dir,

@@ -147,7 +147,7 @@ pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
     let (fs_tx, fs_rx) = bounded(1);
     let (trees_tx, trees_rx) = bounded(TREE_CHANNEL);
     let (frames_tx, frames_rx) = bounded(256);
-    let watcher = watch(&dir, fs_tx);
+    let watcher = super::watch::watch(&dir, fs_tx, |name| name.starts_with("command-"));
     if watcher.is_none() {
         log::warn!(
             "winit-automation: cannot watch {}; polling every {:?}",
@@ -271,31 +271,6 @@ fn remove_entry(dir: &Path, seq: u64) -> std::io::Result<()> {
         Err(e) if path.is_dir() => fs::remove_dir(&path).map_err(|_| e),
         other => other,
     }
-}
-
-fn is_command_path(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with("command-"))
-}
-
-fn watch(dir: &Path, tx: Sender<()>) -> Option<notify::RecommendedWatcher> {
-    use notify::Watcher;
-    let handler = move |event: notify::Result<notify::Event>| {
-        let wake = match &event {
-            Ok(e) => e.need_rescan() || e.paths.iter().any(|p| is_command_path(p)),
-            Err(_) => true,
-        };
-        if wake {
-            // Full means a wake-up is already pending: events coalesce into one rescan.
-            let _ = tx.try_send(());
-        }
-    };
-    let mut watcher = notify::recommended_watcher(handler).ok()?;
-    watcher
-        .watch(dir, notify::RecursiveMode::NonRecursive)
-        .ok()?;
-    Some(watcher)
 }
 
 /// The verb of an unparsable command, if its first word is one.
@@ -690,11 +665,7 @@ impl Service {
             self.serve_inner(seq, command);
         }));
         if let Err(panic) = result {
-            let why = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                .unwrap_or_default();
+            let why = crate::panic_message(&*panic);
             self.waits.remove(&seq);
             if self.answered == answered {
                 self.fail(

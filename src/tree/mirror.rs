@@ -124,11 +124,7 @@ impl WindowMirror {
                 false
             }
             Err(panic) => {
-                let why = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                    .unwrap_or_else(|| "unknown reason".to_owned());
+                let why = crate::panic_message(&*panic);
                 self.tree = None;
                 self.error = Some(format!(
                     "the app sent an invalid TreeUpdate ({why}); waiting for a full update"
@@ -261,8 +257,6 @@ impl ChangeHandler for Changes {
 #[derive(Default)]
 pub(crate) struct Mirror {
     pub windows: BTreeMap<u64, WindowMirror>,
-    /// Bumped whenever any window's tree or state changes.
-    pub version: u64,
     /// The adapter, once the app reported it.
     pub gpu: Option<GpuInfo>,
 }
@@ -270,7 +264,7 @@ pub(crate) struct Mirror {
 impl Mirror {
     /// Applies one message; returns whether anything changed.
     pub fn apply(&mut self, msg: TreeMsg) -> bool {
-        let changed = match msg {
+        match msg {
             TreeMsg::Update(id, update) => {
                 let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
                 if w.source != Source::AccessKit {
@@ -306,11 +300,7 @@ impl Mirror {
                 changed
             }
             TreeMsg::Closed(id) => self.windows.remove(&id).is_some(),
-        };
-        if changed {
-            self.version += 1;
         }
-        changed
     }
 }
 
