@@ -1,14 +1,14 @@
 //! The smallest app that uses the plugin: a headless counter with a 60 Hz frame loop and no window.
 //!
-//! It shows the integration points every app has: start the plugin with a waker, take the requests
-//! at the start of each frame, answer each one, and call `end_frame` once the frame is done. The same
-//! code builds with the `automation` feature off; then it simply counts nothing, and no thread or
-//! file exists.
+//! It shows the integration points every app has: start the plugin with a waker, take the frame's
+//! injected input at the start of each frame, describe what the frame shows (widget records here),
+//! and call `end_frame` once the frame is done. The same code builds with the `automation` feature
+//! off; then it simply counts nothing, and no thread or file exists.
 //!
 //! ```text
 //! cargo run --features automation --example counter -- --dir /tmp/counter-box
-//! winit-automation --dir /tmp/counter-box click 10,10     # count 1
-//! winit-automation --dir /tmp/counter-box type "hello"    # text "hello"
+//! winit-automation --dir /tmp/counter-box click 'role=button name=Increment'   # count 1
+//! winit-automation --dir /tmp/counter-box type "hello"                         # text "hello"
 //! winit-automation --dir /tmp/counter-box quit
 //! ```
 #![allow(clippy::print_stderr)]
@@ -17,9 +17,10 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use accesskit::{Action, Role};
+use winit::event::{ElementState, WindowEvent};
 use winit::window::WindowId;
-use winit_automation::protocol::{Command, ErrorCode, Failure, quote};
-use winit_automation::{Automation, Bounds, Widget, WindowState};
+use winit_automation::protocol::{ErrorCode, Failure};
+use winit_automation::{Automation, Bounds, Input, Widget, WindowState};
 
 const FRAME: Duration = Duration::from_micros(16_667);
 
@@ -76,32 +77,42 @@ fn main() {
             focused: true,
         },
     );
+    let increment = Bounds::new(20.0, 60.0, 120.0, 32.0);
     let (mut count, mut text) = (0u64, String::new());
+    let mut cursor = (0.0, 0.0);
     let mut next_frame = Instant::now();
     'frames: loop {
-        // Input for this frame: what the drop-box sent, in order.
-        for request in automation.requests() {
-            let answer = match request.command() {
-                Command::Click { .. } => {
-                    count += 1;
-                    Ok(format!("count {count}"))
+        // Input for this frame: what the drop-box sent, in order. The plugin answers each command.
+        for input in automation.begin_frame() {
+            match input {
+                Input::Pointer { event, .. } => match event {
+                    WindowEvent::CursorMoved { position, .. } => cursor = (position.x, position.y),
+                    WindowEvent::MouseInput {
+                        state: ElementState::Released,
+                        ..
+                    } if increment.contains(cursor.0, cursor.1) => count += 1,
+                    _ => {}
+                },
+                Input::Action {
+                    request, widget, ..
+                } if request.action == Action::Click && widget.as_deref() == Some("increment") => {
+                    count += 1
                 }
-                Command::Type { text: typed, .. } => {
-                    text.push_str(typed);
-                    Ok(format!("text {}", quote(&text)))
-                }
-                Command::Quit => {
-                    request.reply(Ok("bye".into()));
+                Input::Text { text: typed, .. } => text.push_str(&typed),
+                Input::Quit => {
                     automation.end_frame();
                     break 'frames;
                 }
-                other => Err(Failure::new(
-                    ErrorCode::Unsupported,
-                    format!("the counter example does not handle {}", other.verb()),
-                    "it handles click, type and quit; the demos handle the rest",
-                )),
-            };
-            request.reply(answer);
+                Input::Request(request) => {
+                    let verb = request.command().verb();
+                    request.reply(Err(Failure::new(
+                        ErrorCode::Unsupported,
+                        format!("the counter example does not handle {verb}"),
+                        "it handles pointer input, text and quit; the demos handle the rest",
+                    )));
+                }
+                _ => {}
+            }
         }
         // ... update and render the frame here; then describe what it shows.
         automation.widgets(
@@ -110,7 +121,7 @@ fn main() {
                 Widget::new("count", Role::Label, format!("Count: {count}"))
                     .bounds(Bounds::new(20.0, 20.0, 200.0, 24.0)),
                 Widget::new("increment", Role::Button, "Increment")
-                    .bounds(Bounds::new(20.0, 60.0, 120.0, 32.0))
+                    .bounds(increment)
                     .action(Action::Click),
                 Widget::new("text", Role::TextInput, "Text")
                     .value(text.clone())

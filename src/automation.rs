@@ -103,19 +103,40 @@ impl Automation {
         }
     }
 
-    /// The commands that arrived for the render thread, in seq order. Non-blocking; call it once per
-    /// frame before handling input, and answer each request (or drop it, which answers
-    /// `not_handled`).
-    pub fn requests(&self) -> Requests<'_> {
-        Requests {
-            inner: imp::requests(&self.inner),
+    /// Starts a frame: returns the input injected for it, in command order. Call it once per
+    /// frame, before the app handles its own input, and feed each [`Input`](crate::Input) to the
+    /// handler its kind belongs to (see [`crate::input`]). Non-blocking.
+    ///
+    /// The plugin answers each command itself once its last input has been handed over and the
+    /// frame is published ([`Automation::end_frame`]); multi-step gestures (a click is a move, then
+    /// a press and release; a drag several moves) take one frame per step. Only
+    /// [`Input::Request`](crate::Input::Request) needs an answer from the app.
+    pub fn begin_frame(&self) -> Inputs {
+        Inputs {
+            inner: imp::begin_frame(&self.inner),
         }
     }
 
     /// Marks the current frame as published: answers given during it are written now. Call it after
-    /// the frame is submitted (and, once trees land, after its tree update was handed over).
+    /// the frame is submitted and its tree update or widget records were handed over.
     pub fn end_frame(&self) {
         imp::end_frame(&self.inner);
+    }
+
+    /// Tells the plugin about a window: its title, size, scale factor and focus. Call it once after
+    /// creating the window (and after changing its title); [`Automation::window_event`] keeps the
+    /// rest up to date. Non-blocking: it reads the window's properties and moves them into a
+    /// channel.
+    pub fn track_window(&self, window: &winit::window::Window) {
+        imp::track_window(&self.inner, window);
+    }
+
+    /// Shows the plugin a window event: resizes, scale-factor changes, focus and destruction keep
+    /// the snapshot's window line, the visible-area projection and the logical-to-physical
+    /// conversion of injected pointer input right. Call it for every event of every window (events
+    /// it does not need are ignored at the cost of a `match`).
+    pub fn window_event(&self, window: winit::window::WindowId, event: &winit::event::WindowEvent) {
+        imp::window_event(&self.inner, u64::from(window), event);
     }
 
     /// Hands over an AccessKit update the app's toolkit produced for `window` (full or incremental,
@@ -182,21 +203,22 @@ impl Automation {
     }
 }
 
-/// Iterator over the pending [`Request`]s of this frame.
-pub struct Requests<'a> {
-    inner: imp::RequestsInner<'a>,
+/// The input of one frame, from [`Automation::begin_frame`].
+pub struct Inputs {
+    inner: imp::InputsInner,
 }
 
-impl Iterator for Requests<'_> {
-    type Item = Request;
+impl Iterator for Inputs {
+    type Item = crate::Input;
 
-    fn next(&mut self) -> Option<Request> {
-        imp::next_request(&mut self.inner)
+    fn next(&mut self) -> Option<crate::Input> {
+        imp::next_input(&mut self.inner)
     }
 }
 
-/// One command for the render thread. Answer it with [`Request::reply`]; dropping it unanswered
-/// answers `not_handled`, so every command gets exactly one response.
+/// A command the app answers itself (see [`Input::Request`](crate::Input::Request)). Answer it
+/// with [`Request::reply`]; dropping it unanswered answers `not_handled`, so every command gets
+/// exactly one response.
 pub struct Request {
     inner: imp::RequestInner,
 }

@@ -8,16 +8,21 @@ mod automation;
 pub mod client;
 #[cfg(any(feature = "automation", feature = "client"))]
 pub mod dropbox;
+#[cfg(feature = "egui")]
+pub mod egui;
 pub mod protocol;
 #[cfg(feature = "automation")]
 #[doc(hidden)]
 pub mod tree;
 mod widget;
 
+pub mod input;
+
 pub use automation::{
-    Automation, Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, ENABLED, Request, Requests,
+    Automation, Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, ENABLED, Inputs, Request,
     StartError,
 };
+pub use input::{Input, KeyInput};
 /// The text of a caught panic's payload, for the error that reports it.
 #[cfg(feature = "automation")]
 pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {

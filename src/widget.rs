@@ -30,6 +30,11 @@ impl Bounds {
             height,
         }
     }
+
+    /// Whether the point lies inside (left and top edges included, right and bottom excluded).
+    pub fn contains(&self, x: f64, y: f64) -> bool {
+        x >= self.x && y >= self.y && x < self.x + self.width && y < self.y + self.height
+    }
 }
 
 /// One widget.

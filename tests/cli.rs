@@ -48,46 +48,48 @@ fn status_prints_the_app_and_exits_zero() {
 #[test]
 fn typed_text_arrives_intact_and_selector_arguments_are_requoted() {
     let (_tmp, dir) = fresh_dir();
-    let app = InProcessApp::start(&dir);
+    let form = fixture::Form {
+        save_label: "Save as".into(),
+        ..fixture::Form::default()
+    };
+    let (_, state) = common::test_window();
+    let app = InProcessApp::start_with_tree(&dir, state, form.update());
     let hostile = "two words, a \"quote\"\nand a new line";
     let out = cli(&dir, &["type", hostile]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = cli(&dir, &["click", "role=button", "name=Save as", "--double"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains(" button \"Save as\""), "{text}");
+    assert!(text.contains("button left double\n"), "{text}");
+    // A text that starts with a dash goes after --.
+    let out = cli(&dir, &["fill", "role=textbox name=\"Email\"", "--", "-x@y"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("echo click role=button name=\"Save as\" --double\n"),
+        stdout(&out).contains("typed \"-x@y\"\n"),
         "{}",
         stdout(&out)
     );
-    let out = cli(
-        &dir,
-        &["fill", "role=textbox name=\"E-mail\"", "--", "-x@y"],
-    );
+    let out = cli(&dir, &["scroll", "role=list", "0", "-120"]);
+    assert!(stdout(&out).contains("wheel 0 -120\n"), "{}", stdout(&out));
+    let out = cli(&dir, &["drag", "name=Remember me", "to", "10,20"]);
+    assert!(stdout(&out).contains("\nto 10,20\n"), "{}", stdout(&out));
+    // A selector's quoting survives the trip into an error message too.
+    let out = cli(&dir, &["click", "name=No \"such\" node"]);
+    assert_eq!(out.status.code(), Some(1));
     assert!(
-        stdout(&out).contains("echo fill role=textbox name=\"E-mail\" \"-x@y\"\n"),
+        stderr(&out).contains("no node matches name=\"No \\\"such\\\" node\""),
         "{}",
-        stdout(&out)
+        stderr(&out)
     );
-    let out = cli(&dir, &["scroll", "@e4", "0", "-120"]);
-    assert!(
-        stdout(&out).contains("echo scroll @e4 0 -120\n"),
-        "{}",
-        stdout(&out)
-    );
-    let out = cli(&dir, &["drag", "name=A", "to", "10,20"]);
-    assert!(
-        stdout(&out).contains("echo drag name=\"A\" to 10,20\n"),
-        "{}",
-        stdout(&out)
-    );
-    assert_eq!(app.stop(), [hostile]);
+    assert_eq!(app.stop(), [hostile, "-x@y"]);
 }
 
 #[test]
 fn an_app_error_exits_one_with_code_message_and_hint() {
     let (_tmp, dir) = fresh_dir();
     let _app = InProcessApp::start(&dir);
-    let out = cli(&dir, &["key", "ctrl+a"]);
+    let out = cli(&dir, &["screenshot", "fail"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(err.contains("error: app_error:"), "{err}");
@@ -150,7 +152,7 @@ fn json_output_is_one_object_per_answer() {
     assert!(text.contains("\"verb\":\"type\""), "{text}");
     assert!(text.contains("typed \\\"a\\\\\\\"b\\\"\\n"), "{text}");
     assert_eq!(text.lines().count(), 1);
-    let out = cli(&dir, &["--json", "key", "Enter"]);
+    let out = cli(&dir, &["--json", "screenshot", "fail"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stdout(&out).contains("\"code\":\"app_error\""),

@@ -49,7 +49,7 @@ fn with_the_feature_off_start_spawns_no_thread_and_creates_no_file() {
         .waker(|| panic!("the waker must never run"))
         .start()
         .expect("the no-op start succeeds");
-    assert_eq!(automation.requests().count(), 0);
+    assert_eq!(automation.begin_frame().count(), 0);
     automation.end_frame();
     assert_eq!(automation.frame(), 0);
     assert_eq!(automation.dir(), None);

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::Request;
 use crate::protocol::{Command, Failure};
 
 pub(super) struct BuilderInner;
@@ -41,15 +40,17 @@ pub(super) fn start(_: BuilderInner) -> Result<AutomationInner, super::StartErro
     Ok(AutomationInner)
 }
 
-pub(super) type RequestsInner<'a> = std::marker::PhantomData<&'a ()>;
+pub(super) type InputsInner = ();
 
-pub(super) fn requests(_: &AutomationInner) -> RequestsInner<'_> {
-    std::marker::PhantomData
-}
+pub(super) fn begin_frame(_: &AutomationInner) -> InputsInner {}
 
-pub(super) fn next_request(_: &mut RequestsInner<'_>) -> Option<Request> {
+pub(super) fn next_input(_: &mut InputsInner) -> Option<crate::Input> {
     None
 }
+
+pub(super) fn track_window(_: &AutomationInner, _: &winit::window::Window) {}
+
+pub(super) fn window_event(_: &AutomationInner, _: u64, _: &winit::event::WindowEvent) {}
 
 pub(super) fn end_frame(_: &AutomationInner) {}
 

@@ -11,11 +11,20 @@ use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender, TrySendError};
 
+use winit::dpi::PhysicalPosition;
+use winit::event::{
+    DeviceId, ElementState, MouseButton, MouseScrollDelta, TouchPhase, WindowEvent,
+};
+use winit::window::WindowId;
+
 use super::{DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, Request, StartError};
 use crate::dropbox::service::{self, FromApp, Shared, ToApp};
 use crate::dropbox::{DirError, DirLock, dir};
-use crate::protocol::{Command, ErrorCode, Failure};
+use crate::input::{Input, KeyInput};
+use crate::protocol::{Button, Command, ErrorCode, Failure};
 use crate::tree::TreeMsg;
+use crate::tree::plan::{Plan, Step};
+use crate::widget::WindowState;
 
 pub(super) struct BuilderInner {
     name: Option<String>,
@@ -65,6 +74,14 @@ pub(super) struct AutomationInner {
     /// locks it, so the lock is never contended.
     backlog: Mutex<VecDeque<TreeMsg>>,
     frames: Sender<Instant>,
+    /// Commands taken from the channel whose input is not all delivered yet, in seq order. Only
+    /// the render thread locks it.
+    pending: Mutex<VecDeque<Pending>>,
+    /// What the render side knows of each window (from `track_window`, `window_event` and
+    /// `window_state`): the scale factor turns logical points into physical positions. Only the
+    /// render thread locks it.
+    windows: Mutex<std::collections::HashMap<u64, WindowState>>,
+    waker: Option<Arc<dyn Fn() + Send + Sync>>,
     tick: Sender<()>,
     stop: Sender<()>,
     shared: Arc<Shared>,
@@ -127,7 +144,7 @@ pub(super) fn start(b: BuilderInner) -> Result<AutomationInner, StartError> {
         queue_capacity: b.capacity,
         max_command_bytes: b.max_bytes,
         reap_after: b.reap_after,
-        waker: b.waker,
+        waker: b.waker.clone(),
     })
     .map_err(|e| err(StartErrorKind::Io(dir.clone(), e)))?;
     Ok(AutomationInner {
@@ -137,6 +154,9 @@ pub(super) fn start(b: BuilderInner) -> Result<AutomationInner, StartError> {
         trees: ends.trees,
         backlog: Mutex::new(VecDeque::new()),
         frames: ends.frames,
+        pending: Mutex::new(VecDeque::new()),
+        windows: Mutex::new(std::collections::HashMap::new()),
+        waker: b.waker,
         tick: ends.tick,
         stop: ends.stop,
         shared: ends.shared,
@@ -145,24 +165,218 @@ pub(super) fn start(b: BuilderInner) -> Result<AutomationInner, StartError> {
     })
 }
 
-pub(super) type RequestsInner<'a> = &'a AutomationInner;
-
-pub(super) fn requests(a: &AutomationInner) -> RequestsInner<'_> {
-    a
+/// A command taken from the channel, with the stages of input still to deliver.
+enum Pending {
+    /// The plugin carries it out: one stage per frame, answered with `summary` after the last.
+    Planned {
+        seq: u64,
+        command: Command,
+        plan: Plan,
+        next: usize,
+    },
+    /// The app answers it.
+    Forward(Request),
 }
 
-pub(super) fn next_request(a: &mut RequestsInner<'_>) -> Option<Request> {
-    let ToApp { seq, command } = a.requests.try_recv().ok()?;
-    Some(Request {
-        inner: RequestInner {
-            seq,
-            command,
-            replier: Some(Replier {
-                replies: a.replies.clone(),
-                shared: a.shared.clone(),
+pub(super) type InputsInner = std::vec::IntoIter<Input>;
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl AutomationInner {
+    fn replier(&self) -> Replier {
+        Replier {
+            replies: self.replies.clone(),
+            shared: self.shared.clone(),
+        }
+    }
+}
+
+pub(super) fn begin_frame(a: &AutomationInner) -> InputsInner {
+    let mut pending = lock(&a.pending);
+    while let Ok(ToApp { seq, command, plan }) = a.requests.try_recv() {
+        pending.push_back(match plan {
+            Some(plan) => Pending::Planned {
+                seq,
+                command,
+                plan,
+                next: 0,
+            },
+            None => Pending::Forward(Request {
+                inner: RequestInner {
+                    seq,
+                    command,
+                    replier: Some(a.replier()),
+                },
             }),
+        });
+    }
+    if pending.is_empty() {
+        return Vec::new().into_iter();
+    }
+    let windows = lock(&a.windows);
+    let mut out = Vec::new();
+    // One stage per command per frame; a command's next stage (and every later command) waits for
+    // the next frame, so the app sees each stage as the frame's input.
+    while let Some(front) = pending.front_mut() {
+        match front {
+            Pending::Forward(_) => {
+                if let Some(Pending::Forward(request)) = pending.pop_front() {
+                    out.push(Input::Request(request));
+                }
+            }
+            Pending::Planned {
+                plan,
+                next,
+                seq,
+                command,
+            } => {
+                let window = WindowId::from(plan.window);
+                let scale = windows
+                    .get(&plan.window)
+                    .map_or(1.0, |s| s.scale_factor)
+                    .max(f64::MIN_POSITIVE);
+                if let Some(stage) = plan.stages.get_mut(*next) {
+                    out.extend(stage.drain(..).map(|step| to_input(window, scale, step)));
+                }
+                *next += 1;
+                if *next < plan.stages.len() {
+                    break;
+                }
+                let summary = std::mem::take(&mut plan.summary);
+                a.replier().send(*seq, command, Ok(summary));
+                pending.pop_front();
+            }
+        }
+    }
+    out.into_iter()
+}
+
+pub(super) fn next_input(inputs: &mut InputsInner) -> Option<Input> {
+    inputs.next()
+}
+
+fn to_input(window: WindowId, scale: f64, step: Step) -> Input {
+    let device_id = DeviceId::dummy();
+    let button = |b: Button| match b {
+        Button::Left => MouseButton::Left,
+        Button::Right => MouseButton::Right,
+        Button::Middle => MouseButton::Middle,
+    };
+    let state = |pressed: bool| {
+        if pressed {
+            ElementState::Pressed
+        } else {
+            ElementState::Released
+        }
+    };
+    let pointer = |event| Input::Pointer { window, event };
+    match step {
+        Step::Move { x, y } => pointer(WindowEvent::CursorMoved {
+            device_id,
+            position: PhysicalPosition::new(x * scale, y * scale),
+        }),
+        Step::Button { button: b, pressed } => pointer(WindowEvent::MouseInput {
+            device_id,
+            state: state(pressed),
+            button: button(b),
+        }),
+        // winit: positive deltas move the content right and down (revealing what is above);
+        // the protocol's positive dy reveals what is below.
+        Step::Wheel { dx, dy } => pointer(WindowEvent::MouseWheel {
+            device_id,
+            delta: MouseScrollDelta::PixelDelta(PhysicalPosition::new(-dx * scale, -dy * scale)),
+            phase: TouchPhase::Moved,
+        }),
+        Step::Text(text) => Input::Text { window, text },
+        Step::Key { chord, pressed } => Input::Key {
+            window,
+            key: KeyInput {
+                chord,
+                state: state(pressed),
+            },
         },
-    })
+        Step::Action {
+            node,
+            tree,
+            action,
+            data,
+            widget,
+        } => Input::Action {
+            window,
+            request: accesskit::ActionRequest {
+                action,
+                target_tree: tree,
+                target_node: node,
+                data,
+            },
+            widget,
+        },
+        Step::Resize { width, height } => Input::Resize {
+            window,
+            size: winit::dpi::LogicalSize::new(f64::from(width), f64::from(height)),
+        },
+        Step::Quit => Input::Quit,
+    }
+}
+
+/// Records a window's state on the render side and sends it when it changed.
+fn update_window(a: &AutomationInner, window: u64, change: impl FnOnce(&mut WindowState)) {
+    let mut windows = lock(&a.windows);
+    let entry = windows.entry(window).or_insert_with(|| WindowState {
+        title: String::new(),
+        width: 0.0,
+        height: 0.0,
+        scale_factor: 1.0,
+        focused: false,
+    });
+    let before = entry.clone();
+    change(entry);
+    if *entry != before {
+        let state = entry.clone();
+        drop(windows);
+        send_tree(a, TreeMsg::State(window, state));
+    }
+}
+
+pub(super) fn track_window(a: &AutomationInner, window: &winit::window::Window) {
+    let scale = window.scale_factor();
+    let size = window.inner_size().to_logical::<f64>(scale);
+    let title = window.title();
+    let focused = window.has_focus();
+    update_window(a, u64::from(window.id()), |s| {
+        s.title = title;
+        s.width = size.width;
+        s.height = size.height;
+        s.scale_factor = scale;
+        s.focused = focused;
+    });
+}
+
+pub(super) fn window_event(a: &AutomationInner, window: u64, event: &WindowEvent) {
+    match event {
+        WindowEvent::Resized(size) => update_window(a, window, |s| {
+            let logical = size.to_logical::<f64>(s.scale_factor);
+            s.width = logical.width;
+            s.height = logical.height;
+        }),
+        WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
+            update_window(a, window, |s| {
+                // The physical size stays until the Resized that follows.
+                let (w, h) = (s.width * s.scale_factor, s.height * s.scale_factor);
+                s.scale_factor = *scale_factor;
+                s.width = w / scale_factor;
+                s.height = h / scale_factor;
+            })
+        }
+        WindowEvent::Focused(focused) => update_window(a, window, |s| s.focused = *focused),
+        WindowEvent::Destroyed => {
+            lock(&a.windows).remove(&window);
+            send_tree(a, TreeMsg::Closed(window));
+        }
+        _ => {}
+    }
 }
 
 /// Sends what the backlog holds, in order; returns whether it is empty now.
@@ -196,7 +410,7 @@ pub(super) fn widgets(a: &AutomationInner, window: u64, widgets: Vec<crate::Widg
 }
 
 pub(super) fn window_state(a: &AutomationInner, window: u64, state: crate::WindowState) {
-    send_tree(a, TreeMsg::State(window, state));
+    update_window(a, window, |s| *s = state);
 }
 
 pub(super) fn adapter(a: &AutomationInner, gpu: crate::GpuInfo) {
@@ -208,11 +422,16 @@ pub(super) fn surface(a: &AutomationInner, window: u64, surface: crate::SurfaceI
 }
 
 pub(super) fn window_closed(a: &AutomationInner, window: u64) {
+    lock(&a.windows).remove(&window);
     send_tree(a, TreeMsg::Closed(window));
 }
 
 pub(super) fn end_frame(a: &AutomationInner) {
     let frame = a.shared.building.fetch_add(1, Ordering::SeqCst);
+    if let (false, Some(waker)) = (lock(&a.pending).is_empty(), &a.waker) {
+        // Input stages remain: the next frame must come even if nothing else asks for it.
+        waker();
+    }
     let flushed = {
         let mut backlog = a.backlog.lock().unwrap_or_else(|p| p.into_inner());
         flush_backlog(a, &mut backlog)

@@ -25,7 +25,8 @@ use crate::protocol::{
     Command, ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Response, Side, Verb, quote,
     response_file,
 };
-use crate::tree::{TreeMsg, Trees};
+use crate::tree::plan::{DEFAULT_SETTLE_FRAMES, Plan, act_options};
+use crate::tree::{TreeMsg, Trees, diff};
 
 /// How many commands may be forwarded to the render side and not yet answered. It is also the
 /// capacity of both channels, so the render side's `try_send` of a reply can never find them full.
@@ -43,10 +44,12 @@ const ARTIFACT_INTERVAL: Duration = Duration::from_millis(100);
 /// Capacity of the tree channel; the render side keeps what does not fit and sends it next frame.
 pub(crate) const TREE_CHANNEL: usize = 256;
 
-/// A command on its way to the render thread.
+/// A command on its way to the render thread, with the input that carries it out (`None` for a
+/// command the app answers itself).
 pub(crate) struct ToApp {
     pub seq: u64,
     pub command: Command,
+    pub plan: Option<Plan>,
 }
 
 /// The render side's answer.
@@ -116,8 +119,15 @@ struct Service {
     artifacts_at: Option<Instant>,
     watching: bool,
     _watcher: Option<notify::RecommendedWatcher>,
-    /// Forwarded to the render side and not yet answered: seq to verb.
+    /// Forwarded to the render side (or settling) and not yet answered: seq to verb. Commands are
+    /// carried out one at a time, in seq order, so this holds at most one action.
     in_flight: BTreeMap<u64, Verb>,
+    /// For in-flight actions sent with `--settle`: their options and the tree text before them.
+    settle_opts: HashMap<u64, (crate::protocol::ActOptions, String)>,
+    /// Actions carried out (and standalone `settle`s) waiting for the tree to stop changing.
+    settling: BTreeMap<u64, Settling>,
+    /// The frame that carried the last change of the trees.
+    last_change: u64,
     /// Answers from the render side waiting for their frame to be published.
     held: BTreeMap<u64, FromApp>,
     /// Service-side commands waiting for earlier actions to be answered.
@@ -127,6 +137,20 @@ struct Service {
     dirty: bool,
     waiting_on_disk: usize,
     answered: u64,
+}
+
+struct Settling {
+    verb: Verb,
+    /// The answer so far (`frame N` and the action's summary).
+    body: String,
+    before: String,
+    frames: u32,
+    /// The frame the action was carried out in (for `settle`, the frame when it arrived).
+    from_frame: u64,
+    started: Instant,
+    deadline: Instant,
+    /// The last published frame after which the app was asked for another frame.
+    woken_at: u64,
 }
 
 struct PendingWait {
@@ -192,6 +216,9 @@ pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
         watching: watcher.is_some(),
         _watcher: watcher,
         in_flight: BTreeMap::new(),
+        settle_opts: HashMap::new(),
+        settling: BTreeMap::new(),
+        last_change: 0,
         held: BTreeMap::new(),
         deferred: BTreeMap::new(),
         incomplete: HashMap::new(),
@@ -316,6 +343,7 @@ impl Service {
                 self.scan();
             }
             self.check_waits();
+            self.check_settles();
             self.publish_artifacts(false);
         }
         self.shutdown();
@@ -325,6 +353,8 @@ impl Service {
         if self.trees.apply(msg) {
             self.artifacts_dirty = true;
             self.waits_dirty = true;
+            // The frame being built carries this change.
+            self.last_change = self.shared.building.load(Ordering::SeqCst);
         }
     }
 
@@ -402,6 +432,9 @@ impl Service {
         if let Some(w) = self.waits.values().map(|w| w.deadline).min() {
             base = base.min(w.saturating_duration_since(now));
         }
+        if let Some(d) = self.settling.values().map(|s| s.deadline).min() {
+            base = base.min(d.saturating_duration_since(now));
+        }
         if let (true, Some(at)) = (self.artifacts_dirty, self.artifacts_at) {
             base = base.min((at + ARTIFACT_INTERVAL).saturating_duration_since(now));
         }
@@ -469,6 +502,21 @@ impl Service {
             let Some(reply) = self.held.remove(&seq) else {
                 continue;
             };
+            if let (Some((opts, before)), Ok(body)) = (self.settle_opts.remove(&seq), &reply.result)
+            {
+                // Carried out; answered once the tree has stopped changing.
+                self.start_settle(
+                    seq,
+                    reply.verb,
+                    format!("frame {}\n{body}", reply.frame),
+                    before,
+                    opts.frames,
+                    opts.timeout_ms,
+                    reply.frame,
+                );
+                continue;
+            }
+            self.settle_opts.remove(&seq);
             self.in_flight.remove(&seq);
             let response = match reply.result {
                 Ok(body) => Response::ok(
@@ -482,19 +530,111 @@ impl Service {
             // Room in flight: entries left on disk may now be read.
             self.dirty = true;
         }
+        let mut forwarded = false;
         while let Some((&seq, _)) = self.deferred.first_key_value() {
-            if self
-                .in_flight
-                .keys()
-                .next()
-                .is_some_and(|&first| first < seq)
-            {
+            // Everything in flight is earlier than everything deferred.
+            if !self.in_flight.is_empty() {
                 break;
             }
             let Some(command) = self.deferred.remove(&seq) else {
                 break;
             };
-            self.serve(seq, &command);
+            forwarded |= self.route(seq, command);
+        }
+        if let (true, Some(waker)) = (forwarded, &self.cfg.waker) {
+            waker();
+        }
+    }
+
+    /// Starts waiting for the trees to stay unchanged for `frames` frames after `from_frame`.
+    #[allow(clippy::too_many_arguments)]
+    fn start_settle(
+        &mut self,
+        seq: u64,
+        verb: Verb,
+        body: String,
+        before: String,
+        frames: Option<u32>,
+        timeout_ms: Option<u64>,
+        from_frame: u64,
+    ) {
+        let started = Instant::now();
+        self.in_flight.insert(seq, verb);
+        self.settling.insert(
+            seq,
+            Settling {
+                verb,
+                body,
+                before,
+                frames: frames.unwrap_or(DEFAULT_SETTLE_FRAMES).max(1),
+                from_frame,
+                started,
+                deadline: started + timeout_ms.map_or(DEFAULT_WAIT, Duration::from_millis),
+                woken_at: 0,
+            },
+        );
+        self.check_settles();
+    }
+
+    /// Answers the settles whose trees have stayed unchanged long enough or whose time is up, and
+    /// asks the app for frames meanwhile (an app that draws only on demand would never settle).
+    fn check_settles(&mut self) {
+        if self.settling.is_empty() {
+            return;
+        }
+        self.drain_trees();
+        let published = self.published();
+        let now = Instant::now();
+        let seqs: Vec<u64> = self.settling.keys().copied().collect();
+        let mut wake = false;
+        for seq in seqs {
+            let Some(mut s) = self.settling.remove(&seq) else {
+                continue;
+            };
+            let base = s.from_frame.max(self.last_change);
+            if published >= base + u64::from(s.frames) {
+                let after = self.trees.settle_text();
+                let changes = diff(&s.before, &after);
+                let mut body = s.body;
+                body.push_str(&format!(
+                    "settled frame {published} after {} frames, unchanged for {}\n",
+                    published - s.from_frame,
+                    published - base
+                ));
+                body.push_str(&changes);
+                self.in_flight.remove(&seq);
+                self.answer(Response::ok(seq, Some(s.verb), body));
+                self.dirty = true;
+            } else if now >= s.deadline {
+                let after = self.trees.settle_text();
+                let changes = diff(&s.before, &after);
+                self.in_flight.remove(&seq);
+                self.fail(
+                    seq,
+                    Some(s.verb),
+                    Failure::new(
+                        ErrorCode::NotSettled,
+                        format!(
+                            "the tree was still changing after {} ms (last change in frame {}, now frame {published}; {} unchanged frames needed)",
+                            now.duration_since(s.started).as_millis(),
+                            self.last_change,
+                            s.frames
+                        ),
+                        "something animates or updates every frame; raise --timeout, lower --frames, or snapshot instead",
+                    )
+                    .with_body(changes),
+                );
+                self.dirty = true;
+            } else {
+                if s.woken_at < published || s.woken_at == 0 {
+                    s.woken_at = published.max(1);
+                    wake = true;
+                }
+                self.settling.insert(seq, s);
+            }
+        }
+        if let (true, Some(waker)) = (wake, &self.cfg.waker) {
+            waker();
         }
     }
 
@@ -523,11 +663,6 @@ impl Service {
                 || self.unwritten.contains_key(&seq)
             {
                 continue;
-            }
-            if !self.deferred.is_empty() {
-                // A service-side command waits for an earlier action's frame; taking later commands
-                // now could let one of them run before it is answered.
-                break;
             }
             if self.in_flight.len() + self.deferred.len() + self.waits.len() >= IN_FLIGHT {
                 // The rest stays on disk, in order, until answers make room.
@@ -611,51 +746,86 @@ impl Service {
         }
     }
 
-    /// Routes a parsed command; returns whether it went to the render side.
+    /// Takes a parsed command: carried out now, or deferred until every earlier command has been
+    /// answered (commands run one at a time in seq order, so each is resolved against the tree the
+    /// earlier ones left). Returns whether it went to the render side.
     fn dispatch(&mut self, seq: u64, command: Command) -> bool {
+        if !self.deferred.is_empty() || !self.in_flight.is_empty() {
+            self.deferred.insert(seq, command);
+            return false;
+        }
+        self.route(seq, command)
+    }
+
+    /// Carries a command out; returns whether it went to the render side.
+    fn route(&mut self, seq: u64, command: Command) -> bool {
         let verb = command.verb();
         match verb.side() {
             Side::Service => {
-                if self
-                    .in_flight
-                    .keys()
-                    .next()
-                    .is_some_and(|&first| first < seq)
-                {
-                    // Answer as if commands ran in seq order: after the earlier actions.
-                    self.deferred.insert(seq, command);
-                } else {
-                    self.serve(seq, &command);
-                }
+                self.serve(seq, &command);
                 false
             }
-            Side::App => match self.requests.try_send(ToApp { seq, command }) {
-                Ok(()) => {
-                    self.in_flight.insert(seq, verb);
-                    true
-                }
-                Err(TrySendError::Full(_)) => {
-                    // Cannot happen: in-flight entries never exceed the channel's capacity. Leave the
-                    // entry on disk; it is read again after the next answer.
-                    false
-                }
-                Err(TrySendError::Disconnected(_)) => {
-                    self.fail(
-                        seq,
-                        Some(verb),
-                        Failure::new(
-                            ErrorCode::ShuttingDown,
-                            "the app is shutting down",
-                            "restart the app and send the command again",
-                        ),
-                    );
-                    false
-                }
-            },
+            Side::App => self.forward(seq, command),
         }
     }
 
-    /// Answers a service-side command.
+    /// Plans an action against the current trees and sends it to the render side.
+    fn forward(&mut self, seq: u64, command: Command) -> bool {
+        let verb = command.verb();
+        self.drain_trees();
+        let planned =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.trees.plan(&command)));
+        let plan = match planned {
+            Ok(Ok(plan)) => plan,
+            Ok(Err(failure)) => {
+                self.fail(seq, Some(verb), failure);
+                return false;
+            }
+            Err(panic) => {
+                let why = crate::panic_message(&*panic);
+                self.fail(
+                    seq,
+                    Some(verb),
+                    Failure::new(
+                        ErrorCode::AppError,
+                        format!("internal error in winit-automation while planning {verb}: {why}"),
+                        "please report it with the command and the snapshot; the app keeps running",
+                    ),
+                );
+                return false;
+            }
+        };
+        if let Some(opts) = act_options(&command).filter(|o| o.settle) {
+            let before = self.trees.settle_text();
+            self.settle_opts.insert(seq, (opts, before));
+        }
+        match self.requests.try_send(ToApp { seq, command, plan }) {
+            Ok(()) => {
+                self.in_flight.insert(seq, verb);
+                true
+            }
+            Err(TrySendError::Full(_)) => {
+                // Cannot happen: one command is in flight at a time and the channel holds
+                // IN_FLIGHT. Leave the entry on disk; it is read again after the next answer.
+                self.settle_opts.remove(&seq);
+                false
+            }
+            Err(TrySendError::Disconnected(_)) => {
+                self.settle_opts.remove(&seq);
+                self.fail(
+                    seq,
+                    Some(verb),
+                    Failure::new(
+                        ErrorCode::ShuttingDown,
+                        "the app is shutting down",
+                        "restart the app and send the command again",
+                    ),
+                );
+                false
+            }
+        }
+    }
+
     /// Answers a service-side command. A bug that panics while answering costs that one command an
     /// `app_error` answer; the service thread keeps running.
     fn serve(&mut self, seq: u64, command: &Command) {
@@ -743,6 +913,20 @@ impl Service {
                 self.waits_dirty = true;
                 self.check_waits();
             }
+            Command::Settle { frames, timeout_ms } => {
+                self.drain_trees();
+                let before = self.trees.settle_text();
+                let frame = self.published();
+                self.start_settle(
+                    seq,
+                    verb,
+                    format!("frame {frame}\n"),
+                    before,
+                    *frames,
+                    *timeout_ms,
+                    frame,
+                );
+            }
             _ => self.fail(
                 seq,
                 Some(verb),
@@ -771,6 +955,19 @@ impl Service {
             self.held.insert(reply.seq, reply);
         }
         self.flush(true);
+        let settling = std::mem::take(&mut self.settling);
+        for (seq, s) in settling {
+            self.in_flight.remove(&seq);
+            self.fail(
+                seq,
+                Some(s.verb),
+                Failure::new(
+                    ErrorCode::NotSettled,
+                    "the app shut down before the tree settled",
+                    "restart the app; the action itself was carried out",
+                ),
+            );
+        }
         let owed: Vec<(u64, Verb)> = self.in_flight.iter().map(|(s, v)| (*s, *v)).collect();
         for (seq, verb) in owed {
             self.fail(seq, Some(verb), shutting_down());
@@ -783,7 +980,10 @@ impl Service {
         }
         let deferred = std::mem::take(&mut self.deferred);
         for (seq, command) in deferred {
-            self.serve(seq, &command);
+            match command.verb().side() {
+                Side::Service if command.verb() != Verb::Settle => self.serve(seq, &command),
+                _ => self.fail(seq, Some(command.verb()), shutting_down()),
+            }
         }
         if let Ok(listing) = queue::scan(self.dir()) {
             for seq in listing.commands {

@@ -51,6 +51,17 @@ pub enum ErrorCode {
     Timeout,
     /// The tree did not stay unchanged long enough before the timeout.
     NotSettled,
+    /// The target lies outside the window or is scrolled out of its container's view.
+    Offscreen,
+    /// The target has no area to aim at (no bounds, or zero width or height).
+    ZeroSize,
+    /// The target is disabled.
+    Disabled,
+    /// Another node lies on top of the target where the pointer would land (or a modal dialog
+    /// blocks it).
+    Covered,
+    /// The target does not list the AccessKit action asked for.
+    ActionNotSupported,
 }
 
 impl ErrorCode {
@@ -78,6 +89,11 @@ impl ErrorCode {
         Self::StaleRef,
         Self::Timeout,
         Self::NotSettled,
+        Self::Offscreen,
+        Self::ZeroSize,
+        Self::Disabled,
+        Self::Covered,
+        Self::ActionNotSupported,
     ];
 
     /// The code as written in responses.
@@ -105,6 +121,11 @@ impl ErrorCode {
             Self::StaleRef => "stale_ref",
             Self::Timeout => "timeout",
             Self::NotSettled => "not_settled",
+            Self::Offscreen => "offscreen",
+            Self::ZeroSize => "zero_size",
+            Self::Disabled => "disabled",
+            Self::Covered => "covered",
+            Self::ActionNotSupported => "action_not_supported",
         }
     }
 

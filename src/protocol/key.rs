@@ -169,7 +169,13 @@ impl fmt::Display for KeyChord {
                 f.write_str(name)?;
             }
         }
-        match self.key {
+        self.key.fmt(f)
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Key::Named(k) => k.fmt(f),
             Key::Char(c) => write!(f, "{c}"),
         }

@@ -100,11 +100,11 @@ pub(crate) fn is_interactive(node: &Node) -> bool {
     node.is_text_input() || INTERACTIVE.iter().any(|a| node.data().supports_action(*a))
 }
 
-fn clips(node: &Node) -> bool {
+pub(crate) fn clips(node: &Node) -> bool {
     node.clips_children() || node.scroll_x().is_some() || node.scroll_y().is_some()
 }
 
-fn intersect(a: Rect, b: Rect) -> Rect {
+pub(crate) fn intersect(a: Rect, b: Rect) -> Rect {
     Rect::new(
         a.x0.max(b.x0),
         a.y0.max(b.y0),
@@ -278,7 +278,7 @@ fn hint(indent: usize, count: usize, what: &str) -> String {
 
 /// The clip in force at `node`: the window, narrowed by every clipping ancestor. A walk that
 /// starts below the root (`--scope`) starts with it, so it hides what the whole walk would.
-fn clip_at(w: &WindowMirror, node: &Node<'_>) -> Option<Rect> {
+pub(crate) fn clip_at(w: &WindowMirror, node: &Node<'_>) -> Option<Rect> {
     let mut ancestors = Vec::new();
     let mut current = node.parent();
     while let Some(p) = current {

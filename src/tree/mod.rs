@@ -6,6 +6,7 @@
 
 mod format;
 pub(crate) mod mirror;
+pub(crate) mod plan;
 mod refs;
 pub(crate) mod roles;
 
@@ -233,7 +234,7 @@ impl Trees {
 
 /// Lines of `new` against `old`: `+ line` added, `- line` removed, `~ line` changed (same ref).
 /// Lines are compared without their indentation; a ref's line keys on the ref.
-fn diff(old: &str, new: &str) -> String {
+pub(crate) fn diff(old: &str, new: &str) -> String {
     /// A ref's line keys on the ref; any other line (window lines, hints) on its full text with its
     /// indentation and how many identical lines came before it, so repeated hints stay distinct.
     fn keys(text: &str) -> Vec<(String, &str)> {

@@ -1,13 +1,11 @@
 //! A small app for the tests: the real plugin and service thread, driven by a render loop that
 //! consumes the channels the way a winit app would, without a window or a GPU.
 //!
-//! Render-side behaviour, per verb:
-//! - `type TEXT`: records TEXT, answers `typed "TEXT"`;
-//! - `key ...`: answers the error `app_error` (to test the error path);
-//! - `focus ...`: drops the request unanswered (to test `not_handled`);
-//! - `screenshot LABEL`: writes a small file as `screenshot-LABEL.png` and answers `file <name>`;
-//! - `quit`: answers and stops the loop;
-//! - anything else: answers `echo <canonical line>`.
+//! It has one window (id 1, 800x600). The plugin answers the actions itself; the loop records the
+//! text input it is handed and stops on `quit`. `screenshot`, which the app answers itself:
+//! - `screenshot fail`: answers the error `app_error` (to test the error path);
+//! - `screenshot drop`: drops the request unanswered (to test `not_handled`);
+//! - `screenshot LABEL`: writes a small file as `screenshot-LABEL.png` and answers `file <name>`.
 #![allow(dead_code, clippy::print_stdout)]
 
 use std::path::{Path, PathBuf};
@@ -16,8 +14,22 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, bounded};
-use winit_automation::Automation;
-use winit_automation::protocol::{Command, ErrorCode, Failure, quote};
+use winit_automation::protocol::{Command, ErrorCode, Failure};
+use winit_automation::{Automation, Input};
+
+/// The test app's window.
+pub fn test_window() -> (winit::window::WindowId, winit_automation::WindowState) {
+    (
+        winit::window::WindowId::from(1),
+        winit_automation::WindowState {
+            title: "Test".into(),
+            width: 800.0,
+            height: 600.0,
+            scale_factor: 1.0,
+            focused: true,
+        },
+    )
+}
 
 /// The environment variable that puts a test binary in child-app mode.
 pub const CHILD_ENV: &str = "WA_TEST_CHILD_APP_DIR";
@@ -32,27 +44,32 @@ pub fn render_loop(automation: Automation, wake: Receiver<()>, stop: Receiver<()
             recv(stop) -> _ => break,
             default(Duration::from_millis(20)) => {}
         }
-        for request in automation.requests() {
-            match request.command().clone() {
-                Command::Type { text, .. } => {
-                    let body = format!("typed {}", quote(&text));
+        for input in automation.begin_frame() {
+            let request = match input {
+                Input::Text { text, .. } => {
                     typed.push(text);
-                    request.reply(Ok(body));
+                    continue;
                 }
-                Command::Key { .. } => request.reply(Err(Failure::new(
-                    ErrorCode::AppError,
-                    "keys are not wired in the test app",
-                    "this is the test app's error path",
-                ))),
-                Command::Focus { .. } => drop(request),
+                Input::Quit => {
+                    quit = true;
+                    continue;
+                }
+                Input::Request(request) => request,
+                _ => continue,
+            };
+            match request.command().clone() {
+                Command::Screenshot { label, .. } if label.as_str() == "fail" => {
+                    request.reply(Err(Failure::new(
+                        ErrorCode::AppError,
+                        "the test app cannot take screenshots named fail",
+                        "this is the test app's error path",
+                    )))
+                }
+                Command::Screenshot { label, .. } if label.as_str() == "drop" => drop(request),
                 Command::Screenshot { label, .. } => {
                     let dir = automation.dir().unwrap();
                     std::fs::write(dir.join(label.file_name()), b"\x89PNG fake").unwrap();
                     request.reply(Ok(format!("file {}", label.file_name())));
-                }
-                Command::Quit => {
-                    quit = true;
-                    request.reply(Ok(String::new()));
                 }
                 other => request.reply(Ok(format!("echo {}", other.to_line()))),
             }
@@ -102,6 +119,8 @@ impl InProcessApp {
                 let _ = wake_tx.try_send(());
             });
         let automation = configure(builder).start().expect("the test app starts");
+        let (window, state) = test_window();
+        automation.window_state(window, state);
         if let Some((state, update)) = tree {
             let window = winit::window::WindowId::from(1);
             automation.window_state(window, state);
@@ -145,6 +164,8 @@ pub fn child_app_main() {
         })
         .start()
         .expect("the child app starts");
+    let (window, state) = test_window();
+    automation.window_state(window, state);
     let (_stop_tx, stop_rx) = bounded::<()>(1);
     render_loop(automation, wake_rx, stop_rx);
 }
