@@ -1,0 +1,390 @@
+//! An egui 0.37 app (egui-winit for the window's own input and its accesskit_winit adapter,
+//! egui-wgpu to draw) wired to the plugin with a few lines:
+//! - egui's own AccessKit output feeds the mirror (`Context::enable_accesskit` turns it on even
+//!   when no screen reader is connected);
+//! - the plugin's input becomes egui events through `winit_automation::egui::EguiInput`
+//!   (feature `egui`), so clicks and typing drive real egui widgets.
+//!
+//! ```text
+//! cargo run --features automation,egui --example egui_demo -- --dir /tmp/egui-box
+//! winit-automation --dir /tmp/egui-box snapshot -i
+//! winit-automation --dir /tmp/egui-box click 'role=button name="Count"' --settle
+//! ```
+#![allow(clippy::print_stderr)]
+
+use std::sync::Arc;
+
+use winit::application::ApplicationHandler;
+use winit::dpi::LogicalSize;
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
+use winit::window::{Window, WindowId};
+use winit_automation::egui::EguiInput;
+use winit_automation::{Automation, Input};
+
+const USAGE: &str = "usage: egui_demo [--dir DIR]
+
+  --dir DIR   the automation drop-box (default: $WINIT_AUTOMATION_DIR or target/winit-automation)";
+
+/// Events from other threads: the plugin's waker and accesskit_winit (through egui-winit).
+#[derive(Debug)]
+enum UserEvent {
+    Wake,
+    AccessKit(accesskit_winit::Event),
+}
+
+impl From<accesskit_winit::Event> for UserEvent {
+    fn from(e: accesskit_winit::Event) -> Self {
+        UserEvent::AccessKit(e)
+    }
+}
+
+/// The app's own state, drawn by egui every frame.
+struct Model {
+    count: u32,
+    name: String,
+    enabled: bool,
+}
+
+impl Model {
+    fn ui(&mut self, ui: &mut egui::Ui) {
+        ui.heading("egui demo");
+        ui.horizontal(|ui| {
+            if ui.button("Count").clicked() {
+                self.count += 1;
+            }
+            ui.label(format!("Clicked {} times", self.count));
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Name");
+            ui.text_edit_singleline(&mut self.name)
+                .labelled_by(label.id);
+        });
+        ui.checkbox(&mut self.enabled, "Enabled");
+        let greeting = if self.name.is_empty() {
+            "Hello, nobody".to_owned()
+        } else {
+            format!("Hello, {}", self.name)
+        };
+        ui.label(greeting);
+    }
+}
+
+struct Gpu {
+    surface: wgpu::Surface<'static>,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    config: wgpu::SurfaceConfiguration,
+    renderer: egui_wgpu::Renderer,
+}
+
+struct Running {
+    window: Arc<Window>,
+    gpu: Gpu,
+    egui: egui_winit::State,
+    input: EguiInput,
+}
+
+struct App {
+    automation: Automation,
+    proxy: EventLoopProxy<UserEvent>,
+    ctx: egui::Context,
+    model: Model,
+    running: Option<Running>,
+}
+
+fn start_gpu(automation: &Automation, window: Arc<Window>) -> Gpu {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+        Box::new(window.clone()),
+    ));
+    let surface = instance
+        .create_surface(window.clone())
+        .expect("a surface for the window");
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        compatible_surface: Some(&surface),
+        ..Default::default()
+    }))
+    .expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)");
+    let info = adapter.get_info();
+    eprintln!(
+        "egui_demo: adapter {} ({:?}, {:?})",
+        info.name, info.backend, info.device_type
+    );
+    automation.adapter(&info);
+    let (device, queue) =
+        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))
+            .expect("a device");
+    let size = window.inner_size();
+    let mut config = surface
+        .get_default_config(&adapter, size.width.max(1), size.height.max(1))
+        .expect("the surface works with the adapter");
+    // egui-wgpu expects a non-sRGB target (it writes gamma-space colours).
+    let caps = surface.get_capabilities(&adapter);
+    if let Some(linear) = caps.formats.iter().find(|f| !f.is_srgb()) {
+        config.format = *linear;
+    }
+    surface.configure(&device, &config);
+    automation.surface(window.id(), &config);
+    let renderer = egui_wgpu::Renderer::new(&device, config.format, Default::default());
+    Gpu {
+        surface,
+        device,
+        queue,
+        config,
+        renderer,
+    }
+}
+
+impl App {
+    fn frame(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        let window = running.window.clone();
+        let mut raw = running.egui.take_egui_input(&window);
+        let ppp = window.scale_factor() as f32;
+        for input in self.automation.begin_frame() {
+            if running.input.push(&input, ppp, &mut raw) {
+                continue;
+            }
+            match input {
+                Input::Resize { size, .. } => {
+                    let _ = window.request_inner_size(size);
+                }
+                Input::Quit => event_loop.exit(),
+                Input::Request(request) => {
+                    let verb = request.command().verb();
+                    request.reply(Err(winit_automation::protocol::Failure::new(
+                        winit_automation::protocol::ErrorCode::Unsupported,
+                        format!("the egui demo does not carry out {verb} yet"),
+                        "see the README for what the demo supports",
+                    )));
+                }
+                _ => {}
+            }
+        }
+        let model = &mut self.model;
+        let egui::FullOutput {
+            platform_output,
+            mut textures_delta,
+            shapes,
+            pixels_per_point,
+            viewport_output,
+        } = self.ctx.run_ui(raw, |ui| model.ui(ui));
+        // egui's AccessKit output is the app's tree: the plugin mirrors every update.
+        if let Some(update) = platform_output.accesskit_update.clone() {
+            self.automation.tree_update(window.id(), update);
+        }
+        running
+            .egui
+            .handle_platform_output(&window, platform_output);
+
+        let gpu = &mut running.gpu;
+        let jobs = self.ctx.tessellate(shapes, pixels_per_point);
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [gpu.config.width, gpu.config.height],
+            pixels_per_point,
+        };
+        for (id, deltas) in &textures_delta.set {
+            for delta in deltas {
+                gpu.renderer
+                    .update_texture(&gpu.device, &gpu.queue, *id, delta);
+            }
+        }
+        let texture = match gpu.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                gpu.surface.configure(&gpu.device, &gpu.config);
+                None
+            }
+            _ => None,
+        };
+        if let Some(texture) = texture {
+            let view = texture.texture.create_view(&Default::default());
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            let extra =
+                gpu.renderer
+                    .update_buffers(&gpu.device, &gpu.queue, &mut encoder, &jobs, &screen);
+            {
+                let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("egui"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: &view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(wgpu::Color {
+                                r: 0.1,
+                                g: 0.1,
+                                b: 0.12,
+                                a: 1.0,
+                            }),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    ..Default::default()
+                });
+                gpu.renderer
+                    .render(&mut pass.forget_lifetime(), &jobs, &screen);
+            }
+            gpu.queue
+                .submit(extra.into_iter().chain([encoder.finish()]));
+            window.pre_present_notify();
+            gpu.queue.present(texture);
+        }
+        for id in &textures_delta.free {
+            gpu.renderer.free_texture(id);
+        }
+        // Applied above; egui checks that nothing is dropped unapplied.
+        textures_delta.clear();
+        self.automation.end_frame();
+        let repaint_now = viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .is_some_and(|v| v.repaint_delay.is_zero());
+        if repaint_now {
+            window.request_redraw();
+        }
+    }
+}
+
+impl ApplicationHandler<UserEvent> for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.running.is_some() {
+            return;
+        }
+        // Hidden first: egui-winit's accesskit_winit adapter must exist before the window is shown.
+        let attributes = Window::default_attributes()
+            .with_title("winit-automation egui demo")
+            .with_inner_size(LogicalSize::new(640.0, 400.0))
+            .with_visible(false);
+        let window = Arc::new(event_loop.create_window(attributes).expect("a window"));
+        let mut egui = egui_winit::State::new(
+            self.ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            None,
+        );
+        egui.init_accesskit(event_loop, &window, self.proxy.clone());
+        window.set_visible(true);
+        self.automation.track_window(&window);
+        let gpu = start_gpu(&self.automation, window.clone());
+        window.request_redraw();
+        self.running = Some(Running {
+            window,
+            gpu,
+            egui,
+            input: EguiInput::new(),
+        });
+    }
+
+    fn user_event(&mut self, _: &ActiveEventLoop, event: UserEvent) {
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        if let UserEvent::AccessKit(e) = event
+            && let accesskit_winit::WindowEvent::ActionRequested(request) = e.window_event
+        {
+            running.egui.on_accesskit_action_request(request);
+        }
+        running.window.request_redraw();
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, id: WindowId, event: WindowEvent) {
+        self.automation.window_event(id, &event);
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        match &event {
+            WindowEvent::CloseRequested => {
+                event_loop.exit();
+                return;
+            }
+            WindowEvent::RedrawRequested => {
+                self.frame(event_loop);
+                return;
+            }
+            WindowEvent::Resized(size) => {
+                let gpu = &mut running.gpu;
+                gpu.config.width = size.width.max(1);
+                gpu.config.height = size.height.max(1);
+                gpu.surface.configure(&gpu.device, &gpu.config);
+                self.automation.surface(id, &gpu.config);
+            }
+            _ => {}
+        }
+        if running
+            .egui
+            .on_window_event(&running.window, &event)
+            .repaint
+        {
+            running.window.request_redraw();
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        event_loop.set_control_flow(ControlFlow::Wait);
+    }
+}
+
+fn main() {
+    let mut dir = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--dir" => dir = args.next().or_else(|| fail("--dir needs a directory")),
+            "--help" | "-h" => {
+                eprintln!("{USAGE}");
+                return;
+            }
+            other => fail(&format!("unknown argument {other:?}")),
+        }
+    }
+    let event_loop = EventLoop::<UserEvent>::with_user_event()
+        .build()
+        .unwrap_or_else(|e| {
+            eprintln!("egui_demo: cannot open a window ({e}); is DISPLAY set? (try xvfb-run -a)");
+            std::process::exit(1);
+        });
+    let proxy = event_loop.create_proxy();
+    let wake = proxy.clone();
+    let mut builder = Automation::builder().app_name("egui_demo").waker(move || {
+        let _ = wake.send_event(UserEvent::Wake);
+    });
+    if let Some(dir) = dir {
+        builder = builder.dir(dir);
+    }
+    let automation = builder.start().unwrap_or_else(|e| {
+        eprintln!("egui_demo: {e}");
+        std::process::exit(1);
+    });
+    match automation.dir() {
+        Some(d) => eprintln!("egui_demo: automation in {}", d.display()),
+        None => eprintln!("egui_demo: built without the automation feature"),
+    }
+    let ctx = egui::Context::default();
+    // The tree exists whether or not a screen reader is connected: the plugin needs it.
+    ctx.enable_accesskit();
+    let mut app = App {
+        automation,
+        proxy,
+        ctx,
+        model: Model {
+            count: 0,
+            name: String::new(),
+            enabled: true,
+        },
+        running: None,
+    };
+    if let Err(e) = event_loop.run_app(&mut app) {
+        eprintln!("egui_demo: the event loop failed: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn fail(why: &str) -> ! {
+    eprintln!("egui_demo: {why}\n{USAGE}");
+    std::process::exit(2);
+}
