@@ -874,6 +874,18 @@ impl App {
         };
         let window = running.window.clone();
         let scale = window.scale_factor();
+        // The swapchain image first: with FIFO presentation the wait for it is where a frame
+        // blocks, so input taken after it is shown in this frame, not the next.
+        let gpu = &mut running.gpu;
+        let texture = match gpu.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                gpu.surface.configure(&gpu.device, &gpu.config);
+                None
+            }
+            _ => None,
+        };
         for input in self.automation.begin_frame() {
             match input {
                 Input::Pointer { event, .. } => self.ui.pointer(&event, scale),
@@ -893,15 +905,6 @@ impl App {
             }
         }
         let gpu = &mut running.gpu;
-        let texture = match gpu.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                gpu.surface.configure(&gpu.device, &gpu.config);
-                None
-            }
-            _ => None,
-        };
         if let Some(texture) = texture {
             let view = texture.texture.create_view(&Default::default());
             let mut encoder = gpu.device.create_command_encoder(&Default::default());

@@ -141,8 +141,21 @@ impl App {
             return;
         };
         let window = running.window.clone();
+        // The swapchain image first: with FIFO presentation the wait for it is where a frame
+        // blocks, so input taken after it is shown in this frame, not the next.
+        let gpu = &mut running.gpu;
+        let texture = match gpu.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                gpu.surface.configure(&gpu.device, &gpu.config);
+                None
+            }
+            _ => None,
+        };
         let mut raw = running.egui.take_egui_input(&window);
-        let ppp = window.scale_factor() as f32;
+        // egui points: physical pixels over egui's pixels_per_point (scale factor times zoom).
+        let ppp = self.ctx.pixels_per_point();
         for input in self.automation.begin_frame() {
             if running.input.push(&input, ppp, &mut raw) {
                 continue;
@@ -191,15 +204,6 @@ impl App {
                     .update_texture(&gpu.device, &gpu.queue, *id, delta);
             }
         }
-        let texture = match gpu.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                gpu.surface.configure(&gpu.device, &gpu.config);
-                None
-            }
-            _ => None,
-        };
         if let Some(texture) = texture {
             let view = texture.texture.create_view(&Default::default());
             let mut encoder = gpu.device.create_command_encoder(&Default::default());

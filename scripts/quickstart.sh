@@ -27,8 +27,8 @@ run click role=button name=Increment
 run type "hello, \"world\""
 run snapshot -i
 run find name~=count
-echo "\$ winit-automation key Enter   (the counter does not handle keys: exit code 1 expected)"
-if "$cli" --dir "$box" key Enter 2>&1; then echo "unexpected success" >&2; exit 1; fi
+echo "\$ winit-automation click name=Missing   (no such node: exit code 1 and a typed error expected)"
+if "$cli" --dir "$box" click name=Missing 2>&1; then echo "unexpected success" >&2; exit 1; fi
 echo
 run quit
 wait $app

@@ -134,7 +134,8 @@ impl Automation {
     /// Shows the plugin a window event: resizes, scale-factor changes, focus and destruction keep
     /// the snapshot's window line, the visible-area projection and the logical-to-physical
     /// conversion of injected pointer input right. Call it for every event of every window (events
-    /// it does not need are ignored at the cost of a `match`).
+    /// it does not need are ignored at the cost of a `match`). Events of a window the plugin was
+    /// not told about ([`Automation::track_window`] or [`Automation::window_state`]) are ignored.
     pub fn window_event(&self, window: winit::window::WindowId, event: &winit::event::WindowEvent) {
         imp::window_event(&self.inner, u64::from(window), event);
     }

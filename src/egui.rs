@@ -133,6 +133,14 @@ impl EguiInput {
             self.modifiers = held;
             raw.events.push(Event::ModifiersChanged(held));
         }
+        // egui-winit turns the clipboard shortcuts into these events; widgets do not see the key.
+        if pressed && modifiers.command && !modifiers.shift && !modifiers.alt {
+            match key.chord.key {
+                crate::protocol::Key::Char('c') => return raw.events.push(Event::Copy),
+                crate::protocol::Key::Char('x') => return raw.events.push(Event::Cut),
+                _ => {}
+            }
+        }
         if let Some(k) = egui::Key::from_name(&key.chord.key.to_string()) {
             raw.events.push(Event::Key {
                 key: k,

@@ -2,7 +2,7 @@
 //!
 //! Each kind comes by its own path, and the answer to the command names the path that ran:
 //! - pointer input (`click`, `hover`, `drag`, `scroll`) as real winit [`WindowEvent`]s with
-//!   [`DeviceId::dummy`], in physical pixels, aimed at the centre of the visible part of the target;
+//!   [`DeviceId::dummy`](winit::event::DeviceId::dummy), in physical pixels, aimed at the centre of the visible part of the target;
 //! - text (`type`, `fill`) as a string to insert at the focus (what an IME commit carries);
 //! - keys (`key`, the select-all of `fill`) as the crate's own [`KeyInput`], because winit 0.30's
 //!   `KeyEvent` cannot be built outside winit; it converts to winit's logical key and modifiers;

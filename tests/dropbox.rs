@@ -147,7 +147,7 @@ fn every_kind_of_bad_input_gets_its_typed_error_and_the_app_keeps_running() {
 #[test]
 fn a_half_written_entry_does_not_hold_up_the_queue_and_is_reaped() {
     let (_tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start_with(&dir, |b| b.reap_after(Duration::from_millis(1000)));
+    let _app = InProcessApp::start_with(&dir, |b| b.reap_after(Duration::from_millis(3000)));
     let client = connect(&dir);
     let half = write_raw_entry(&dir, b"type \"never fin");
     let later = client.enqueue_line("type \"after\"").unwrap();
@@ -165,7 +165,7 @@ fn a_half_written_entry_does_not_hold_up_the_queue_and_is_reaped() {
 #[test]
 fn a_slow_writer_that_keeps_writing_is_not_reaped() {
     let (_tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start_with(&dir, |b| b.reap_after(Duration::from_millis(1000)));
+    let _app = InProcessApp::start_with(&dir, |b| b.reap_after(Duration::from_millis(3000)));
     let client = connect(&dir);
     let seq = write_raw_entry(&dir, b"type");
     let path = dir.join(command_file(seq));
@@ -253,6 +253,7 @@ fn responses_wait_until_the_frame_that_carried_the_command_out_is_published() {
     let client = connect(&dir);
     // A command the app answers itself.
     let click = client.enqueue_line("screenshot shot").unwrap();
+    let windows = client.enqueue_line("windows").unwrap();
     let status = client.enqueue_line("status").unwrap();
     wake_rx
         .recv_timeout(Duration::from_secs(20))
@@ -262,9 +263,12 @@ fn responses_wait_until_the_frame_that_carried_the_command_out_is_published() {
         panic!("expected the screenshot request, got {input:?}");
     };
     assert_eq!(request.seq(), click);
-    // status came after the click, so it waits for the click's answer.
+    // windows came after the click, so it waits for the click's answer; status does not wait, so
+    // an app that never carries an action out can still be asked how it is.
+    let answer = client.wait(status).unwrap();
+    assert!(answer.body().contains("in_flight 1\n"), "{answer:?}");
     std::thread::sleep(Duration::from_millis(100));
-    assert!(!dir.join(response_file(status)).exists());
+    assert!(!dir.join(response_file(windows)).exists());
     request.reply(Ok("done".into()));
     std::thread::sleep(Duration::from_millis(100));
     assert!(
@@ -275,7 +279,7 @@ fn responses_wait_until_the_frame_that_carried_the_command_out_is_published() {
     automation.end_frame();
     let response = client.wait(click).unwrap();
     assert_eq!(response.body(), format!("frame {frame}\ndone\n"));
-    assert!(client.wait(status).unwrap().is_ok());
+    assert!(client.wait(windows).unwrap().is_ok());
 }
 
 #[test]

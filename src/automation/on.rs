@@ -189,6 +189,7 @@ impl AutomationInner {
         Replier {
             replies: self.replies.clone(),
             shared: self.shared.clone(),
+            waker: self.waker.clone(),
         }
     }
 }
@@ -321,9 +322,19 @@ fn to_input(window: WindowId, scale: f64, step: Step) -> Input {
     }
 }
 
-/// Records a window's state on the render side and sends it when it changed.
-fn update_window(a: &AutomationInner, window: u64, change: impl FnOnce(&mut WindowState)) {
+/// Records a window's state on the render side and sends it when it changed. `create`: a window
+/// not known yet is added (from `track_window` and `window_state`); otherwise it is ignored (events
+/// of a window the app never told the plugin about).
+fn update_window(
+    a: &AutomationInner,
+    window: u64,
+    create: bool,
+    change: impl FnOnce(&mut WindowState),
+) {
     let mut windows = lock(&a.windows);
+    if !create && !windows.contains_key(&window) {
+        return;
+    }
     let entry = windows.entry(window).or_insert_with(|| WindowState {
         title: String::new(),
         width: 0.0,
@@ -345,7 +356,7 @@ pub(super) fn track_window(a: &AutomationInner, window: &winit::window::Window) 
     let size = window.inner_size().to_logical::<f64>(scale);
     let title = window.title();
     let focused = window.has_focus();
-    update_window(a, u64::from(window.id()), |s| {
+    update_window(a, u64::from(window.id()), true, |s| {
         s.title = title;
         s.width = size.width;
         s.height = size.height;
@@ -356,13 +367,13 @@ pub(super) fn track_window(a: &AutomationInner, window: &winit::window::Window) 
 
 pub(super) fn window_event(a: &AutomationInner, window: u64, event: &WindowEvent) {
     match event {
-        WindowEvent::Resized(size) => update_window(a, window, |s| {
+        WindowEvent::Resized(size) => update_window(a, window, false, |s| {
             let logical = size.to_logical::<f64>(s.scale_factor);
             s.width = logical.width;
             s.height = logical.height;
         }),
         WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
-            update_window(a, window, |s| {
+            update_window(a, window, false, |s| {
                 // The physical size stays until the Resized that follows.
                 let (w, h) = (s.width * s.scale_factor, s.height * s.scale_factor);
                 s.scale_factor = *scale_factor;
@@ -370,7 +381,7 @@ pub(super) fn window_event(a: &AutomationInner, window: u64, event: &WindowEvent
                 s.height = h / scale_factor;
             })
         }
-        WindowEvent::Focused(focused) => update_window(a, window, |s| s.focused = *focused),
+        WindowEvent::Focused(focused) => update_window(a, window, false, |s| s.focused = *focused),
         WindowEvent::Destroyed => {
             lock(&a.windows).remove(&window);
             send_tree(a, TreeMsg::Closed(window));
@@ -410,7 +421,7 @@ pub(super) fn widgets(a: &AutomationInner, window: u64, widgets: Vec<crate::Widg
 }
 
 pub(super) fn window_state(a: &AutomationInner, window: u64, state: crate::WindowState) {
-    update_window(a, window, |s| *s = state);
+    update_window(a, window, true, |s| *s = state);
 }
 
 pub(super) fn adapter(a: &AutomationInner, gpu: crate::GpuInfo) {
@@ -428,7 +439,8 @@ pub(super) fn window_closed(a: &AutomationInner, window: u64) {
 
 pub(super) fn end_frame(a: &AutomationInner) {
     let frame = a.shared.building.fetch_add(1, Ordering::SeqCst);
-    if let (false, Some(waker)) = (lock(&a.pending).is_empty(), &a.waker) {
+    let stages_left = !lock(&a.pending).is_empty();
+    if let (true, Some(waker)) = (stages_left, &a.waker) {
         // Input stages remain: the next frame must come even if nothing else asks for it.
         waker();
     }
@@ -441,9 +453,10 @@ pub(super) fn end_frame(a: &AutomationInner) {
         // overtake its tree. A later end_frame publishes this frame along with its own.
         return;
     }
-    // Metrics only (fps and frame intervals): a full channel drops the sample.
-    let _ = a.frames.try_send(Instant::now());
+    // Published first, then announced: the service, woken by the frame's end, reads this frame.
     a.shared.published.store(frame, Ordering::SeqCst);
+    // Metrics (fps and frame intervals) and the settle clock: a full channel drops the sample.
+    let _ = a.frames.try_send(Instant::now());
     if a.shared.replied.swap(false, Ordering::SeqCst) {
         // Full means a wake-up is already pending, which reads the published frame when it runs.
         let _ = a.tick.try_send(());
@@ -461,6 +474,9 @@ pub(super) fn dir(a: &AutomationInner) -> Option<&Path> {
 struct Replier {
     replies: Sender<FromApp>,
     shared: Arc<Shared>,
+    /// A reply waits for the frame it is stamped with; an app that draws only on demand is asked
+    /// for that frame.
+    waker: Option<Arc<dyn Fn() + Send + Sync>>,
 }
 
 impl Replier {
@@ -477,6 +493,9 @@ impl Replier {
             frame,
             result,
         });
+        if let Some(waker) = &self.waker {
+            waker();
+        }
     }
 }
 

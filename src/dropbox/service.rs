@@ -172,6 +172,12 @@ pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
     let (trees_tx, trees_rx) = bounded(TREE_CHANNEL);
     let (frames_tx, frames_rx) = bounded(256);
     let watcher = super::watch::watch(&dir, fs_tx, |name| name.starts_with("command-"));
+    // Without a watcher its sender is gone; a disconnected receiver would be ready forever.
+    let fs_rx = if watcher.is_some() {
+        fs_rx
+    } else {
+        crossbeam_channel::never()
+    };
     if watcher.is_none() {
         log::warn!(
             "winit-automation: cannot watch {}; polling every {:?}",
@@ -343,7 +349,10 @@ impl Service {
                 self.scan();
             }
             self.check_waits();
-            self.check_settles();
+            if self.check_settles() {
+                // The settled command no longer holds up the ones behind it.
+                self.flush(false);
+            }
             self.publish_artifacts(false);
         }
         self.shutdown();
@@ -573,17 +582,45 @@ impl Service {
                 woken_at: 0,
             },
         );
+        // Answered at once if it already holds (it cannot hold yet: K >= 1 frames must pass).
         self.check_settles();
     }
 
     /// Answers the settles whose trees have stayed unchanged long enough or whose time is up, and
     /// asks the app for frames meanwhile (an app that draws only on demand would never settle).
-    fn check_settles(&mut self) {
+    /// Like `check_settles_inner`, but a panic while formatting costs the settling commands an
+    /// `app_error` answer instead of the service thread. Returns whether any was answered.
+    fn check_settles(&mut self) -> bool {
         if self.settling.is_empty() {
-            return;
+            return false;
         }
-        self.drain_trees();
+        let answered = self.answered;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.check_settles_inner();
+        }));
+        if let Err(panic) = result {
+            let why = crate::panic_message(&*panic);
+            for (seq, s) in std::mem::take(&mut self.settling) {
+                self.in_flight.remove(&seq);
+                self.fail(
+                    seq,
+                    Some(s.verb),
+                    Failure::new(
+                        ErrorCode::AppError,
+                        format!("internal error in winit-automation while settling: {why}"),
+                        "please report it with the command and the snapshot; the app keeps running",
+                    ),
+                );
+            }
+        }
+        self.answered != answered
+    }
+
+    fn check_settles_inner(&mut self) {
+        // The frame first, then the trees: every change of a published frame is then in the
+        // mirror when the frame is counted as unchanged.
         let published = self.published();
+        self.drain_trees();
         let now = Instant::now();
         let seqs: Vec<u64> = self.settling.keys().copied().collect();
         let mut wake = false;
@@ -750,6 +787,12 @@ impl Service {
     /// answered (commands run one at a time in seq order, so each is resolved against the tree the
     /// earlier ones left). Returns whether it went to the render side.
     fn dispatch(&mut self, seq: u64, command: Command) -> bool {
+        // `status` reads no tree and changes nothing: it is answered at once even behind a command
+        // the app has not carried out yet, so a stuck app can still be diagnosed.
+        if matches!(command, Command::Status) {
+            self.serve(seq, &command);
+            return false;
+        }
         if !self.deferred.is_empty() || !self.in_flight.is_empty() {
             self.deferred.insert(seq, command);
             return false;
@@ -958,15 +1001,16 @@ impl Service {
         let settling = std::mem::take(&mut self.settling);
         for (seq, s) in settling {
             self.in_flight.remove(&seq);
-            self.fail(
-                seq,
-                Some(s.verb),
+            let failure = if s.verb == Verb::Settle {
+                shutting_down()
+            } else {
                 Failure::new(
                     ErrorCode::NotSettled,
                     "the app shut down before the tree settled",
                     "restart the app; the action itself was carried out",
-                ),
-            );
+                )
+            };
+            self.fail(seq, Some(s.verb), failure);
         }
         let owed: Vec<(u64, Verb)> = self.in_flight.iter().map(|(s, v)| (*s, *v)).collect();
         for (seq, verb) in owed {
@@ -985,8 +1029,13 @@ impl Service {
                 _ => self.fail(seq, Some(command.verb()), shutting_down()),
             }
         }
+        self.retry_unwritten();
         if let Ok(listing) = queue::scan(self.dir()) {
             for seq in listing.commands {
+                if self.stuck.contains(&seq) || self.unwritten.contains_key(&seq) {
+                    // Already answered (or its answer could not be written): never answered twice.
+                    continue;
+                }
                 if let Ok(Entry::Complete(bytes)) =
                     queue::read_entry(self.dir(), seq, self.cfg.max_command_bytes)
                 {

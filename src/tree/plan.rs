@@ -69,9 +69,22 @@ struct Aim {
     line: Option<String>,
 }
 
-/// Roles that only lay children out: they never count as covering another node.
-fn is_layout_only(role: Role) -> bool {
-    matches!(role, Role::GenericContainer | Role::Group | Role::Unknown)
+/// Whether a node lying on top of a target counts as covering it: something that takes the pointer
+/// (an interactive node) or a surface drawn over others (dialogs, windows, menus, tooltips). Layout
+/// containers, panes, regions and plain text do not: toolkits give them bounds that overlap their
+/// neighbours without drawing over them.
+fn can_cover(node: &Node) -> bool {
+    format::is_interactive(node)
+        || matches!(
+            node.role(),
+            Role::Dialog
+                | Role::AlertDialog
+                | Role::Window
+                | Role::Menu
+                | Role::MenuBar
+                | Role::MenuListPopup
+                | Role::Tooltip
+        )
 }
 
 fn is_empty(r: Rect) -> bool {
@@ -93,7 +106,7 @@ fn is_within(node: &Node, ancestor: accesskit_consumer::FullNodeId) -> bool {
     false
 }
 
-/// The topmost node at `p` (tree units) that is not layout-only, honouring hidden subtrees and
+/// The topmost node at `p` (tree units) that can cover others, honouring hidden subtrees and
 /// every clip; and the last modal dialog shown, if any. Paint order is tree order: a later node
 /// lies on top of an earlier one, a child on top of its parent.
 fn hit<'a>(
@@ -118,7 +131,7 @@ fn hit<'a>(
             (None, Some(_)) => None,
         };
         if let Some(v) = visible
-            && !is_layout_only(node.role())
+            && can_cover(&node)
             && contains(v, p)
         {
             top = Some(node);
@@ -163,7 +176,8 @@ impl Trees {
     /// `check_cover` is off for where a drag ends.
     fn aim(&mut self, target: &Target, check_cover: bool) -> Result<Aim, Failure> {
         if let Target::Point(p) = target {
-            return self.aim_point(*p);
+            let window = default_window(self)?;
+            return self.aim_point(window, *p);
         }
         let found = self.resolve(target)?;
         let line = self.node_line(found);
@@ -266,8 +280,7 @@ impl Trees {
         })
     }
 
-    fn aim_point(&mut self, p: Point) -> Result<Aim, Failure> {
-        let window = default_window(self)?;
+    fn aim_point(&mut self, window: u64, p: Point) -> Result<Aim, Failure> {
         if let Some(s) = &self.mirror.windows[&window].state
             && !(p.x >= 0.0 && p.y >= 0.0 && p.x < s.width && p.y < s.height)
         {
@@ -419,7 +432,11 @@ impl Trees {
             }
             Command::Drag { from, to, .. } => {
                 let a = self.aim(from, true)?;
-                let b = self.aim(to, false)?;
+                // A point is in the window where the drag starts.
+                let b = match to {
+                    Target::Point(p) => self.aim_point(a.window, *p)?,
+                    _ => self.aim(to, false)?,
+                };
                 if a.window != b.window {
                     return Err(failure(
                         ErrorCode::BadArgument,
@@ -515,8 +532,22 @@ impl Trees {
                 value,
                 ..
             } => {
-                let data = action_data(*action, value.as_deref())?;
                 let (found, line) = self.node_for(target, *action)?;
+                let numeric = self.mirror.windows[&found.window]
+                    .tree
+                    .as_ref()
+                    .and_then(|t| t.state().node_by_id(found.node))
+                    .is_some_and(|n| {
+                        n.numeric_value().is_some()
+                            || matches!(
+                                n.role(),
+                                Role::Slider
+                                    | Role::SpinButton
+                                    | Role::ProgressIndicator
+                                    | Role::ScrollBar
+                            )
+                    });
+                let data = action_data(*action, value.as_deref(), numeric)?;
                 let _ = writeln!(
                     summary,
                     "path action\naction {}\ntarget {line}",
@@ -593,7 +624,13 @@ pub(crate) fn act_options(command: &Command) -> Option<ActOptions> {
 }
 
 /// The data an action's VALUE becomes.
-fn action_data(action: Action, value: Option<&str>) -> Result<Option<ActionData>, Failure> {
+/// `numeric`: the node holds a number (a slider, a spin button), so a numeric `set_value` is sent as
+/// AccessKit's numeric value; a text field gets the text as it was written.
+fn action_data(
+    action: Action,
+    value: Option<&str>,
+    numeric: bool,
+) -> Result<Option<ActionData>, Failure> {
     let bad = |why: &str, hint: &str| Err(failure(ErrorCode::BadArgument, why.to_owned(), hint));
     let name = action_name(action);
     match (action, value) {
@@ -602,7 +639,7 @@ fn action_data(action: Action, value: Option<&str>) -> Result<Option<ActionData>
             "write action TARGET set_value VALUE",
         ),
         (Action::SetValue, Some(v)) => Ok(Some(match v.parse::<f64>() {
-            Ok(n) if n.is_finite() => ActionData::NumericValue(n),
+            Ok(n) if n.is_finite() && numeric => ActionData::NumericValue(n),
             _ => ActionData::Value(v.into()),
         })),
         (Action::ReplaceSelectedText, Some(v)) => Ok(Some(ActionData::Value(v.into()))),
