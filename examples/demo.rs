@@ -29,12 +29,14 @@ use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::keyboard::{Key, ModifiersState, NamedKey};
 use winit::window::{Window, WindowId};
-use winit_automation::{Automation, Input, Request};
+use winit_automation::{Automation, FrameTarget, Input, Request, WindowState};
 
-const USAGE: &str = "usage: demo [--dir DIR] [--continuous]
+const USAGE: &str = "usage: demo [--dir DIR] [--continuous] [--headless [--size WxH]]
 
   --dir DIR      the automation drop-box (default: $WINIT_AUTOMATION_DIR or target/winit-automation)
-  --continuous   redraw at 60 Hz even when nothing changes (default: only when needed)";
+  --continuous   redraw at 60 Hz even when nothing changes (default: only when needed)
+  --headless     no window and no display: draw into an offscreen texture, one frame per command
+  --size WxH     the headless frame size in pixels (default 800x600)";
 
 const ITEMS: usize = 50;
 const ITEM_H: f32 = 32.0;
@@ -806,6 +808,9 @@ struct Gpu {
     device: wgpu::Device,
     queue: wgpu::Queue,
     config: wgpu::SurfaceConfiguration,
+    /// The surface texture itself when it can be copied from, else an intermediate one blitted to
+    /// it: screenshots work on every backend.
+    target: FrameTarget,
     gfx: Gfx,
 }
 
@@ -855,6 +860,8 @@ impl App {
         if let Some(srgb) = caps.formats.iter().find(|f| f.is_srgb()) {
             config.format = *srgb;
         }
+        let target = FrameTarget::new(&device, &mut config, &caps);
+        eprintln!("demo: capture path {}", target.path().as_str());
         surface.configure(&device, &config);
         self.automation.surface(window.id(), &config);
         let gfx = Gfx::new(&device, &queue, config.format);
@@ -863,6 +870,7 @@ impl App {
             device,
             queue,
             config,
+            target,
             gfx,
         }
     }
@@ -906,7 +914,8 @@ impl App {
         }
         let gpu = &mut running.gpu;
         if let Some(texture) = texture {
-            let view = texture.texture.create_view(&Default::default());
+            let frame = gpu.target.texture(&texture.texture);
+            let view = frame.create_view(&Default::default());
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             let layers = self.ui.layers(&mut gpu.gfx);
             gpu.gfx.render(
@@ -919,6 +928,10 @@ impl App {
                 Rgba(245, 246, 248, 255),
                 &layers,
             );
+            self.automation
+                .capture(window.id(), &gpu.device, &mut encoder, frame);
+            gpu.target
+                .finish(&gpu.device, &mut encoder, &texture.texture);
             gpu.queue.submit([encoder.finish()]);
             window.pre_present_notify();
             gpu.queue.present(texture);
@@ -1003,6 +1016,7 @@ impl ApplicationHandler<UserEvent> for App {
                 gpu.config.width = size.width.max(1);
                 gpu.config.height = size.height.max(1);
                 gpu.surface.configure(&gpu.device, &gpu.config);
+                gpu.target.resize(&gpu.device, &gpu.config);
                 self.automation.surface(id, &gpu.config);
                 let logical = size.to_logical::<f32>(scale);
                 self.ui.size = (logical.width, logical.height);
@@ -1043,9 +1057,129 @@ impl ApplicationHandler<UserEvent> for App {
     }
 }
 
+/// The demo with no window and no display: the same UI drawn into an offscreen texture, one frame
+/// whenever the plugin brings work (and one more after a change, so the change is drawn).
+fn run_headless(dir: Option<String>, (width, height): (u32, u32)) {
+    let (wake_tx, wake) = crossbeam_channel::bounded::<()>(1);
+    let mut builder = Automation::builder().app_name("demo").waker(move || {
+        let _ = wake_tx.try_send(());
+    });
+    if let Some(dir) = dir {
+        builder = builder.dir(dir);
+    }
+    let automation = builder.start().unwrap_or_else(|e| {
+        eprintln!("demo: {e}");
+        std::process::exit(1);
+    });
+    match automation.dir() {
+        Some(d) => eprintln!("demo: headless, automation in {}", d.display()),
+        None => eprintln!("demo: built without the automation feature"),
+    }
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter =
+        pollster::block_on(instance.request_adapter(&Default::default())).unwrap_or_else(|e| {
+            eprintln!("demo: no GPU adapter ({e}); install mesa-vulkan-drivers for lavapipe");
+            std::process::exit(1);
+        });
+    let info = adapter.get_info();
+    eprintln!(
+        "demo: adapter {} ({:?}, {:?})",
+        info.name, info.backend, info.device_type
+    );
+    automation.adapter(&info);
+    let (device, queue) =
+        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))
+            .expect("a device");
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let make_texture = |w: u32, h: u32| {
+        device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("demo frame"),
+            size: wgpu::Extent3d {
+                width: w.max(1),
+                height: h.max(1),
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        })
+    };
+    let mut texture = make_texture(width, height);
+    let mut gfx = Gfx::new(&device, &queue, format);
+    let window = WindowId::from(1);
+    let state = |w: u32, h: u32| WindowState {
+        title: "winit-automation demo (headless)".into(),
+        width: f64::from(w),
+        height: f64::from(h),
+        scale_factor: 1.0,
+        focused: true,
+    };
+    automation.window_state(window, state(width, height));
+    let mut ui = Ui::new();
+    ui.size = (width as f32, height as f32);
+    ui.focus = None;
+    let mut redraw = true;
+    loop {
+        if !redraw {
+            // Idle until work arrives; the wait only bounds how long a lost wake-up could cost.
+            let _ = wake.recv_timeout(Duration::from_millis(500));
+        }
+        let mut quit = false;
+        for input in automation.begin_frame() {
+            match input {
+                Input::Pointer { event, .. } => ui.pointer(&event, 1.0),
+                Input::Text { text, .. } => ui.insert_text(&text),
+                Input::Key { key, .. } if key.is_pressed() => {
+                    ui.key(&key.logical_key(), key.modifiers(), key.text().as_deref())
+                }
+                Input::Action { request, .. } => ui.action(&request),
+                Input::Resize { size, .. } => {
+                    let (w, h) = (size.width.round() as u32, size.height.round() as u32);
+                    texture = make_texture(w, h);
+                    ui.size = (w as f32, h as f32);
+                    ui.changed = true;
+                    automation.window_state(window, state(w, h));
+                }
+                Input::Quit => quit = true,
+                Input::Request(request) => unsupported(request),
+                _ => {}
+            }
+        }
+        let view = texture.create_view(&Default::default());
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let layers = ui.layers(&mut gfx);
+        gfx.render(
+            &device,
+            &queue,
+            &mut encoder,
+            &view,
+            (texture.width(), texture.height()),
+            1.0,
+            Rgba(245, 246, 248, 255),
+            &layers,
+        );
+        automation.capture(window, &device, &mut encoder, &texture);
+        queue.submit([encoder.finish()]);
+        redraw = std::mem::take(&mut ui.changed);
+        if redraw {
+            automation.tree_update(window, ui.tree(1.0));
+        }
+        automation.end_frame();
+        if quit {
+            break;
+        }
+    }
+}
+
 fn main() {
     let mut dir = None;
     let mut continuous = false;
+    let mut headless = false;
+    let mut size = (800, 600);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -1054,12 +1188,27 @@ fn main() {
                 None => fail("--dir needs a directory"),
             },
             "--continuous" => continuous = true,
+            "--headless" => headless = true,
+            "--size" => {
+                let parsed = args.next().and_then(|v| {
+                    let (w, h) = v.split_once('x')?;
+                    Some((w.parse().ok()?, h.parse().ok()?))
+                });
+                match parsed {
+                    Some((w, h)) if w > 0 && h > 0 => size = (w, h),
+                    _ => fail("--size needs WIDTHxHEIGHT, e.g. --size 1920x1080"),
+                }
+            }
             "--help" | "-h" => {
                 eprintln!("{USAGE}");
                 return;
             }
             other => fail(&format!("unknown argument {other:?}")),
         }
+    }
+    if headless {
+        run_headless(dir, size);
+        return;
     }
     let event_loop = EventLoop::<UserEvent>::with_user_event()
         .build()

@@ -14,17 +14,21 @@
 
 use std::sync::Arc;
 
+use std::time::Duration;
 use winit::application::ApplicationHandler;
 use winit::dpi::LogicalSize;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
 use winit_automation::egui::EguiInput;
-use winit_automation::{Automation, Input};
 
-const USAGE: &str = "usage: egui_demo [--dir DIR]
+use winit_automation::{Automation, FrameTarget, Input};
 
-  --dir DIR   the automation drop-box (default: $WINIT_AUTOMATION_DIR or target/winit-automation)";
+const USAGE: &str = "usage: egui_demo [--dir DIR] [--headless [--size WxH]]
+
+  --dir DIR    the automation drop-box (default: $WINIT_AUTOMATION_DIR or target/winit-automation)
+  --headless   no window and no display: egui drawn into an offscreen texture
+  --size WxH   the headless frame size in pixels (default 640x400)";
 
 /// Events from other threads: the plugin's waker and accesskit_winit (through egui-winit).
 #[derive(Debug)]
@@ -75,6 +79,8 @@ struct Gpu {
     device: wgpu::Device,
     queue: wgpu::Queue,
     config: wgpu::SurfaceConfiguration,
+    /// The surface texture when it can be copied from, else an intermediate one blitted to it.
+    target: FrameTarget,
     renderer: egui_wgpu::Renderer,
 }
 
@@ -123,6 +129,8 @@ fn start_gpu(automation: &Automation, window: Arc<Window>) -> Gpu {
     if let Some(linear) = caps.formats.iter().find(|f| !f.is_srgb()) {
         config.format = *linear;
     }
+    let target = FrameTarget::new(&device, &mut config, &caps);
+    eprintln!("egui_demo: capture path {}", target.path().as_str());
     surface.configure(&device, &config);
     automation.surface(window.id(), &config);
     let renderer = egui_wgpu::Renderer::new(&device, config.format, Default::default());
@@ -131,8 +139,191 @@ fn start_gpu(automation: &Automation, window: Arc<Window>) -> Gpu {
         device,
         queue,
         config,
+        target,
         renderer,
     }
+}
+
+/// Draws egui's primitives into `target`; returns the command buffers egui-wgpu needs submitted
+/// before the encoder.
+fn paint(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    renderer: &mut egui_wgpu::Renderer,
+    encoder: &mut wgpu::CommandEncoder,
+    target: &wgpu::Texture,
+    jobs: &[egui::ClippedPrimitive],
+    screen: &egui_wgpu::ScreenDescriptor,
+) -> Vec<wgpu::CommandBuffer> {
+    let view = target.create_view(&Default::default());
+    let extra = renderer.update_buffers(device, queue, encoder, jobs, screen);
+    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("egui"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: &view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color {
+                    r: 0.1,
+                    g: 0.1,
+                    b: 0.12,
+                    a: 1.0,
+                }),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        ..Default::default()
+    });
+    renderer.render(&mut pass.forget_lifetime(), jobs, screen);
+    extra
+}
+
+/// The egui demo with no window and no display: egui runs on input the plugin brings, drawn into
+/// an offscreen texture; one frame per wake-up, more while egui asks for repaints.
+fn run_headless(automation: Automation, wake: crossbeam_channel::Receiver<()>, (w, h): (u32, u32)) {
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter =
+        pollster::block_on(instance.request_adapter(&Default::default())).unwrap_or_else(|e| {
+            eprintln!("egui_demo: no GPU adapter ({e}); install mesa-vulkan-drivers for lavapipe");
+            std::process::exit(1);
+        });
+    let info = adapter.get_info();
+    eprintln!(
+        "egui_demo: adapter {} ({:?}, {:?})",
+        info.name, info.backend, info.device_type
+    );
+    automation.adapter(&info);
+    let (device, queue) =
+        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))
+            .expect("a device");
+    // egui-wgpu writes gamma-space colours: a non-sRGB target.
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let make = |w: u32, h: u32| {
+        device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("egui_demo frame"),
+            size: wgpu::Extent3d {
+                width: w.max(1),
+                height: h.max(1),
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        })
+    };
+    let mut texture = make(w, h);
+    let mut renderer = egui_wgpu::Renderer::new(&device, format, Default::default());
+    let window = WindowId::from(1);
+    let state = |w: u32, h: u32| winit_automation::WindowState {
+        title: "winit-automation egui demo (headless)".into(),
+        width: f64::from(w),
+        height: f64::from(h),
+        scale_factor: 1.0,
+        focused: true,
+    };
+    automation.window_state(window, state(w, h));
+    let ctx = egui::Context::default();
+    ctx.enable_accesskit();
+    let mut model = Model {
+        count: 0,
+        name: String::new(),
+        enabled: true,
+    };
+    let mut input = EguiInput::new();
+    // A virtual clock: each frame is 1/60 s later, whatever the wall clock says, so egui's
+    // animations are deterministic.
+    let mut frame_no = 0u64;
+    let mut repaint = true;
+    loop {
+        if !repaint {
+            let _ = wake.recv_timeout(Duration::from_millis(500));
+        }
+        let (tw, th) = (texture.width(), texture.height());
+        let mut raw = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(tw as f32, th as f32),
+            )),
+            time: Some(frame_no as f64 / 60.0),
+            predicted_dt: 1.0 / 60.0,
+            focused: true,
+            ..Default::default()
+        };
+        frame_no += 1;
+        let mut quit = false;
+        for i in automation.begin_frame() {
+            if input.push(&i, ctx.pixels_per_point(), &mut raw) {
+                continue;
+            }
+            match i {
+                Input::Resize { size, .. } => {
+                    let (w, h) = (size.width.round() as u32, size.height.round() as u32);
+                    texture = make(w, h);
+                    automation.window_state(window, state(w, h));
+                }
+                Input::Quit => quit = true,
+                Input::Request(request) => unsupported(request),
+                _ => {}
+            }
+        }
+        let egui::FullOutput {
+            platform_output,
+            mut textures_delta,
+            shapes,
+            pixels_per_point,
+            viewport_output,
+        } = ctx.run_ui(raw, |ui| model.ui(ui));
+        if let Some(update) = platform_output.accesskit_update {
+            automation.tree_update(window, update);
+        }
+        for (id, deltas) in &textures_delta.set {
+            for delta in deltas {
+                renderer.update_texture(&device, &queue, *id, delta);
+            }
+        }
+        let jobs = ctx.tessellate(shapes, pixels_per_point);
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [texture.width(), texture.height()],
+            pixels_per_point,
+        };
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let extra = paint(
+            &device,
+            &queue,
+            &mut renderer,
+            &mut encoder,
+            &texture,
+            &jobs,
+            &screen,
+        );
+        automation.capture(window, &device, &mut encoder, &texture);
+        queue.submit(extra.into_iter().chain([encoder.finish()]));
+        for id in &textures_delta.free {
+            renderer.free_texture(id);
+        }
+        textures_delta.clear();
+        automation.end_frame();
+        if quit {
+            break;
+        }
+        repaint = viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .is_some_and(|v| v.repaint_delay.is_zero());
+    }
+}
+
+fn unsupported(request: winit_automation::Request) {
+    let verb = request.command().verb();
+    request.reply(Err(winit_automation::protocol::Failure::new(
+        winit_automation::protocol::ErrorCode::Unsupported,
+        format!("the egui demo does not carry out {verb}"),
+        "see the README for what the demo supports",
+    )));
 }
 
 impl App {
@@ -165,14 +356,7 @@ impl App {
                     let _ = window.request_inner_size(size);
                 }
                 Input::Quit => event_loop.exit(),
-                Input::Request(request) => {
-                    let verb = request.command().verb();
-                    request.reply(Err(winit_automation::protocol::Failure::new(
-                        winit_automation::protocol::ErrorCode::Unsupported,
-                        format!("the egui demo does not carry out {verb} yet"),
-                        "see the README for what the demo supports",
-                    )));
-                }
+                Input::Request(request) => unsupported(request),
                 _ => {}
             }
         }
@@ -205,33 +389,21 @@ impl App {
             }
         }
         if let Some(texture) = texture {
-            let view = texture.texture.create_view(&Default::default());
+            let frame = gpu.target.texture(&texture.texture);
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            let extra =
-                gpu.renderer
-                    .update_buffers(&gpu.device, &gpu.queue, &mut encoder, &jobs, &screen);
-            {
-                let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("egui"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: &view,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(wgpu::Color {
-                                r: 0.1,
-                                g: 0.1,
-                                b: 0.12,
-                                a: 1.0,
-                            }),
-                            store: wgpu::StoreOp::Store,
-                        },
-                    })],
-                    ..Default::default()
-                });
-                gpu.renderer
-                    .render(&mut pass.forget_lifetime(), &jobs, &screen);
-            }
+            let extra = paint(
+                &gpu.device,
+                &gpu.queue,
+                &mut gpu.renderer,
+                &mut encoder,
+                frame,
+                &jobs,
+                &screen,
+            );
+            self.automation
+                .capture(window.id(), &gpu.device, &mut encoder, frame);
+            gpu.target
+                .finish(&gpu.device, &mut encoder, &texture.texture);
             gpu.queue
                 .submit(extra.into_iter().chain([encoder.finish()]));
             window.pre_present_notify();
@@ -315,6 +487,7 @@ impl ApplicationHandler<UserEvent> for App {
                 gpu.config.width = size.width.max(1);
                 gpu.config.height = size.height.max(1);
                 gpu.surface.configure(&gpu.device, &gpu.config);
+                gpu.target.resize(&gpu.device, &gpu.config);
                 self.automation.surface(id, &gpu.config);
             }
             _ => {}
@@ -335,16 +508,48 @@ impl ApplicationHandler<UserEvent> for App {
 
 fn main() {
     let mut dir = None;
+    let mut headless = false;
+    let mut size = (640, 400);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--dir" => dir = args.next().or_else(|| fail("--dir needs a directory")),
+            "--headless" => headless = true,
+            "--size" => {
+                let parsed = args.next().and_then(|v| {
+                    let (w, h) = v.split_once('x')?;
+                    Some((w.parse().ok()?, h.parse().ok()?))
+                });
+                match parsed {
+                    Some((w, h)) if w > 0 && h > 0 => size = (w, h),
+                    _ => fail("--size needs WIDTHxHEIGHT, e.g. --size 1920x1080"),
+                }
+            }
             "--help" | "-h" => {
                 eprintln!("{USAGE}");
                 return;
             }
             other => fail(&format!("unknown argument {other:?}")),
         }
+    }
+    if headless {
+        let (wake_tx, wake) = crossbeam_channel::bounded::<()>(1);
+        let mut builder = Automation::builder().app_name("egui_demo").waker(move || {
+            let _ = wake_tx.try_send(());
+        });
+        if let Some(dir) = dir {
+            builder = builder.dir(dir);
+        }
+        let automation = builder.start().unwrap_or_else(|e| {
+            eprintln!("egui_demo: {e}");
+            std::process::exit(1);
+        });
+        match automation.dir() {
+            Some(d) => eprintln!("egui_demo: headless, automation in {}", d.display()),
+            None => eprintln!("egui_demo: built without the automation feature"),
+        }
+        run_headless(automation, wake, size);
+        return;
     }
     let event_loop = EventLoop::<UserEvent>::with_user_event()
         .build()

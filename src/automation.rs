@@ -63,6 +63,15 @@ impl Builder {
         self
     }
 
+    /// Lets the app answer `screenshot` itself: it arrives as [`Input::Request`](crate::Input::Request)
+    /// and the app replies with a body naming the file it wrote (`file screenshot-<label>.png`).
+    /// For apps that have their pixels at hand without a GPU copy (a software renderer). By
+    /// default the plugin captures the texture handed to [`Automation::capture`].
+    pub fn app_screenshots(mut self, yes: bool) -> Self {
+        imp::set_app_screenshots(&mut self.inner, yes);
+        self
+    }
+
     /// Called from the service thread when commands arrive for the render thread, so an idle event
     /// loop wakes up: typically `move || window.request_redraw()` or an `EventLoopProxy::send_event`.
     /// It must not block.
@@ -121,6 +130,31 @@ impl Automation {
     /// the frame is submitted and its tree update or widget records were handed over.
     pub fn end_frame(&self) {
         imp::end_frame(&self.inner);
+    }
+
+    /// Whether a screenshot of `window` waits for this frame's texture: an app can skip making
+    /// its texture copyable when not. Call it after [`Automation::begin_frame`].
+    pub fn wants_capture(&self, window: winit::window::WindowId) -> bool {
+        imp::wants_capture(&self.inner, u64::from(window))
+    }
+
+    /// Hands over the texture `window`'s frame ends in (the surface texture, or the offscreen or
+    /// intermediate texture the frame is drawn into), after drawing and before the encoder is
+    /// submitted. When a `screenshot` waits for this frame, it encodes a copy into a staging
+    /// buffer; [`Automation::end_frame`], called after the submit, asks for it to be mapped, and
+    /// the service thread reads it back and writes the PNG. Nothing here waits or copies pixels.
+    ///
+    /// The texture needs `TextureUsages::COPY_SRC` and an 8-bit RGBA or BGRA format; otherwise
+    /// the screenshot is answered with an error that says so. Call it every frame: a screenshot
+    /// whose frame was not captured is answered `unsupported`.
+    pub fn capture(
+        &self,
+        window: winit::window::WindowId,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        texture: &wgpu::Texture,
+    ) {
+        imp::capture(&self.inner, u64::from(window), device, encoder, texture);
     }
 
     /// Tells the plugin about a window: its title, size, scale factor and focus. Call it once after

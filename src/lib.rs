@@ -4,6 +4,8 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod automation;
+#[cfg(feature = "automation")]
+mod capture;
 #[cfg(feature = "client")]
 pub mod client;
 #[cfg(any(feature = "automation", feature = "client"))]
@@ -17,12 +19,14 @@ pub mod tree;
 mod widget;
 
 pub mod input;
+mod present;
 
 pub use automation::{
     Automation, Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, ENABLED, Inputs, Request,
     StartError,
 };
 pub use input::{Input, KeyInput};
+pub use present::{CapturePath, FrameTarget};
 /// The text of a caught panic's payload, for the error that reports it.
 #[cfg(feature = "automation")]
 pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {

@@ -245,6 +245,7 @@ fn responses_wait_until_the_frame_that_carried_the_command_out_is_published() {
     let (wake_tx, wake_rx) = crossbeam_channel::bounded(1);
     let automation = Automation::builder()
         .dir(&dir)
+        .app_screenshots(true)
         .waker(move || {
             let _ = wake_tx.try_send(());
         })

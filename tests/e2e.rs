@@ -23,7 +23,42 @@ struct Demo {
     child: Child,
     client: Client,
     log: PathBuf,
+    dir: PathBuf,
     _tmp: tempfile::TempDir,
+}
+
+/// A decoded screenshot.
+struct Png {
+    width: u32,
+    height: u32,
+    rgba: Vec<u8>,
+}
+
+impl Png {
+    fn read(path: &Path) -> Png {
+        let decoder =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+        let mut reader = decoder.read_info().expect("a PNG the png crate decodes");
+        let mut rgba = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut rgba).unwrap();
+        assert_eq!(info.color_type, png::ColorType::Rgba);
+        assert_eq!(info.bit_depth, png::BitDepth::Eight);
+        rgba.truncate(info.buffer_size());
+        Png {
+            width: info.width,
+            height: info.height,
+            rgba,
+        }
+    }
+
+    fn at(&self, x: u32, y: u32) -> [u8; 3] {
+        let i = (y * self.width + x) as usize * 4;
+        [self.rgba[i], self.rgba[i + 1], self.rgba[i + 2]]
+    }
+}
+
+fn close(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 2)
 }
 
 fn example(name: &str) -> PathBuf {
@@ -51,17 +86,45 @@ fn have(program: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// How a demo runs.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// In a window under Xvfb, on this wgpu backend (`WGPU_BACKEND`).
+    Window(&'static str),
+    /// `--headless` with `DISPLAY` unset, at this size.
+    Headless(u32, u32),
+}
+
 impl Demo {
     fn start(name: &str) -> Demo {
-        assert!(
-            have("xvfb-run") && have("Xvfb"),
-            "xvfb-run is not installed: `apt-get install xvfb` (the end-to-end tests need a virtual X server)"
-        );
+        Demo::start_in(name, Mode::Window("vulkan"))
+    }
+
+    fn start_in(name: &str, mode: Mode) -> Demo {
         let (tmp, dir) = fresh_dir();
         let log = tmp.path().join("app.log");
-        let child = Process::new("xvfb-run")
-            .args(["-a", "-s", "-screen 0 1280x800x24"])
-            .arg(example(name))
+        let mut command = match mode {
+            Mode::Window(backend) => {
+                assert!(
+                    have("xvfb-run") && have("Xvfb"),
+                    "xvfb-run is not installed: `apt-get install xvfb` (the end-to-end tests need a virtual X server)"
+                );
+                let mut c = Process::new("xvfb-run");
+                c.args(["-a", "-s", "-screen 0 1280x800x24"])
+                    .arg(example(name))
+                    .env("WGPU_BACKEND", backend);
+                c
+            }
+            Mode::Headless(w, h) => {
+                let mut c = Process::new(example(name));
+                c.args(["--headless", "--size", &format!("{w}x{h}")])
+                    .env_remove("DISPLAY")
+                    .env_remove("WAYLAND_DISPLAY")
+                    .env("WGPU_BACKEND", "vulkan");
+                c
+            }
+        };
+        let child = command
             .arg("--dir")
             .arg(&dir)
             .env_remove("WINIT_AUTOMATION_DIR")
@@ -69,15 +132,43 @@ impl Demo {
             .stderr(std::fs::File::create(&log).unwrap())
             .process_group(0)
             .spawn()
-            .expect("start xvfb-run");
+            .expect("start the demo");
         let mut demo = Demo {
             client: Demo::connect(&dir, &log),
             child,
             log,
+            dir,
             _tmp: tmp,
         };
-        demo.check_adapter();
+        demo.check_adapter(match mode {
+            Mode::Window(backend) => backend,
+            Mode::Headless(..) => "vulkan",
+        });
         demo
+    }
+
+    /// Takes a screenshot; returns the answer's body and the decoded image (checked against the
+    /// size the answer states).
+    fn screenshot(&self, args: &str) -> (String, Png) {
+        let body = self.ok(&format!("screenshot {args}"));
+        let file = body
+            .lines()
+            .find_map(|l| l.strip_prefix("file "))
+            .unwrap_or_else(|| panic!("no file line: {body}"));
+        let png = Png::read(&self.dir.join(file));
+        let size = body.lines().find_map(|l| l.strip_prefix("size ")).unwrap();
+        assert_eq!(size, format!("{}x{}", png.width, png.height), "{body}");
+        let bytes: usize = body
+            .lines()
+            .find_map(|l| l.strip_prefix("bytes "))
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(
+            bytes,
+            std::fs::metadata(self.dir.join(file)).unwrap().len() as usize
+        );
+        (body, png)
     }
 
     fn connect(dir: &Path, log: &Path) -> Client {
@@ -103,8 +194,9 @@ impl Demo {
         text
     }
 
-    /// The demo draws on Vulkan lavapipe, not the GL fallback (which renders differently).
-    fn check_adapter(&mut self) {
+    /// The demo draws on the backend asked for: Vulkan lavapipe unless a test asks for GL (wgpu
+    /// falls back to GL silently when no Vulkan driver is installed, and GL renders differently).
+    fn check_adapter(&mut self, backend: &str) {
         let snapshot = self.wait_for(" backend=", "the app names its adapter");
         let metrics = snapshot
             .lines()
@@ -113,8 +205,8 @@ impl Demo {
             .to_owned();
         println!("adapter: {metrics}");
         assert!(
-            metrics.contains("backend=vulkan"),
-            "the demo is not on Vulkan (install mesa-vulkan-drivers for lavapipe): {metrics}\n{}",
+            metrics.contains(&format!("backend={backend}")),
+            "the demo is not on {backend} (install mesa-vulkan-drivers for lavapipe): {metrics}\n{}",
             self.output()
         );
     }
@@ -313,6 +405,19 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window() {
     let s = demo.snapshot();
     assert!(line_of(&s, "slider \"Volume\"").contains(" focused"), "{s}");
 
+    // A screenshot while the window is being resized: whichever frame it comes from, the PNG is
+    // whole and has the size its answer states (Demo::screenshot checks that).
+    let resize = demo.client.enqueue_line("resize 900 650").unwrap();
+    let (body, png) = demo.screenshot("resizing");
+    assert!(demo.client.wait(resize).unwrap().is_ok());
+    assert!(
+        [(800, 600), (900, 650)].contains(&(png.width, png.height)),
+        "{body}"
+    );
+    demo.wait_for("size=900x650", "the window takes the new size");
+    let (_, png) = demo.screenshot("resized");
+    assert_eq!((png.width, png.height), (900, 650));
+
     demo.quit();
 }
 
@@ -363,5 +468,155 @@ fn the_egui_demo_is_driven_through_the_client_with_egui_s_own_tree() {
         "{s}"
     );
 
+    demo.quit();
+}
+
+/// The demo's colours (examples/demo.rs): the checkbox box is white unchecked, blue checked.
+const PANEL: [u8; 3] = [255, 255, 255];
+const ACCENT: [u8; 3] = [37, 99, 235];
+const BACKGROUND: [u8; 3] = [245, 246, 248];
+
+/// A point inside the checkbox's box, off the check mark: the node spans 24,112,160x24, the box
+/// is its first 20x20 px (from y 114), and the checked mark is a white square in the box's middle.
+fn checkbox_box(s: &str) -> (u32, u32) {
+    let line = line_of(s, "checkbox \"Subscribe\"");
+    assert!(
+        line.contains("bounds=24,112,160x24"),
+        "the demo's layout moved: {line}"
+    );
+    (27, 124)
+}
+
+#[test]
+fn headless_screenshots_with_no_display_show_the_frame_the_tree_describes() {
+    let demo = Demo::start_in("demo", Mode::Headless(800, 600));
+    let s = demo.wait_for(
+        "checkbox \"Subscribe\"",
+        "the headless demo publishes its tree",
+    );
+    let (x, y) = checkbox_box(&s);
+    let (body, before) = demo.screenshot("before");
+    assert_eq!((before.width, before.height), (800, 600));
+    assert!(before.rgba.len() == 800 * 600 * 4);
+    let png_bytes = std::fs::metadata(demo.dir.join("screenshot-before.png"))
+        .unwrap()
+        .len();
+    assert!(
+        png_bytes * 4 <= 800 * 600 * 4,
+        "the PNG is {png_bytes} bytes: {body}"
+    );
+    assert!(close(before.at(x, y), PANEL), "{:?}", before.at(x, y));
+    assert!(
+        close(before.at(5, 590), BACKGROUND),
+        "{:?}",
+        before.at(5, 590)
+    );
+
+    demo.ok("click role=checkbox --settle");
+    let (_, after) = demo.screenshot("after");
+    assert!(
+        close(after.at(x, y), ACCENT),
+        "checked: {:?}",
+        after.at(x, y)
+    );
+
+    // Cropped to a node's bounds.
+    let (_, crop) = demo.screenshot("box --ref role=checkbox");
+    assert_eq!((crop.width, crop.height), (160, 24));
+    assert!(
+        close(crop.at(x - 24, y - 112), ACCENT),
+        "{:?}",
+        crop.at(x - 24, y - 112)
+    );
+
+    // A hostile label never reaches the app, and names no file outside the directory.
+    let response = demo.send("screenshot ../escape");
+    assert_eq!(
+        response.error_code(),
+        Some(ErrorCode::BadArgument),
+        "{response:?}"
+    );
+    assert!(!demo.dir.parent().unwrap().join("escape").exists());
+
+    // A resize and a screenshot sent together: the screenshot is of the resized frame.
+    let resize = demo.client.enqueue_line("resize 640 480").unwrap();
+    let shot = demo.client.enqueue_line("screenshot resized").unwrap();
+    assert!(demo.client.wait(resize).unwrap().is_ok());
+    let answer = demo.client.wait(shot).unwrap();
+    assert!(answer.body().contains("size 640x480\n"), "{answer:?}");
+    let resized = Png::read(&demo.dir.join("screenshot-resized.png"));
+    assert_eq!((resized.width, resized.height), (640, 480));
+    demo.quit();
+}
+
+#[test]
+fn a_1920x1080_headless_screenshot_decodes_to_its_stated_size() {
+    let demo = Demo::start_in("demo", Mode::Headless(1920, 1080));
+    demo.wait_for("button \"Submit\"", "the headless demo publishes its tree");
+    let (body, png) = demo.screenshot("full");
+    assert_eq!((png.width, png.height), (1920, 1080), "{body}");
+    let bytes = std::fs::metadata(demo.dir.join("screenshot-full.png"))
+        .unwrap()
+        .len();
+    assert!(
+        bytes * 4 <= 1920 * 1080 * 4,
+        "the PNG of the UI is {bytes} bytes"
+    );
+    demo.quit();
+}
+
+#[test]
+fn the_gl_blit_path_gives_the_same_pixels_as_the_vulkan_copy_path() {
+    let take = |backend: &'static str| {
+        let demo = Demo::start_in("demo", Mode::Window(backend));
+        let s = demo.wait_for("checkbox \"Subscribe\"", "the demo publishes its tree");
+        demo.ok("click role=checkbox --settle");
+        let (_, png) = demo.screenshot("path");
+        let path = demo.output();
+        assert!(
+            path.contains(&format!(
+                "capture path {}",
+                if backend == "gl" { "blit" } else { "copy" }
+            )),
+            "{path}"
+        );
+        demo.quit();
+        (checkbox_box(&s), png)
+    };
+    let ((x, y), vulkan) = take("vulkan");
+    let (_, gl) = take("gl");
+    assert_eq!((vulkan.width, vulkan.height), (gl.width, gl.height));
+    assert!(close(vulkan.at(x, y), ACCENT) && close(gl.at(x, y), ACCENT));
+    // Flat areas match exactly; anti-aliased edges of text may differ by a little.
+    for (px, py) in [(5, 5), (84, 210), (600, 76), (790, 590)] {
+        assert!(
+            close(vulkan.at(px, py), gl.at(px, py)),
+            "at {px},{py}: vulkan {:?}, gl {:?}",
+            vulkan.at(px, py),
+            gl.at(px, py)
+        );
+    }
+    let differing = vulkan
+        .rgba
+        .chunks(4)
+        .zip(gl.rgba.chunks(4))
+        .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
+        .count();
+    println!("pixels differing by more than 8 between the paths: {differing}");
+    assert!(
+        differing * 100 < (vulkan.width * vulkan.height) as usize,
+        "{differing} pixels differ"
+    );
+}
+
+#[test]
+fn the_egui_demo_runs_headless_and_its_screenshot_decodes() {
+    let demo = Demo::start_in("egui_demo", Mode::Headless(640, 400));
+    let s = demo.wait_for("button \"Count\"", "egui publishes its tree headless");
+    let count = ref_of(&s, "button \"Count\"");
+    let body = demo.ok(&format!("click {count} --settle"));
+    assert!(body.contains("value=\"Clicked 1 times\""), "{body}");
+    let (_, png) = demo.screenshot("egui");
+    assert_eq!((png.width, png.height), (640, 400));
     demo.quit();
 }

@@ -18,6 +18,7 @@ pub(super) fn set_dir(_: &mut BuilderInner, _: PathBuf) {}
 pub(super) fn set_capacity(_: &mut BuilderInner, _: usize) {}
 pub(super) fn set_max_bytes(_: &mut BuilderInner, _: usize) {}
 pub(super) fn set_reap_after(_: &mut BuilderInner, _: Duration) {}
+pub(super) fn set_app_screenshots(_: &mut BuilderInner, _: bool) {}
 pub(super) fn set_waker(_: &mut BuilderInner, _: Arc<dyn Fn() + Send + Sync>) {}
 
 pub(super) struct AutomationInner;
@@ -46,6 +47,19 @@ pub(super) fn begin_frame(_: &AutomationInner) -> InputsInner {}
 
 pub(super) fn next_input(_: &mut InputsInner) -> Option<crate::Input> {
     None
+}
+
+pub(super) fn wants_capture(_: &AutomationInner, _: u64) -> bool {
+    false
+}
+
+pub(super) fn capture(
+    _: &AutomationInner,
+    _: u64,
+    _: &wgpu::Device,
+    _: &mut wgpu::CommandEncoder,
+    _: &wgpu::Texture,
+) {
 }
 
 pub(super) fn track_window(_: &AutomationInner, _: &winit::window::Window) {}

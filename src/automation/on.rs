@@ -18,7 +18,8 @@ use winit::event::{
 use winit::window::WindowId;
 
 use super::{DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, Request, StartError};
-use crate::dropbox::service::{self, FromApp, Shared, ToApp};
+use crate::capture::{Ring, Staged, Wanted};
+use crate::dropbox::service::{self, CaptureJob, FromApp, Shared, ToApp};
 use crate::dropbox::{DirError, DirLock, dir};
 use crate::input::{Input, KeyInput};
 use crate::protocol::{Button, Command, ErrorCode, Failure};
@@ -33,6 +34,7 @@ pub(super) struct BuilderInner {
     max_bytes: usize,
     reap_after: Duration,
     waker: Option<Arc<dyn Fn() + Send + Sync>>,
+    app_screenshots: bool,
 }
 
 pub(super) fn new_builder() -> BuilderInner {
@@ -43,7 +45,12 @@ pub(super) fn new_builder() -> BuilderInner {
         max_bytes: Command::DEFAULT_MAX_BYTES,
         reap_after: DEFAULT_REAP_AFTER,
         waker: None,
+        app_screenshots: false,
     }
+}
+
+pub(super) fn set_app_screenshots(b: &mut BuilderInner, yes: bool) {
+    b.app_screenshots = yes;
 }
 
 pub(super) fn set_name(b: &mut BuilderInner, name: String) {
@@ -82,6 +89,12 @@ pub(super) struct AutomationInner {
     /// render thread locks it.
     windows: Mutex<std::collections::HashMap<u64, WindowState>>,
     waker: Option<Arc<dyn Fn() + Send + Sync>>,
+    /// Screenshots delivered this frame, waiting for `capture`; then copies waiting for the frame
+    /// to be submitted. Only the render thread locks these.
+    wanted: Mutex<Vec<Wanted>>,
+    staged: Mutex<Vec<Staged>>,
+    ring: Mutex<Ring>,
+    captures: Sender<CaptureJob>,
     tick: Sender<()>,
     stop: Sender<()>,
     shared: Arc<Shared>,
@@ -145,6 +158,7 @@ pub(super) fn start(b: BuilderInner) -> Result<AutomationInner, StartError> {
         max_command_bytes: b.max_bytes,
         reap_after: b.reap_after,
         waker: b.waker.clone(),
+        app_screenshots: b.app_screenshots,
     })
     .map_err(|e| err(StartErrorKind::Io(dir.clone(), e)))?;
     Ok(AutomationInner {
@@ -157,6 +171,10 @@ pub(super) fn start(b: BuilderInner) -> Result<AutomationInner, StartError> {
         pending: Mutex::new(VecDeque::new()),
         windows: Mutex::new(std::collections::HashMap::new()),
         waker: b.waker,
+        wanted: Mutex::new(Vec::new()),
+        staged: Mutex::new(Vec::new()),
+        ring: Mutex::new(Ring::new()),
+        captures: ends.captures,
         tick: ends.tick,
         stop: ends.stop,
         shared: ends.shared,
@@ -238,15 +256,33 @@ pub(super) fn begin_frame(a: &AutomationInner) -> InputsInner {
                     .get(&plan.window)
                     .map_or(1.0, |s| s.scale_factor)
                     .max(f64::MIN_POSITIVE);
+                let mut captured = false;
                 if let Some(stage) = plan.stages.get_mut(*next) {
-                    out.extend(stage.drain(..).map(|step| to_input(window, scale, step)));
+                    for step in stage.drain(..) {
+                        match step {
+                            Step::Capture { file, crop } => {
+                                captured = true;
+                                lock(&a.wanted).push(Wanted {
+                                    seq: *seq,
+                                    command: command.clone(),
+                                    window: plan.window,
+                                    file,
+                                    crop,
+                                });
+                            }
+                            step => out.push(to_input(window, scale, step)),
+                        }
+                    }
                 }
                 *next += 1;
                 if *next < plan.stages.len() {
                     break;
                 }
-                let summary = std::mem::take(&mut plan.summary);
-                a.replier().send(*seq, command, Ok(summary));
+                if !captured {
+                    // A screenshot is answered by the service thread once its PNG is written.
+                    let summary = std::mem::take(&mut plan.summary);
+                    a.replier().send(*seq, command, Ok(summary));
+                }
                 pending.pop_front();
             }
         }
@@ -319,6 +355,95 @@ fn to_input(window: WindowId, scale: f64, step: Step) -> Input {
             size: winit::dpi::LogicalSize::new(f64::from(width), f64::from(height)),
         },
         Step::Quit => Input::Quit,
+        // Taken out by begin_frame before it gets here.
+        Step::Capture { .. } => Input::Quit,
+    }
+}
+
+pub(super) fn wants_capture(a: &AutomationInner, window: u64) -> bool {
+    lock(&a.wanted).iter().any(|w| w.window == window)
+}
+
+pub(super) fn capture(
+    a: &AutomationInner,
+    window: u64,
+    device: &wgpu::Device,
+    encoder: &mut wgpu::CommandEncoder,
+    texture: &wgpu::Texture,
+) {
+    let mine: Vec<Wanted> = {
+        let mut wanted = lock(&a.wanted);
+        if wanted.is_empty() {
+            return;
+        }
+        let (mine, rest) = std::mem::take(&mut *wanted)
+            .into_iter()
+            .partition(|w| w.window == window);
+        *wanted = rest;
+        mine
+    };
+    let scale = lock(&a.windows)
+        .get(&window)
+        .map_or(1.0, |s| s.scale_factor);
+    let mut ring = lock(&a.ring);
+    for w in mine {
+        match crate::capture::check(texture) {
+            Ok(bgra) => {
+                let staged =
+                    crate::capture::stage(&mut ring, w, scale, bgra, device, encoder, texture);
+                lock(&a.staged).push(staged);
+            }
+            Err(failure) => a.replier().send(w.seq, &w.command, Err(failure)),
+        }
+    }
+}
+
+/// After the frame is published: copies go to the service thread to be read back; screenshots
+/// the app did not capture this frame are answered with the reason.
+fn finish_captures(a: &AutomationInner, frame: u64) {
+    let staged = std::mem::take(&mut *lock(&a.staged));
+    if !staged.is_empty() {
+        let ring = lock(&a.ring);
+        for s in staged {
+            let (seq, command, file, crop) = (
+                s.wanted.seq,
+                s.wanted.command.clone(),
+                s.wanted.file.clone(),
+                s.wanted.crop,
+            );
+            let job = CaptureJob {
+                seq,
+                verb: command.verb(),
+                frame,
+                file,
+                crop,
+                read: s.into_reader(&ring),
+            };
+            if let Err(e) = a.captures.try_send(job) {
+                let job = e.into_inner();
+                a.replier().send(
+                    job.seq,
+                    &command,
+                    Err(Failure::new(
+                        ErrorCode::AppError,
+                        "the screenshot could not be handed to the service thread",
+                        "the app is shutting down, or too many screenshots are waiting; try again",
+                    )),
+                );
+            }
+        }
+    }
+    let missed = std::mem::take(&mut *lock(&a.wanted));
+    for w in missed {
+        a.replier().send(
+            w.seq,
+            &w.command,
+            Err(Failure::new(
+                ErrorCode::Unsupported,
+                format!("the app did not hand window {}'s frame to Automation::capture", w.window),
+                "call Automation::capture with the frame's texture before submitting each frame (see the README)",
+            )),
+        );
     }
 }
 
@@ -455,6 +580,7 @@ pub(super) fn end_frame(a: &AutomationInner) {
     }
     // Published first, then announced: the service, woken by the frame's end, reads this frame.
     a.shared.published.store(frame, Ordering::SeqCst);
+    finish_captures(a, frame);
     // Metrics (fps and frame intervals) and the settle clock: a full channel drops the sample.
     let _ = a.frames.try_send(Instant::now());
     if a.shared.replied.swap(false, Ordering::SeqCst) {

@@ -61,6 +61,30 @@ pub(crate) struct FromApp {
     pub result: Result<String, Failure>,
 }
 
+/// Pixels read back from a frame: 8-bit RGBA, sRGB-encoded bytes as the frame held them, rows
+/// tightly packed.
+pub(crate) struct Image {
+    pub width: u32,
+    pub height: u32,
+    /// Physical pixels per logical pixel.
+    pub scale: f64,
+    pub rgba: Vec<u8>,
+}
+
+/// A screenshot on its way to disk. The render side encoded the copy and submitted it; `read`
+/// waits for the GPU and returns the pixels, on the service thread (never on the render thread).
+pub(crate) struct CaptureJob {
+    pub seq: u64,
+    pub verb: Verb,
+    /// The frame the pixels come from (published when the job is sent).
+    pub frame: u64,
+    /// `screenshot-<label>.png`.
+    pub file: String,
+    /// x, y, width, height in logical pixels.
+    pub crop: Option<[f64; 4]>,
+    pub read: Box<dyn FnOnce() -> Result<Image, Failure> + Send>,
+}
+
 /// State shared with the render side through atomics only.
 pub(crate) struct Shared {
     /// The frame the render side is building (starts at 1).
@@ -79,6 +103,8 @@ pub(crate) struct Config {
     pub max_command_bytes: usize,
     pub reap_after: Duration,
     pub waker: Option<Arc<dyn Fn() + Send + Sync>>,
+    /// `screenshot` goes to the app as a request instead of being captured by the plugin.
+    pub app_screenshots: bool,
 }
 
 /// The render side's ends of the channels.
@@ -87,6 +113,7 @@ pub(crate) struct RenderEnds {
     pub trees: Sender<TreeMsg>,
     pub frames: Sender<Instant>,
     pub replies: Sender<FromApp>,
+    pub captures: Sender<CaptureJob>,
     pub tick: Sender<()>,
     pub stop: Sender<()>,
     pub shared: Arc<Shared>,
@@ -100,6 +127,7 @@ struct Service {
     shared: Arc<Shared>,
     requests: Sender<ToApp>,
     replies: Receiver<FromApp>,
+    captures: Receiver<CaptureJob>,
     tick: Receiver<()>,
     stop: Receiver<()>,
     fs_events: Receiver<()>,
@@ -166,6 +194,7 @@ pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
     let stuck = recover(&dir)?;
     let (requests_tx, requests_rx) = bounded(IN_FLIGHT);
     let (replies_tx, replies_rx) = bounded(IN_FLIGHT);
+    let (captures_tx, captures_rx) = bounded(IN_FLIGHT);
     let (tick_tx, tick_rx) = bounded(1);
     let (stop_tx, stop_rx) = bounded(1);
     let (fs_tx, fs_rx) = bounded(1);
@@ -207,6 +236,7 @@ pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
         shared: shared.clone(),
         requests: requests_tx,
         replies: replies_rx,
+        captures: captures_rx,
         tick: tick_rx,
         stop: stop_rx,
         fs_events: fs_rx,
@@ -251,6 +281,7 @@ pub(crate) fn start(cfg: Config) -> Result<RenderEnds, std::io::Error> {
         trees: trees_tx,
         frames: frames_tx,
         replies: replies_tx,
+        captures: captures_tx,
         tick: tick_tx,
         stop: stop_tx,
         shared,
@@ -321,6 +352,11 @@ impl Service {
                 recv(self.replies) -> reply => {
                     if let Ok(reply) = reply {
                         self.held.insert(reply.seq, reply);
+                    }
+                }
+                recv(self.captures) -> job => {
+                    if let Ok(job) = job {
+                        self.capture(job);
                     }
                 }
                 recv(self.tree_msgs) -> msg => {
@@ -553,6 +589,35 @@ impl Service {
         if let (true, Some(waker)) = (forwarded, &self.cfg.waker) {
             waker();
         }
+    }
+
+    /// Reads a screenshot's pixels back, crops, encodes and publishes the PNG, and answers. A panic
+    /// while doing so costs this command an `app_error` answer.
+    fn capture(&mut self, job: CaptureJob) {
+        let (seq, verb, frame) = (job.seq, job.verb, job.frame);
+        let dir = self.cfg.dir.clone();
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write_png(&dir, job)))
+                .unwrap_or_else(|panic| {
+                    Err(Failure::new(
+                        ErrorCode::AppError,
+                        format!(
+                            "internal error in winit-automation while writing the screenshot: {}",
+                            crate::panic_message(&*panic)
+                        ),
+                        "please report it; the app keeps running",
+                    ))
+                });
+        self.in_flight.remove(&seq);
+        match result {
+            Ok(body) => self.answer(Response::ok(
+                seq,
+                Some(verb),
+                format!("frame {frame}\n{body}"),
+            )),
+            Err(failure) => self.fail(seq, Some(verb), failure),
+        }
+        self.dirty = true;
     }
 
     /// Starts waiting for the trees to stay unchanged for `frames` frames after `from_frame`.
@@ -816,8 +881,14 @@ impl Service {
     fn forward(&mut self, seq: u64, command: Command) -> bool {
         let verb = command.verb();
         self.drain_trees();
-        let planned =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.trees.plan(&command)));
+        let app_answers = self.cfg.app_screenshots && verb == Verb::Screenshot;
+        let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if app_answers {
+                Ok(None)
+            } else {
+                self.trees.plan(&command)
+            }
+        }));
         let plan = match planned {
             Ok(Ok(plan)) => plan,
             Ok(Err(failure)) => {
@@ -998,6 +1069,10 @@ impl Service {
             self.held.insert(reply.seq, reply);
         }
         self.flush(true);
+        // Screenshots already copied out of their frame are written.
+        while let Ok(job) = self.captures.try_recv() {
+            self.capture(job);
+        }
         let settling = std::mem::take(&mut self.settling);
         for (seq, s) in settling {
             self.in_flight.remove(&seq);
@@ -1045,6 +1120,66 @@ impl Service {
         }
         let _ = fs::remove_file(self.dir().join(READY_FILE));
     }
+}
+
+/// Reads the job's pixels, crops them and publishes the PNG; returns the answer's body.
+fn write_png(dir: &Path, job: CaptureJob) -> Result<String, Failure> {
+    let image = (job.read)()?;
+    let (mut x, mut y, mut w, mut h) = (0, 0, image.width, image.height);
+    if let Some([cx, cy, cw, ch]) = job.crop {
+        // Logical to physical, rounded outwards, clamped to the image.
+        let k = image.scale;
+        let x0 = ((cx * k).floor().max(0.0) as u32).min(image.width);
+        let y0 = ((cy * k).floor().max(0.0) as u32).min(image.height);
+        let x1 = (((cx + cw) * k).ceil().max(0.0) as u32).min(image.width);
+        let y1 = (((cy + ch) * k).ceil().max(0.0) as u32).min(image.height);
+        if x1 <= x0 || y1 <= y0 {
+            return Err(Failure::new(
+                ErrorCode::Offscreen,
+                "the node's bounds lie outside the captured frame",
+                "take the whole window, or snapshot again: the node may have moved",
+            ));
+        }
+        (x, y, w, h) = (x0, y0, x1 - x0, y1 - y0);
+    }
+    let stride = image.width as usize * 4;
+    let mut pixels = Vec::with_capacity(w as usize * h as usize * 4);
+    for row in y..y + h {
+        let start = row as usize * stride + x as usize * 4;
+        pixels.extend_from_slice(&image.rgba[start..start + w as usize * 4]);
+    }
+    let mut bytes = Vec::new();
+    let encoded = (|| {
+        let mut encoder = png::Encoder::new(&mut bytes, w, h);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        // sRGB bytes as the frame held them.
+        encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+        encoder.set_compression(png::Compression::Fast);
+        let mut writer = encoder.write_header()?;
+        writer.write_image_data(&pixels)?;
+        writer.finish()
+    })();
+    encoded.map_err(|e| {
+        Failure::new(
+            ErrorCode::AppError,
+            format!("cannot encode the screenshot: {e}"),
+            "please report it",
+        )
+    })?;
+    publish(dir, &job.file, &bytes).map_err(|e| {
+        Failure::new(
+            ErrorCode::AppError,
+            format!("cannot write {}: {e}", job.file),
+            "check the free space and permissions of the automation directory",
+        )
+    })?;
+    Ok(format!(
+        "file {}\nsize {w}x{h}\nscale {}\nbytes {}\n",
+        job.file,
+        image.scale,
+        bytes.len()
+    ))
 }
 
 fn shutting_down() -> Failure {

@@ -44,6 +44,13 @@ pub(crate) enum Step {
     Resize { width: u32, height: u32 },
     /// The app should exit.
     Quit,
+    /// The frame's pixels go to `file` (a `screenshot-<label>.png` name), cropped to `crop` (x, y,
+    /// width, height in logical pixels) when given. Answered when the image is written, not when
+    /// the step is delivered.
+    Capture {
+        file: String,
+        crop: Option<[f64; 4]>,
+    },
 }
 
 /// What the render side does for one command: stages of steps, one stage per frame.
@@ -278,6 +285,50 @@ impl Trees {
             y: centre.y / k,
             line: Some(line),
         })
+    }
+
+    /// The visible part of a target's bounds (x, y, width, height, logical pixels), for a cropped
+    /// screenshot.
+    fn visible_rect(&mut self, target: &Target) -> Result<(u64, [f64; 4]), Failure> {
+        let found = self.resolve(target)?;
+        let line = self.node_line(found);
+        let w = &self.mirror.windows[&found.window];
+        let node = w
+            .tree
+            .as_ref()
+            .and_then(|t| t.state().node_by_id(found.node))
+            .ok_or_else(|| {
+                failure(
+                    ErrorCode::NotFound,
+                    format!("{line} is gone"),
+                    "take a fresh snapshot",
+                )
+            })?;
+        let Some(bounds) = node.bounding_box().filter(|b| !is_empty(*b)) else {
+            return Err(failure(
+                ErrorCode::ZeroSize,
+                format!("{line} has no area to crop to"),
+                "crop to a node with bounds, or take the whole window",
+            ));
+        };
+        let visible = clip_at(w, &node).map_or(bounds, |c| intersect(bounds, c));
+        if is_empty(visible) {
+            return Err(failure(
+                ErrorCode::Offscreen,
+                format!("{line} is outside the visible area"),
+                "scroll it into view first, or take the whole window",
+            ));
+        }
+        let k = w.units_per_logical();
+        Ok((
+            found.window,
+            [
+                visible.x0 / k,
+                visible.y0 / k,
+                (visible.x1 - visible.x0) / k,
+                (visible.y1 - visible.y0) / k,
+            ],
+        ))
     }
 
     fn aim_point(&mut self, window: u64, p: Point) -> Result<Aim, Failure> {
@@ -570,6 +621,23 @@ impl Trees {
                     vec![vec![Step::Resize {
                         width: *width,
                         height: *height,
+                    }]],
+                )
+            }
+            Command::Screenshot { label, crop } => {
+                let (window, crop) = match crop {
+                    None => (default_window(self)?, None),
+                    Some(target) => {
+                        let (window, r) = self.visible_rect(target)?;
+                        (window, Some(r))
+                    }
+                };
+                summary.push_str("path capture\n");
+                (
+                    window,
+                    vec![vec![Step::Capture {
+                        file: label.file_name(),
+                        crop,
                     }]],
                 )
             }

@@ -114,6 +114,7 @@ impl InProcessApp {
         let (wake_tx, wake_rx) = bounded(1);
         let builder = Automation::builder()
             .app_name("test-app")
+            .app_screenshots(true)
             .dir(dir)
             .waker(move || {
                 let _ = wake_tx.try_send(());
@@ -158,6 +159,7 @@ pub fn child_app_main() {
     let (wake_tx, wake_rx) = bounded(1);
     let automation = Automation::builder()
         .app_name("child-app")
+        .app_screenshots(true)
         .dir(&dir)
         .waker(move || {
             let _ = wake_tx.try_send(());

@@ -1,0 +1,218 @@
+//! Screenshots, render side: copies the frame's texture into a staging buffer inside the app's own
+//! command encoder, asks for the buffer to be mapped after the frame is submitted, and hands the
+//! rest to the service thread, which waits for the GPU, reads the pixels and writes the PNG.
+//!
+//! The render thread only encodes a copy and calls `map_async`: no wait, no pixel copy, no
+//! encoding. Staging buffers come back from the service thread and are reused (a small ring).
+
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, Sender, bounded};
+
+use crate::dropbox::service::Image;
+use crate::protocol::{Command, ErrorCode, Failure};
+
+/// How many staging buffers are kept for reuse.
+const RING: usize = 3;
+/// wgpu's row alignment for texture-to-buffer copies.
+const ROW_ALIGN: u32 = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+/// The longest the service thread waits for the GPU to finish a frame's copy.
+const GPU_WAIT: Duration = Duration::from_secs(10);
+
+/// A screenshot whose step was delivered this frame: it waits for the app's `capture` call.
+pub(crate) struct Wanted {
+    pub seq: u64,
+    pub command: Command,
+    pub window: u64,
+    pub file: String,
+    pub crop: Option<[f64; 4]>,
+}
+
+/// A copy encoded this frame, to be mapped once the frame is submitted.
+pub(crate) struct Staged {
+    pub wanted: Wanted,
+    pub scale: f64,
+    buffer: wgpu::Buffer,
+    device: wgpu::Device,
+    width: u32,
+    height: u32,
+    padded_row: u32,
+    bgra: bool,
+}
+
+/// The staging-buffer ring.
+pub(crate) struct Ring {
+    free: Vec<wgpu::Buffer>,
+    returned_tx: Sender<wgpu::Buffer>,
+    returned: Receiver<wgpu::Buffer>,
+}
+
+impl Ring {
+    pub fn new() -> Ring {
+        let (returned_tx, returned) = bounded(RING * 4);
+        Ring {
+            free: Vec::new(),
+            returned_tx,
+            returned,
+        }
+    }
+
+    fn take(&mut self, device: &wgpu::Device, size: u64) -> wgpu::Buffer {
+        while let Ok(b) = self.returned.try_recv() {
+            if self.free.len() < RING {
+                self.free.push(b);
+            }
+        }
+        if let Some(i) = self.free.iter().position(|b| b.size() >= size) {
+            return self.free.swap_remove(i);
+        }
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("winit-automation screenshot"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    }
+}
+
+fn unsupported(message: String, hint: &str) -> Failure {
+    Failure::new(ErrorCode::Unsupported, message, hint)
+}
+
+/// Whether `texture` can be captured; `Ok(true)` when its bytes are BGRA.
+pub(crate) fn check(texture: &wgpu::Texture) -> Result<bool, Failure> {
+    let bgra = match texture.format() {
+        wgpu::TextureFormat::Rgba8Unorm | wgpu::TextureFormat::Rgba8UnormSrgb => false,
+        wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb => true,
+        other => {
+            return Err(unsupported(
+                format!("the frame's texture is {other:?}; screenshots read 8-bit RGBA or BGRA"),
+                "configure the surface (or the texture handed to capture) as Rgba8/Bgra8, Unorm or UnormSrgb",
+            ));
+        }
+    };
+    if !texture.usage().contains(wgpu::TextureUsages::COPY_SRC) {
+        return Err(unsupported(
+            "the frame's texture cannot be copied from (no COPY_SRC usage)".into(),
+            "use winit_automation::FrameTarget, which adds COPY_SRC where the surface allows it and draws through an intermediate texture where it does not",
+        ));
+    }
+    if texture.sample_count() != 1 {
+        return Err(unsupported(
+            "the frame's texture is multisampled".into(),
+            "hand capture the resolved texture",
+        ));
+    }
+    Ok(bgra)
+}
+
+/// Encodes the copy of `texture` (checked by [`check`]) for one wanted screenshot.
+pub(crate) fn stage(
+    ring: &mut Ring,
+    wanted: Wanted,
+    scale: f64,
+    bgra: bool,
+    device: &wgpu::Device,
+    encoder: &mut wgpu::CommandEncoder,
+    texture: &wgpu::Texture,
+) -> Staged {
+    let (width, height) = (texture.width(), texture.height());
+    let padded_row = (width * 4).div_ceil(ROW_ALIGN) * ROW_ALIGN;
+    let buffer = ring.take(device, u64::from(padded_row) * u64::from(height));
+    encoder.copy_texture_to_buffer(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded_row),
+                rows_per_image: Some(height),
+            },
+        },
+        wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+    );
+    Staged {
+        wanted,
+        scale,
+        buffer,
+        device: device.clone(),
+        width,
+        height,
+        padded_row,
+        bgra,
+    }
+}
+
+impl Staged {
+    /// Asks for the buffer to be mapped (the frame that copies into it has been submitted) and
+    /// returns the reader the service thread runs.
+    pub fn into_reader(self, ring: &Ring) -> Box<dyn FnOnce() -> Result<Image, Failure> + Send> {
+        let (mapped_tx, mapped) = bounded(1);
+        self.buffer
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |result| {
+                let _ = mapped_tx.try_send(result);
+            });
+        let returned = ring.returned_tx.clone();
+        Box::new(move || {
+            let gpu_failed = |why: String| {
+                Failure::new(
+                    ErrorCode::AppError,
+                    format!("the screenshot could not be read back: {why}"),
+                    "the GPU may have been lost; check the app's log",
+                )
+            };
+            // Waiting is fine here: this runs on the service thread.
+            let _ = self.device.poll(wgpu::PollType::Wait {
+                submission_index: None,
+                timeout: Some(GPU_WAIT),
+            });
+            match mapped.recv_timeout(GPU_WAIT) {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => return Err(gpu_failed(e.to_string())),
+                Err(_) => {
+                    return Err(gpu_failed(format!(
+                        "the GPU did not finish the frame within {} s (was the frame submitted before end_frame?)",
+                        GPU_WAIT.as_secs()
+                    )));
+                }
+            }
+            let rgba = {
+                let view = self
+                    .buffer
+                    .slice(..)
+                    .get_mapped_range()
+                    .map_err(|e| gpu_failed(e.to_string()))?;
+                let row = self.width as usize * 4;
+                let mut rgba = Vec::with_capacity(row * self.height as usize);
+                for y in 0..self.height as usize {
+                    let start = y * self.padded_row as usize;
+                    rgba.extend_from_slice(&view[start..start + row]);
+                }
+                if self.bgra {
+                    for px in rgba.chunks_exact_mut(4) {
+                        px.swap(0, 2);
+                    }
+                }
+                rgba
+            };
+            self.buffer.unmap();
+            let _ = returned.try_send(self.buffer);
+            Ok(Image {
+                width: self.width,
+                height: self.height,
+                scale: self.scale,
+                rgba,
+            })
+        })
+    }
+}

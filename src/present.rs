@@ -1,0 +1,180 @@
+//! [`FrameTarget`]: where a frame is drawn so that it can be captured on any surface.
+//!
+//! A surface whose capabilities include `COPY_SRC` (Vulkan, Metal, DX12) is drawn into directly
+//! and copied from. One that does not (the GL backend reports `RENDER_ATTACHMENT` only) is drawn
+//! into an intermediate texture of the same format, which is copied from, and blitted to the
+//! surface with `shaders/blit.wgsl` (exact texel loads, no filtering) before present.
+//!
+//! This is plain rendering code, compiled with or without the `automation` feature, so an app's
+//! frame loop has the same shape either way.
+
+/// How a frame reaches the surface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CapturePath {
+    /// Drawn into the surface texture, which is copied from.
+    SurfaceCopy,
+    /// Drawn into an intermediate texture (copied from), then blitted to the surface.
+    Blit,
+}
+
+impl CapturePath {
+    /// The name used in logs and answers: `copy` or `blit`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CapturePath::SurfaceCopy => "copy",
+            CapturePath::Blit => "blit",
+        }
+    }
+}
+
+/// The texture a frame is drawn into, chosen from the surface's capabilities.
+pub struct FrameTarget {
+    path: CapturePath,
+    intermediate: Option<wgpu::Texture>,
+    pipeline: Option<(wgpu::RenderPipeline, wgpu::BindGroupLayout)>,
+}
+
+impl FrameTarget {
+    /// Chooses the path for a surface and adjusts `config` (adds `COPY_SRC` to its usage when the
+    /// surface supports it). Configure the surface with `config` afterwards.
+    pub fn new(
+        device: &wgpu::Device,
+        config: &mut wgpu::SurfaceConfiguration,
+        caps: &wgpu::SurfaceCapabilities,
+    ) -> FrameTarget {
+        if caps.usages.contains(wgpu::TextureUsages::COPY_SRC) {
+            config.usage |= wgpu::TextureUsages::COPY_SRC;
+            return FrameTarget {
+                path: CapturePath::SurfaceCopy,
+                intermediate: None,
+                pipeline: None,
+            };
+        }
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("winit-automation blit"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("../shaders/blit.wgsl").into()),
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("winit-automation blit"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            }],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("winit-automation blit"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("winit-automation blit"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: config.format,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+            multiview_mask: None,
+            cache: None,
+        });
+        let mut target = FrameTarget {
+            path: CapturePath::Blit,
+            intermediate: None,
+            pipeline: Some((pipeline, layout)),
+        };
+        target.resize(device, config);
+        target
+    }
+
+    /// The path chosen.
+    pub fn path(&self) -> CapturePath {
+        self.path
+    }
+
+    /// Follows a reconfigured surface (call it after every `Surface::configure`).
+    pub fn resize(&mut self, device: &wgpu::Device, config: &wgpu::SurfaceConfiguration) {
+        if self.path == CapturePath::Blit {
+            self.intermediate = Some(device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("winit-automation frame"),
+                size: wgpu::Extent3d {
+                    width: config.width.max(1),
+                    height: config.height.max(1),
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: config.format,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::TEXTURE_BINDING
+                    | wgpu::TextureUsages::COPY_SRC,
+                view_formats: &[],
+            }));
+        }
+    }
+
+    /// The texture to draw this frame into and to hand to `Automation::capture`: the surface's
+    /// own texture, or the intermediate one.
+    pub fn texture<'a>(&'a self, surface_texture: &'a wgpu::Texture) -> &'a wgpu::Texture {
+        self.intermediate.as_ref().unwrap_or(surface_texture)
+    }
+
+    /// Ends the frame's drawing: on the blit path, draws the intermediate texture onto the
+    /// surface texture. Call it after `Automation::capture` and before submitting.
+    pub fn finish(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        surface_texture: &wgpu::Texture,
+    ) {
+        let (Some(source), Some((pipeline, layout))) = (&self.intermediate, &self.pipeline) else {
+            return;
+        };
+        let source_view = source.create_view(&Default::default());
+        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("winit-automation blit"),
+            layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&source_view),
+            }],
+        });
+        let target = surface_texture.create_view(&Default::default());
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("winit-automation blit"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &target,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &bind, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}

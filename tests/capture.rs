@@ -1,0 +1,199 @@
+//! Screenshots in process, on a real wgpu device (Vulkan lavapipe, no window): BGRA becomes RGBA,
+//! sRGB bytes are kept, and a texture that cannot be read back is an error answer, never a hang.
+#![cfg(all(feature = "automation", feature = "client"))]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::fresh_dir;
+use winit::window::WindowId;
+use winit_automation::client::Client;
+use winit_automation::protocol::{ErrorCode, Outcome, Response};
+use winit_automation::{Automation, WindowState};
+
+fn device() -> (wgpu::Device, wgpu::Queue) {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    desc.backends = wgpu::Backends::VULKAN;
+    let instance = wgpu::Instance::new(desc);
+    let adapter = pollster::block_on(instance.request_adapter(&Default::default()))
+        .expect("a Vulkan adapter: install mesa-vulkan-drivers for lavapipe");
+    println!("adapter: {:?}", adapter.get_info());
+    pollster::block_on(adapter.request_device(&Default::default())).unwrap()
+}
+
+/// Runs frames that clear `texture` to `rgba` and hand it to `capture`, until `line` is answered.
+fn shoot(
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+    line: &str,
+) -> (Response, Vec<u8>) {
+    let (device, queue) = device();
+    let (tmp, dir) = fresh_dir();
+    let automation = Automation::builder().dir(&dir).start().unwrap();
+    let window = WindowId::from(1);
+    automation.window_state(
+        window,
+        WindowState {
+            title: "capture".into(),
+            width: 64.0,
+            height: 32.0,
+            scale_factor: 1.0,
+            focused: true,
+        },
+    );
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d {
+            width: 64,
+            height: 32,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: usage | wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let client = Client::connect(Some(&dir))
+        .unwrap()
+        .with_timeout(Duration::from_secs(20));
+    let seq = client.enqueue_line(line).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let path = dir.join(winit_automation::protocol::response_file(seq));
+    let mut slowest = Duration::ZERO;
+    while !path.exists() {
+        assert!(Instant::now() < deadline, "no answer to {line}");
+        for _ in automation.begin_frame() {}
+        let view = texture.create_view(&Default::default());
+        let mut encoder = device.create_command_encoder(&Default::default());
+        drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: None,
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    // 0.5 in linear light; an sRGB target stores it as 188.
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: 0.5,
+                        g: 0.0,
+                        b: 1.0,
+                        a: 1.0,
+                    }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        }));
+        let start = Instant::now();
+        automation.capture(window, &device, &mut encoder, &texture);
+        queue.submit([encoder.finish()]);
+        automation.end_frame();
+        slowest = slowest.max(start.elapsed());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    println!("slowest capture + submit + end_frame on the render thread: {slowest:?}");
+    let response = client.wait(seq).unwrap();
+    let png = match response
+        .body()
+        .lines()
+        .find_map(|l| l.strip_prefix("file "))
+    {
+        Some(file) => std::fs::read(dir.join(file)).unwrap(),
+        None => Vec::new(),
+    };
+    drop(tmp);
+    (response, png)
+}
+
+fn first_pixel(png: &[u8]) -> [u8; 4] {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (64, 32));
+    [buf[0], buf[1], buf[2], buf[3]]
+}
+
+#[test]
+fn bgra_frames_become_rgba_and_srgb_bytes_are_kept() {
+    let (response, png) = shoot(
+        wgpu::TextureFormat::Bgra8UnormSrgb,
+        wgpu::TextureUsages::COPY_SRC,
+        "screenshot bgra",
+    );
+    assert!(response.is_ok(), "{response:?}");
+    assert!(response.body().contains("size 64x32\n"), "{response:?}");
+    // Linear 0.5 encoded as sRGB is 188; red first, as PNG wants.
+    let [r, g, b, a] = first_pixel(&png);
+    assert!(
+        r.abs_diff(188) <= 1 && g == 0 && b == 255 && a == 255,
+        "{r} {g} {b} {a}"
+    );
+
+    let (response, png) = shoot(
+        wgpu::TextureFormat::Rgba8Unorm,
+        wgpu::TextureUsages::COPY_SRC,
+        "screenshot rgba",
+    );
+    assert!(response.is_ok(), "{response:?}");
+    let [r, g, b, _] = first_pixel(&png);
+    assert!(r.abs_diff(128) <= 1 && g == 0 && b == 255, "{r} {g} {b}");
+}
+
+fn refused_because(response: &Response) -> String {
+    assert_eq!(
+        response.error_code(),
+        Some(ErrorCode::Unsupported),
+        "{response:?}"
+    );
+    let Outcome::Error { message, hint, .. } = &response.outcome else {
+        unreachable!()
+    };
+    format!("{message} / {hint}")
+}
+
+#[test]
+fn a_texture_that_cannot_be_read_back_is_an_error_answer() {
+    let (response, _) = shoot(
+        wgpu::TextureFormat::Rgba8Unorm,
+        wgpu::TextureUsages::empty(),
+        "screenshot nocopy",
+    );
+    let why = refused_because(&response);
+    assert!(
+        why.contains("COPY_SRC") && why.contains("FrameTarget"),
+        "{why}"
+    );
+
+    let (response, _) = shoot(
+        wgpu::TextureFormat::Rgba16Float,
+        wgpu::TextureUsages::COPY_SRC,
+        "screenshot float",
+    );
+    assert!(refused_because(&response).contains("Rgba16Float"));
+}
+
+#[test]
+fn an_app_that_never_hands_over_its_frame_gets_a_clear_answer() {
+    let (tmp, dir) = fresh_dir();
+    let automation = Automation::builder().dir(&dir).start().unwrap();
+    let (window, state) = common::test_window();
+    automation.window_state(window, state);
+    let client = Client::connect(Some(&dir))
+        .unwrap()
+        .with_timeout(Duration::from_secs(20));
+    let seq = client.enqueue_line("screenshot").unwrap();
+    let path = dir.join(winit_automation::protocol::response_file(seq));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !path.exists() && Instant::now() < deadline {
+        for _ in automation.begin_frame() {}
+        automation.end_frame();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let why = refused_because(&client.wait(seq).unwrap());
+    assert!(why.contains("Automation::capture"), "{why}");
+    drop(tmp);
+}
