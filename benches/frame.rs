@@ -6,9 +6,13 @@
 //!   under Xvfb, redrawing at 60 Hz: a read-only command answered by the service thread, and an
 //!   action carried out by the next frame.
 //!
+//! - screenshots at 1920x1080: command to PNG on disk against the headless demo, the PNG's size
+//!   against the raw RGBA size, and the render thread's own time in `capture` + `end_frame`
+//!   (in process, on a real device: what the plugin adds to the frame, the app's submit excluded).
+//!
 //! Prints medians and p99 against the targets; asserts nothing. Run it with `bash scripts/bench.sh`,
 //! which builds the release demo first.
-#![allow(clippy::print_stdout)]
+#![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
@@ -135,13 +139,26 @@ fn demo_binary() -> PathBuf {
 }
 
 fn start_demo() -> Demo {
+    start_demo_with(&["--continuous"], true)
+}
+
+fn start_demo_with(args: &[&str], windowed: bool) -> Demo {
     use std::os::unix::process::CommandExt;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("box");
-    let child = Process::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(demo_binary())
-        .args(["--continuous", "--dir"])
+    let mut command = if windowed {
+        let mut c = Process::new("xvfb-run");
+        c.args(["-a", "-s", "-screen 0 1280x800x24"])
+            .arg(demo_binary());
+        c
+    } else {
+        let mut c = Process::new(demo_binary());
+        c.env_remove("DISPLAY");
+        c
+    };
+    let child = command
+        .args(args)
+        .arg("--dir")
         .arg(&dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -161,7 +178,7 @@ fn start_demo() -> Demo {
         let s = client.send_line("snapshot --force").unwrap();
         if s.body().contains("textbox \"Name\"") && s.body().contains(" backend=") {
             let metrics = s.body().lines().find(|l| l.starts_with("metrics")).unwrap();
-            println!("windowed demo: {metrics}");
+            println!("demo {args:?}: {metrics}");
             break;
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -187,7 +204,112 @@ fn round_trips(client: &Client, line: &str, warmup: usize, samples: usize) -> Ve
     times
 }
 
+/// For one 1920x1080 screenshot each of a frame that is only a clear: the render thread's time in
+/// `capture` and `end_frame`, and the time from the command to the PNG on disk (what the
+/// screenshot adds to a frame, without the demo's drawing).
+fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    desc.backends = wgpu::Backends::VULKAN;
+    let instance = wgpu::Instance::new(desc);
+    let adapter = pollster::block_on(instance.request_adapter(&Default::default())).unwrap();
+    let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("box");
+    let automation = Automation::builder().dir(&dir).start().unwrap();
+    let window = WindowId::from(1);
+    automation.window_state(
+        window,
+        WindowState {
+            title: "bench".into(),
+            width: 1920.0,
+            height: 1080.0,
+            scale_factor: 1.0,
+            focused: true,
+        },
+    );
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d {
+            width: 1920,
+            height: 1080,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let client = Client::connect(Some(&dir)).unwrap();
+    let mut times = Vec::new();
+    let mut trips = Vec::new();
+    for i in 0..samples + 3 {
+        let sent = Instant::now();
+        let seq = client
+            .enqueue_line(&format!("screenshot s{}", i % 4))
+            .unwrap();
+        let answer = dir.join(winit_automation::protocol::response_file(seq));
+        let mut spent = Duration::ZERO;
+        while !answer.exists() {
+            for _ in automation.begin_frame() {}
+            let view = texture.create_view(&Default::default());
+            let mut encoder = device.create_command_encoder(&Default::default());
+            drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: None,
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            }));
+            let wanted = automation.wants_capture(window);
+            let start = Instant::now();
+            automation.capture(window, &device, &mut encoder, &texture);
+            let encoded = start.elapsed();
+            queue.submit([encoder.finish()]);
+            let start = Instant::now();
+            automation.end_frame();
+            if wanted {
+                spent = encoded + start.elapsed();
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let trip = sent.elapsed();
+        let _ = client.wait(seq);
+        if i >= 3 {
+            times.push(spent);
+            trips.push(trip);
+        }
+    }
+    (times, trips)
+}
+
+/// Prints the plugin's debug log (where a screenshot spends its time) when `BENCH_LOG` is set.
+struct Stderr;
+
+impl log::Log for Stderr {
+    fn enabled(&self, m: &log::Metadata) -> bool {
+        m.level() <= log::Level::Debug
+    }
+    fn log(&self, r: &log::Record) {
+        if r.target().starts_with("winit_automation") {
+            eprintln!("{}", r.args());
+        }
+    }
+    fn flush(&self) {}
+}
+
 fn main() {
+    if std::env::var_os("BENCH_LOG").is_some() {
+        let _ = log::set_logger(&Stderr);
+        log::set_max_level(log::LevelFilter::Debug);
+    }
     println!(
         "machine: {} cores; samples after warm-up; medians and p99",
         std::thread::available_parallelism().map_or(0, |n| n.get())
@@ -212,6 +334,42 @@ fn main() {
         "windowed demo at 60 Hz: action round trip (focus, one frame)",
         &mut round_trips(&demo.client, "focus name=Subscribe", 10, 150),
         frame + Duration::from_millis(2),
+        false,
+    );
+    drop(demo);
+
+    let demo = start_demo_with(&["--headless", "--size", "1920x1080"], false);
+    row(
+        "screenshot 1920x1080, command to PNG on disk (headless demo, lavapipe)",
+        &mut round_trips(&demo.client, "screenshot bench", 3, 40),
+        Duration::from_millis(40),
+        false,
+    );
+    let answer = demo.client.send_line("screenshot bench").unwrap();
+    let bytes: u64 = answer
+        .body()
+        .lines()
+        .find_map(|l| l.strip_prefix("bytes "))
+        .and_then(|b| b.parse().ok())
+        .unwrap();
+    let raw = 1920 * 1080 * 4;
+    println!(
+        "| PNG of the demo UI at 1920x1080 against raw RGBA | {bytes} B | {raw} B | <= 1/4 | {} ({:.1}%) |",
+        if bytes * 4 <= raw { "met" } else { "MISSED" },
+        bytes as f64 * 100.0 / raw as f64
+    );
+    drop(demo);
+    let (mut stall, mut trips) = capture_stall(30);
+    row(
+        "screenshot 1920x1080 of a cleared frame, command to PNG on disk (in process; the cost beyond the frame's drawing)",
+        &mut trips,
+        Duration::from_millis(15),
+        false,
+    );
+    row(
+        "render thread stalled by a 1920x1080 screenshot (capture + end_frame)",
+        &mut stall,
+        Duration::from_micros(500),
         false,
     );
 }

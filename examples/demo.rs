@@ -17,6 +17,8 @@
 
 #[path = "demo/gfx.rs"]
 mod gfx;
+#[path = "shared/setup.rs"]
+mod setup;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -832,26 +834,9 @@ struct App {
 
 impl App {
     fn start_gpu(&self, window: Arc<Window>) -> Gpu {
-        let instance = wgpu::Instance::new(
-            wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(window.clone())),
-        );
-        let surface = instance
-            .create_surface(window.clone())
-            .expect("a surface for the window");
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-            compatible_surface: Some(&surface),
-            ..Default::default()
-        }))
-        .expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)");
-        let info = adapter.get_info();
-        eprintln!(
-            "demo: adapter {} ({:?}, {:?})",
-            info.name, info.backend, info.device_type
-        );
-        self.automation.adapter(&info);
-        let (device, queue) =
-            pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))
-                .expect("a device");
+        let (surface, adapter, device, queue) =
+            setup::gpu("demo", &self.automation, Some(window.clone()));
+        let surface = surface.expect("a surface for the window");
         let size = window.inner_size();
         let mut config = surface
             .get_default_config(&adapter, size.width.max(1), size.height.max(1))
@@ -1061,53 +1046,12 @@ impl ApplicationHandler<UserEvent> for App {
 /// whenever the plugin brings work (and one more after a change, so the change is drawn).
 fn run_headless(dir: Option<String>, (width, height): (u32, u32)) {
     let (wake_tx, wake) = crossbeam_channel::bounded::<()>(1);
-    let mut builder = Automation::builder().app_name("demo").waker(move || {
+    let automation = setup::automation("demo", dir, true, move || {
         let _ = wake_tx.try_send(());
     });
-    if let Some(dir) = dir {
-        builder = builder.dir(dir);
-    }
-    let automation = builder.start().unwrap_or_else(|e| {
-        eprintln!("demo: {e}");
-        std::process::exit(1);
-    });
-    match automation.dir() {
-        Some(d) => eprintln!("demo: headless, automation in {}", d.display()),
-        None => eprintln!("demo: built without the automation feature"),
-    }
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter =
-        pollster::block_on(instance.request_adapter(&Default::default())).unwrap_or_else(|e| {
-            eprintln!("demo: no GPU adapter ({e}); install mesa-vulkan-drivers for lavapipe");
-            std::process::exit(1);
-        });
-    let info = adapter.get_info();
-    eprintln!(
-        "demo: adapter {} ({:?}, {:?})",
-        info.name, info.backend, info.device_type
-    );
-    automation.adapter(&info);
-    let (device, queue) =
-        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))
-            .expect("a device");
+    let (_, _, device, queue) = setup::gpu("demo", &automation, None);
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
-    let make_texture = |w: u32, h: u32| {
-        device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("demo frame"),
-            size: wgpu::Extent3d {
-                width: w.max(1),
-                height: h.max(1),
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        })
-    };
+    let make_texture = |w: u32, h: u32| setup::offscreen(&device, (w, h), format);
     let mut texture = make_texture(width, height);
     let mut gfx = Gfx::new(&device, &queue, format);
     let window = WindowId::from(1);
@@ -1189,16 +1133,10 @@ fn main() {
             },
             "--continuous" => continuous = true,
             "--headless" => headless = true,
-            "--size" => {
-                let parsed = args.next().and_then(|v| {
-                    let (w, h) = v.split_once('x')?;
-                    Some((w.parse().ok()?, h.parse().ok()?))
-                });
-                match parsed {
-                    Some((w, h)) if w > 0 && h > 0 => size = (w, h),
-                    _ => fail("--size needs WIDTHxHEIGHT, e.g. --size 1920x1080"),
-                }
-            }
+            "--size" => match setup::parse_size(args.next()) {
+                Some(s) => size = s,
+                None => fail("--size needs WIDTHxHEIGHT, e.g. --size 1920x1080"),
+            },
             "--help" | "-h" => {
                 eprintln!("{USAGE}");
                 return;
@@ -1218,20 +1156,9 @@ fn main() {
         });
     let proxy = event_loop.create_proxy();
     let wake = proxy.clone();
-    let mut builder = Automation::builder().app_name("demo").waker(move || {
+    let automation = setup::automation("demo", dir, false, move || {
         let _ = wake.send_event(UserEvent::Wake);
     });
-    if let Some(dir) = dir {
-        builder = builder.dir(dir);
-    }
-    let automation = builder.start().unwrap_or_else(|e| {
-        eprintln!("demo: {e}");
-        std::process::exit(1);
-    });
-    match automation.dir() {
-        Some(d) => eprintln!("demo: automation in {}", d.display()),
-        None => eprintln!("demo: built without the automation feature"),
-    }
     let mut app = App {
         automation,
         proxy,

@@ -12,6 +12,9 @@
 //! ```
 #![allow(clippy::print_stderr)]
 
+#[path = "shared/setup.rs"]
+mod setup;
+
 use std::sync::Arc;
 
 use std::time::Duration;
@@ -100,26 +103,9 @@ struct App {
 }
 
 fn start_gpu(automation: &Automation, window: Arc<Window>) -> Gpu {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
-        Box::new(window.clone()),
-    ));
-    let surface = instance
-        .create_surface(window.clone())
-        .expect("a surface for the window");
-    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-        compatible_surface: Some(&surface),
-        ..Default::default()
-    }))
-    .expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)");
-    let info = adapter.get_info();
-    eprintln!(
-        "egui_demo: adapter {} ({:?}, {:?})",
-        info.name, info.backend, info.device_type
-    );
-    automation.adapter(&info);
-    let (device, queue) =
-        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))
-            .expect("a device");
+    let (surface, adapter, device, queue) =
+        setup::gpu("egui_demo", automation, Some(window.clone()));
+    let surface = surface.expect("a surface for the window");
     let size = window.inner_size();
     let mut config = surface
         .get_default_config(&adapter, size.width.max(1), size.height.max(1))
@@ -182,40 +168,10 @@ fn paint(
 /// The egui demo with no window and no display: egui runs on input the plugin brings, drawn into
 /// an offscreen texture; one frame per wake-up, more while egui asks for repaints.
 fn run_headless(automation: Automation, wake: crossbeam_channel::Receiver<()>, (w, h): (u32, u32)) {
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter =
-        pollster::block_on(instance.request_adapter(&Default::default())).unwrap_or_else(|e| {
-            eprintln!("egui_demo: no GPU adapter ({e}); install mesa-vulkan-drivers for lavapipe");
-            std::process::exit(1);
-        });
-    let info = adapter.get_info();
-    eprintln!(
-        "egui_demo: adapter {} ({:?}, {:?})",
-        info.name, info.backend, info.device_type
-    );
-    automation.adapter(&info);
-    let (device, queue) =
-        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))
-            .expect("a device");
+    let (_, _, device, queue) = setup::gpu("egui_demo", &automation, None);
     // egui-wgpu writes gamma-space colours: a non-sRGB target.
     let format = wgpu::TextureFormat::Rgba8Unorm;
-    let make = |w: u32, h: u32| {
-        device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("egui_demo frame"),
-            size: wgpu::Extent3d {
-                width: w.max(1),
-                height: h.max(1),
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        })
-    };
+    let make = |w: u32, h: u32| setup::offscreen(&device, (w, h), format);
     let mut texture = make(w, h);
     let mut renderer = egui_wgpu::Renderer::new(&device, format, Default::default());
     let window = WindowId::from(1);
@@ -515,16 +471,10 @@ fn main() {
         match arg.as_str() {
             "--dir" => dir = args.next().or_else(|| fail("--dir needs a directory")),
             "--headless" => headless = true,
-            "--size" => {
-                let parsed = args.next().and_then(|v| {
-                    let (w, h) = v.split_once('x')?;
-                    Some((w.parse().ok()?, h.parse().ok()?))
-                });
-                match parsed {
-                    Some((w, h)) if w > 0 && h > 0 => size = (w, h),
-                    _ => fail("--size needs WIDTHxHEIGHT, e.g. --size 1920x1080"),
-                }
-            }
+            "--size" => match setup::parse_size(args.next()) {
+                Some(s) => size = s,
+                None => fail("--size needs WIDTHxHEIGHT, e.g. --size 1920x1080"),
+            },
             "--help" | "-h" => {
                 eprintln!("{USAGE}");
                 return;
@@ -534,20 +484,9 @@ fn main() {
     }
     if headless {
         let (wake_tx, wake) = crossbeam_channel::bounded::<()>(1);
-        let mut builder = Automation::builder().app_name("egui_demo").waker(move || {
+        let automation = setup::automation("egui_demo", dir, true, move || {
             let _ = wake_tx.try_send(());
         });
-        if let Some(dir) = dir {
-            builder = builder.dir(dir);
-        }
-        let automation = builder.start().unwrap_or_else(|e| {
-            eprintln!("egui_demo: {e}");
-            std::process::exit(1);
-        });
-        match automation.dir() {
-            Some(d) => eprintln!("egui_demo: headless, automation in {}", d.display()),
-            None => eprintln!("egui_demo: built without the automation feature"),
-        }
         run_headless(automation, wake, size);
         return;
     }
@@ -559,20 +498,9 @@ fn main() {
         });
     let proxy = event_loop.create_proxy();
     let wake = proxy.clone();
-    let mut builder = Automation::builder().app_name("egui_demo").waker(move || {
+    let automation = setup::automation("egui_demo", dir, false, move || {
         let _ = wake.send_event(UserEvent::Wake);
     });
-    if let Some(dir) = dir {
-        builder = builder.dir(dir);
-    }
-    let automation = builder.start().unwrap_or_else(|e| {
-        eprintln!("egui_demo: {e}");
-        std::process::exit(1);
-    });
-    match automation.dir() {
-        Some(d) => eprintln!("egui_demo: automation in {}", d.display()),
-        None => eprintln!("egui_demo: built without the automation feature"),
-    }
     let ctx = egui::Context::default();
     // The tree exists whether or not a screen reader is connected: the plugin needs it.
     ctx.enable_accesskit();

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use crate::dropbox::service::Image;
+use crate::dropbox::service::{Frame, Reader};
 use crate::protocol::{Command, ErrorCode, Failure};
 
 /// How many staging buffers are kept for reuse.
@@ -155,7 +155,7 @@ pub(crate) fn stage(
 impl Staged {
     /// Asks for the buffer to be mapped (the frame that copies into it has been submitted) and
     /// returns the reader the service thread runs.
-    pub fn into_reader(self, ring: &Ring) -> Box<dyn FnOnce() -> Result<Image, Failure> + Send> {
+    pub fn into_reader(self, ring: &Ring) -> Reader {
         let (mapped_tx, mapped) = bounded(1);
         self.buffer
             .slice(..)
@@ -163,7 +163,7 @@ impl Staged {
                 let _ = mapped_tx.try_send(result);
             });
         let returned = ring.returned_tx.clone();
-        Box::new(move || {
+        Box::new(move |visit: &mut dyn FnMut(&Frame<'_>)| {
             let gpu_failed = |why: String| {
                 Failure::new(
                     ErrorCode::AppError,
@@ -171,48 +171,47 @@ impl Staged {
                     "the GPU may have been lost; check the app's log",
                 )
             };
-            // Waiting is fine here: this runs on the service thread.
-            let _ = self.device.poll(wgpu::PollType::Wait {
-                submission_index: None,
-                timeout: Some(GPU_WAIT),
-            });
-            match mapped.recv_timeout(GPU_WAIT) {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => return Err(gpu_failed(e.to_string())),
-                Err(_) => {
-                    return Err(gpu_failed(format!(
-                        "the GPU did not finish the frame within {} s (was the frame submitted before end_frame?)",
-                        GPU_WAIT.as_secs()
-                    )));
+            // Waiting is fine here: this runs on the service thread. Polling (rather than waiting
+            // for the device to go idle) ends as soon as this frame's copy is done, even while the
+            // app keeps submitting later frames.
+            let started = std::time::Instant::now();
+            let deadline = started + GPU_WAIT;
+            let result = loop {
+                let _ = self.device.poll(wgpu::PollType::Poll);
+                match mapped.recv_timeout(Duration::from_micros(250)) {
+                    Ok(result) => break result,
+                    Err(_) if std::time::Instant::now() < deadline => {}
+                    Err(_) => {
+                        return Err(gpu_failed(format!(
+                            "the GPU did not finish the frame within {} s (was the frame submitted before end_frame?)",
+                            GPU_WAIT.as_secs()
+                        )));
+                    }
                 }
-            }
-            let rgba = {
+            };
+            result.map_err(|e| gpu_failed(e.to_string()))?;
+            log::debug!(
+                "winit-automation: the GPU finished the screenshot copy {:?} after end_frame",
+                started.elapsed()
+            );
+            {
                 let view = self
                     .buffer
                     .slice(..)
                     .get_mapped_range()
                     .map_err(|e| gpu_failed(e.to_string()))?;
-                let row = self.width as usize * 4;
-                let mut rgba = Vec::with_capacity(row * self.height as usize);
-                for y in 0..self.height as usize {
-                    let start = y * self.padded_row as usize;
-                    rgba.extend_from_slice(&view[start..start + row]);
-                }
-                if self.bgra {
-                    for px in rgba.chunks_exact_mut(4) {
-                        px.swap(0, 2);
-                    }
-                }
-                rgba
-            };
+                visit(&Frame {
+                    width: self.width,
+                    height: self.height,
+                    scale: self.scale,
+                    stride: self.padded_row as usize,
+                    bgra: self.bgra,
+                    bytes: &view,
+                });
+            }
             self.buffer.unmap();
             let _ = returned.try_send(self.buffer);
-            Ok(Image {
-                width: self.width,
-                height: self.height,
-                scale: self.scale,
-                rgba,
-            })
+            Ok(())
         })
     }
 }

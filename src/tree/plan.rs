@@ -157,6 +157,20 @@ fn failure(code: ErrorCode, message: String, hint: &str) -> Failure {
     Failure::new(code, message, hint)
 }
 
+/// The node a resolved target names, still in its window's tree.
+fn live_node<'a>(w: &'a WindowMirror, found: Found, line: &str) -> Result<Node<'a>, Failure> {
+    w.tree
+        .as_ref()
+        .and_then(|t| t.state().node_by_id(found.node))
+        .ok_or_else(|| {
+            failure(
+                ErrorCode::NotFound,
+                format!("{line} is gone"),
+                "take a fresh snapshot",
+            )
+        })
+}
+
 /// The window a command without a target goes to: the focused one, else the first known.
 fn default_window(trees: &Trees) -> Result<u64, Failure> {
     let windows = &trees.mirror.windows;
@@ -293,17 +307,7 @@ impl Trees {
         let found = self.resolve(target)?;
         let line = self.node_line(found);
         let w = &self.mirror.windows[&found.window];
-        let node = w
-            .tree
-            .as_ref()
-            .and_then(|t| t.state().node_by_id(found.node))
-            .ok_or_else(|| {
-                failure(
-                    ErrorCode::NotFound,
-                    format!("{line} is gone"),
-                    "take a fresh snapshot",
-                )
-            })?;
+        let node = live_node(w, found, &line)?;
         let Some(bounds) = node.bounding_box().filter(|b| !is_empty(*b)) else {
             return Err(failure(
                 ErrorCode::ZeroSize,
@@ -358,17 +362,7 @@ impl Trees {
         let found = self.resolve(target)?;
         let line = self.node_line(found);
         let w = &self.mirror.windows[&found.window];
-        let node = w
-            .tree
-            .as_ref()
-            .and_then(|t| t.state().node_by_id(found.node))
-            .ok_or_else(|| {
-                failure(
-                    ErrorCode::NotFound,
-                    format!("{line} is gone"),
-                    "take a fresh snapshot",
-                )
-            })?;
+        let node = live_node(w, found, &line)?;
         let always = matches!(
             action,
             Action::ScrollIntoView | Action::ShowTooltip | Action::HideTooltip | Action::Blur
