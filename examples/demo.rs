@@ -1070,6 +1070,7 @@ fn run_headless(dir: Option<String>, (width, height): (u32, u32)) {
     loop {
         if !redraw {
             // Idle until work arrives; the wait only bounds how long a lost wake-up could cost.
+            // The plugin holds the waker (without the feature, setup::automation exits headless).
             let _ = wake.recv_timeout(Duration::from_millis(500));
         }
         let mut quit = false;

@@ -197,6 +197,7 @@ fn run_headless(automation: Automation, wake: crossbeam_channel::Receiver<()>, (
     let mut repaint = true;
     loop {
         if !repaint {
+            // The plugin holds the waker (without the feature, setup::automation exits headless).
             let _ = wake.recv_timeout(Duration::from_millis(500));
         }
         let (tw, th) = (texture.width(), texture.height());

@@ -133,8 +133,10 @@ impl Demo {
             .process_group(0)
             .spawn()
             .expect("start the demo");
+        let mut child = child;
+        let client = Demo::connect(&dir, &log, &mut child);
         let mut demo = Demo {
-            client: Demo::connect(&dir, &log),
+            client,
             child,
             log,
             dir,
@@ -171,17 +173,23 @@ impl Demo {
         (body, png)
     }
 
-    fn connect(dir: &Path, log: &Path) -> Client {
+    /// Waits for the handshake; a demo that never makes it (or exits) is killed, with its whole
+    /// process group, before the test fails.
+    fn connect(dir: &Path, log: &Path, child: &mut Child) -> Client {
         let deadline = Instant::now() + Duration::from_secs(120);
         loop {
             if let Ok(client) = Client::connect(Some(dir)) {
                 return client.with_timeout(Duration::from_secs(30));
             }
-            assert!(
-                Instant::now() < deadline,
-                "the demo never published ready.txt; its output:\n{}",
-                std::fs::read_to_string(log).unwrap_or_default()
-            );
+            let exited = matches!(child.try_wait(), Ok(Some(_)));
+            if exited || Instant::now() >= deadline {
+                kill_group(child);
+                panic!(
+                    "the demo never published ready.txt ({}); its output:\n{}",
+                    if exited { "it exited" } else { "timed out" },
+                    std::fs::read_to_string(log).unwrap_or_default()
+                );
+            }
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -259,14 +267,18 @@ impl Demo {
     }
 }
 
+/// Kills the demo's whole process group: xvfb-run, Xvfb and the demo.
+fn kill_group(child: &mut Child) {
+    if let Ok(None) = child.try_wait() {
+        let pgid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+        let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+        let _ = child.wait();
+    }
+}
+
 impl Drop for Demo {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            // The whole group: xvfb-run, Xvfb and the demo.
-            let pgid = rustix::process::Pid::from_raw(self.child.id() as i32).unwrap();
-            let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
-            let _ = self.child.wait();
-        }
+        kill_group(&mut self.child);
     }
 }
 

@@ -24,6 +24,13 @@ pub fn automation(
     match automation.dir() {
         Some(d) if headless => eprintln!("{app}: headless, automation in {}", d.display()),
         Some(d) => eprintln!("{app}: automation in {}", d.display()),
+        None if headless => {
+            // Headless, nothing but the plugin can drive the app.
+            eprintln!(
+                "{app}: built without the automation feature, so nothing can drive it headless; rebuild with --features automation"
+            );
+            std::process::exit(2);
+        }
         None => eprintln!("{app}: built without the automation feature"),
     }
     automation
