@@ -360,11 +360,13 @@ fn main() {
     );
     drop(demo);
     let (mut stall, mut trips) = capture_stall(30);
-    row(
-        "screenshot 1920x1080 of a cleared frame, command to PNG on disk (in process; the cost beyond the frame's drawing)",
-        &mut trips,
-        Duration::from_millis(15),
-        false,
+    // No target of its own: what a screenshot costs beyond drawing the frame (the 40 ms target
+    // above includes the demo's drawing), with the app submitting a frame every millisecond.
+    trips.sort();
+    println!(
+        "| (diagnostic) screenshot 1920x1080 of a cleared frame, command to PNG on disk, in process | {:.2} ms | {:.2} ms | - | - |",
+        percentile(&trips, 0.5).as_secs_f64() * 1e3,
+        percentile(&trips, 0.99).as_secs_f64() * 1e3
     );
     row(
         "render thread stalled by a 1920x1080 screenshot (capture + end_frame)",
