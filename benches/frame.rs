@@ -18,33 +18,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
+#[path = "shared/render_loop.rs"]
+mod render_loop;
+
+use render_loop::render_cost;
 use winit::window::WindowId;
 use winit_automation::client::Client;
 use winit_automation::{Automation, WindowState};
-
-/// 1,000 buttons under a root; `tag` changes every label.
-fn tree(tag: u64) -> TreeUpdate {
-    let mut nodes = Vec::with_capacity(1001);
-    let mut root = Node::new(Role::Window);
-    root.set_bounds(Rect::new(0.0, 0.0, 800.0, 600.0));
-    root.set_children((1..=1000).map(NodeId).collect::<Vec<_>>());
-    nodes.push((NodeId(0), root));
-    for i in 1..=1000u64 {
-        let mut b = Node::new(Role::Button);
-        b.set_label(format!("button {i} v{tag}"));
-        let (x, y) = ((i % 40) as f64 * 20.0, (i / 40) as f64 * 20.0);
-        b.set_bounds(Rect::new(x, y, x + 20.0, y + 20.0));
-        b.add_action(Action::Click);
-        nodes.push((NodeId(i), b));
-    }
-    TreeUpdate {
-        nodes,
-        tree: Some(TreeInfo::new(NodeId(0))),
-        tree_id: TreeId::ROOT,
-        focus: NodeId(0),
-    }
-}
 
 fn percentile(sorted: &[Duration], q: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
@@ -67,44 +47,6 @@ fn row(what: &str, v: &mut [Duration], target: Duration, unit_us: bool) {
         fmt(target),
         if p50 <= target { "met" } else { "MISSED" }
     );
-}
-
-/// The render thread's cost of one frame, paced at 500 Hz so the service thread keeps up (at 60 Hz
-/// it has even more room; a loop that outruns the service only queues updates on its own side).
-fn render_cost() -> Vec<Duration> {
-    let tmp = tempfile::tempdir().unwrap();
-    let automation = Automation::builder()
-        .dir(tmp.path().join("box"))
-        .start()
-        .unwrap();
-    let window = WindowId::from(1);
-    automation.window_state(
-        window,
-        WindowState {
-            title: "bench".into(),
-            width: 800.0,
-            height: 600.0,
-            scale_factor: 1.0,
-            focused: true,
-        },
-    );
-    let (warmup, samples) = (200, 2000);
-    let mut times = Vec::with_capacity(samples);
-    for frame in 0..(warmup + samples) {
-        let update = tree(frame as u64);
-        let start = Instant::now();
-        for input in automation.begin_frame() {
-            drop(input);
-        }
-        automation.tree_update(window, update);
-        automation.end_frame();
-        let spent = start.elapsed();
-        if frame >= warmup {
-            times.push(spent);
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    times
 }
 
 struct Demo {
@@ -188,6 +130,54 @@ fn start_demo_with(args: &[&str], windowed: bool) -> Demo {
         _tmp: tmp,
         client,
     }
+}
+
+/// A row whose target names both the median and the p99.
+fn row_p99(what: &str, v: &mut [Duration], p50_target: Duration, p99_target: Duration) {
+    v.sort();
+    let (p50, p99) = (percentile(v, 0.5), percentile(v, 0.99));
+    println!(
+        "| {what} | {:.2} ms | {:.2} ms | p50 <= {} ms, p99 <= {} ms | {} |",
+        p50.as_secs_f64() * 1e3,
+        p99.as_secs_f64() * 1e3,
+        p50_target.as_millis(),
+        p99_target.as_millis(),
+        if p50 <= p50_target && p99 <= p99_target {
+            "met"
+        } else {
+            "MISSED"
+        }
+    );
+}
+
+/// Commands answered per second: batches of `batch` commands enqueued at once (the queue takes
+/// them in order), timed from the first write to the last answer read. Returns per-batch rates.
+fn throughput(client: &Client, lines: &[&str], batch: usize, batches: usize) -> Vec<f64> {
+    let mut rates = Vec::new();
+    for b in 0..batches + 1 {
+        let start = Instant::now();
+        let seqs: Vec<u64> = (0..batch)
+            .map(|i| client.enqueue_line(lines[i % lines.len()]).unwrap())
+            .collect();
+        for seq in seqs {
+            let r = client.wait(seq).unwrap();
+            assert!(r.is_ok(), "{r:?}");
+        }
+        if b > 0 {
+            rates.push(batch as f64 / start.elapsed().as_secs_f64());
+        }
+    }
+    rates.sort_by(f64::total_cmp);
+    rates
+}
+
+fn rate_row(what: &str, rates: &[f64], target: f64) {
+    let median = rates[rates.len() / 2];
+    println!(
+        "| {what} | {median:.0}/s | worst {:.0}/s | >= {target:.0}/s | {} |",
+        rates[0],
+        if median >= target { "met" } else { "MISSED" }
+    );
 }
 
 fn round_trips(client: &Client, line: &str, warmup: usize, samples: usize) -> Vec<Duration> {
@@ -335,6 +325,30 @@ fn main() {
         &mut round_trips(&demo.client, "focus name=Subscribe", 10, 150),
         frame + Duration::from_millis(2),
         false,
+    );
+    drop(demo);
+
+    let demo = start_demo_with(&["--headless"], false);
+    row_p99(
+        "idle headless demo: command round trip, client write to response read (find)",
+        &mut round_trips(&demo.client, "find role=button", 50, 500),
+        Duration::from_millis(1),
+        Duration::from_millis(5),
+    );
+    rate_row(
+        "headless demo: read-only throughput (snapshot, find; 200 queued at once)",
+        &throughput(
+            &demo.client,
+            &["snapshot --force", "find role=listitem"],
+            200,
+            5,
+        ),
+        2000.0,
+    );
+    rate_row(
+        "headless demo: action throughput (clicks on the checkbox; 100 queued at once)",
+        &throughput(&demo.client, &["click role=checkbox"], 100, 3),
+        500.0,
     );
     drop(demo);
 

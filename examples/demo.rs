@@ -1042,8 +1042,9 @@ impl ApplicationHandler<UserEvent> for App {
     }
 }
 
-/// The demo with no window and no display: the same UI drawn into an offscreen texture, one frame
-/// whenever the plugin brings work (and one more after a change, so the change is drawn).
+/// The demo with no window and no display: the same UI drawn into an offscreen texture. A frame
+/// runs whenever the plugin brings work (and once more after a change, so a settle sees the tree
+/// stay put); it draws only when the UI changed or a screenshot waits for it.
 fn run_headless(dir: Option<String>, (width, height): (u32, u32)) {
     let (wake_tx, wake) = crossbeam_channel::bounded::<()>(1);
     let automation = setup::automation("demo", dir, true, move || {
@@ -1067,6 +1068,7 @@ fn run_headless(dir: Option<String>, (width, height): (u32, u32)) {
     ui.size = (width as f32, height as f32);
     ui.focus = None;
     let mut redraw = true;
+    let mut drawn_frames = 0u64;
     loop {
         if !redraw {
             // Idle until work arrives; the wait only bounds how long a lost wake-up could cost.
@@ -1094,21 +1096,26 @@ fn run_headless(dir: Option<String>, (width, height): (u32, u32)) {
                 _ => {}
             }
         }
-        let view = texture.create_view(&Default::default());
-        let mut encoder = device.create_command_encoder(&Default::default());
-        let layers = ui.layers(&mut gfx);
-        gfx.render(
-            &device,
-            &queue,
-            &mut encoder,
-            &view,
-            (texture.width(), texture.height()),
-            1.0,
-            Rgba(245, 246, 248, 255),
-            &layers,
-        );
-        automation.capture(window, &device, &mut encoder, &texture);
-        queue.submit([encoder.finish()]);
+        // Nothing to draw unless the UI changed (the texture still holds the last frame), or a
+        // screenshot waits for this frame.
+        if ui.changed || drawn_frames == 0 || automation.wants_capture(window) {
+            let view = texture.create_view(&Default::default());
+            let mut encoder = device.create_command_encoder(&Default::default());
+            let layers = ui.layers(&mut gfx);
+            gfx.render(
+                &device,
+                &queue,
+                &mut encoder,
+                &view,
+                (texture.width(), texture.height()),
+                1.0,
+                Rgba(245, 246, 248, 255),
+                &layers,
+            );
+            automation.capture(window, &device, &mut encoder, &texture);
+            queue.submit([encoder.finish()]);
+            drawn_frames += 1;
+        }
         redraw = std::mem::take(&mut ui.changed);
         if redraw {
             automation.tree_update(window, ui.tree(1.0));
