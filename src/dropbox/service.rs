@@ -25,7 +25,7 @@ use crate::protocol::{
     Command, ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Response, Side, Verb, quote,
     response_file,
 };
-use crate::tree::plan::{DEFAULT_SETTLE_FRAMES, Plan, act_options};
+use crate::tree::plan::{DEFAULT_SETTLE_FRAMES, Plan};
 use crate::tree::{TreeMsg, Trees, diff};
 
 /// How many commands may be forwarded to the render side and not yet answered. It is also the
@@ -916,7 +916,7 @@ impl Service {
                 return false;
             }
         };
-        if let Some(opts) = act_options(&command).filter(|o| o.settle) {
+        if let Some(opts) = command.act_options().filter(|o| o.settle) {
             let before = self.trees.settle_text();
             self.settle_opts.insert(seq, (opts, before));
         }

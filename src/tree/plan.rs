@@ -16,7 +16,7 @@ use super::mirror::WindowMirror;
 use super::refs::{self, Found};
 use super::{Trees, roles::role_name};
 use crate::protocol::{
-    ActOptions, Button, Command, ErrorCode, Failure, KeyChord, Point, Target, action_name, quote,
+    Button, Command, ErrorCode, Failure, KeyChord, Point, Target, action_name, quote,
 };
 
 /// One input step, in logical pixels where it has a position.
@@ -665,23 +665,6 @@ fn button_name(b: Button) -> &'static str {
         Button::Left => "left",
         Button::Right => "right",
         Button::Middle => "middle",
-    }
-}
-
-/// The options of an action command, if it is one.
-pub(crate) fn act_options(command: &Command) -> Option<ActOptions> {
-    match command {
-        Command::Click { opts, .. }
-        | Command::Hover { opts, .. }
-        | Command::Drag { opts, .. }
-        | Command::Scroll { opts, .. }
-        | Command::Type { opts, .. }
-        | Command::Fill { opts, .. }
-        | Command::Key { opts, .. }
-        | Command::Action { opts, .. }
-        | Command::Focus { opts, .. }
-        | Command::Resize { opts, .. } => Some(*opts),
-        _ => None,
     }
 }
 
