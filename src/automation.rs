@@ -1,18 +1,17 @@
-//! The plugin facade the app talks to: [`Automation`], its [`Builder`], and the [`Request`]s it hands
-//! to the render thread.
+//! The plugin facade the app talks to: [`Automation`] and its [`Builder`].
 //!
-//! Runs on the render thread: every method here is non-blocking (channel `try_recv`/`try_send` and
-//! atomics only) and never touches the file system, except [`Builder::start`], which runs once at
-//! start-up, and dropping the handle, which stops the service thread.
-//!
-//! With the `automation` feature off, the same API compiles to no-ops: `start` creates nothing,
-//! [`Automation::requests`] is always empty, and no thread is spawned.
+//! Runs on the render thread. With the `automation` feature, every method but [`Builder::start`]
+//! (once, at start-up) and dropping the handle (which stops the service thread) is non-blocking;
+//! what one costs per frame is stated in `src/render.rs`. With the feature off, the same API
+//! compiles to no-ops: the handle holds nothing, `start` creates nothing, `begin_frame` yields
+//! nothing and no thread is spawned.
 
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::protocol::{Command, Failure};
+#[cfg(feature = "automation")]
+use crate::link::SceneChange;
 
 /// Whether this build carries the automation plugin (the `automation` feature).
 pub const ENABLED: bool = cfg!(feature = "automation");
@@ -26,40 +25,68 @@ pub const DEFAULT_REAP_AFTER: Duration = Duration::from_secs(2);
 /// Configures and starts the plugin.
 #[must_use = "call start() to start automation"]
 pub struct Builder {
-    #[cfg_attr(not(feature = "automation"), allow(dead_code))]
-    inner: imp::BuilderInner,
+    #[cfg(feature = "automation")]
+    name: Option<String>,
+    #[cfg(feature = "automation")]
+    dir: Option<PathBuf>,
+    #[cfg(feature = "automation")]
+    capacity: usize,
+    #[cfg(feature = "automation")]
+    max_bytes: usize,
+    #[cfg(feature = "automation")]
+    reap_after: Duration,
+    #[cfg(feature = "automation")]
+    waker: Option<crate::link::Waker>,
+    #[cfg(feature = "automation")]
+    app_screenshots: bool,
 }
 
+#[cfg_attr(not(feature = "automation"), allow(unused_variables, unused_mut))]
 impl Builder {
     /// The app name published in `ready.txt` (default: the executable's name).
     pub fn app_name(mut self, name: impl Into<String>) -> Self {
-        imp::set_name(&mut self.inner, name.into());
+        #[cfg(feature = "automation")]
+        {
+            self.name = Some(name.into());
+        }
         self
     }
 
     /// The drop-box directory. Without it, `$WINIT_AUTOMATION_DIR`, else `target/winit-automation`
     /// under the current directory.
     pub fn dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        imp::set_dir(&mut self.inner, dir.into());
+        #[cfg(feature = "automation")]
+        {
+            self.dir = Some(dir.into());
+        }
         self
     }
 
     /// How many command entries may wait before writers get "queue full" (default 256, at least 1).
     pub fn queue_capacity(mut self, capacity: usize) -> Self {
-        imp::set_capacity(&mut self.inner, capacity.max(1));
+        #[cfg(feature = "automation")]
+        {
+            self.capacity = capacity.max(1);
+        }
         self
     }
 
     /// The size cap of one command file in bytes (default 64 KiB, at least 64).
     pub fn max_command_bytes(mut self, max: usize) -> Self {
-        imp::set_max_bytes(&mut self.inner, max.max(64));
+        #[cfg(feature = "automation")]
+        {
+            self.max_bytes = max.max(64);
+        }
         self
     }
 
     /// How long an entry may stay without its final newline, not growing, before it is answered
     /// `incomplete` and removed (default 2 s).
     pub fn reap_after(mut self, after: Duration) -> Self {
-        imp::set_reap_after(&mut self.inner, after);
+        #[cfg(feature = "automation")]
+        {
+            self.reap_after = after;
+        }
         self
     }
 
@@ -68,15 +95,21 @@ impl Builder {
     /// For apps that have their pixels at hand without a GPU copy (a software renderer). By
     /// default the plugin captures the texture handed to [`Automation::capture`].
     pub fn app_screenshots(mut self, yes: bool) -> Self {
-        imp::set_app_screenshots(&mut self.inner, yes);
+        #[cfg(feature = "automation")]
+        {
+            self.app_screenshots = yes;
+        }
         self
     }
 
     /// Called from the service thread when commands arrive for the render thread, so an idle event
     /// loop wakes up: typically `move || window.request_redraw()` or an `EventLoopProxy::send_event`.
-    /// It must not block.
+    /// It must not block, and must not call back into [`Automation`].
     pub fn waker(mut self, waker: impl Fn() + Send + Sync + 'static) -> Self {
-        imp::set_waker(&mut self.inner, std::sync::Arc::new(waker));
+        #[cfg(feature = "automation")]
+        {
+            self.waker = Some(std::sync::Arc::new(waker));
+        }
         self
     }
 
@@ -84,15 +117,49 @@ impl Builder {
     /// left, publishes `ready.txt` and starts the service thread. With the feature off it does
     /// nothing and succeeds.
     pub fn start(self) -> Result<Automation, StartError> {
-        imp::start(self.inner).map(|inner| Automation { inner })
+        #[cfg(feature = "automation")]
+        return self.start_service();
+        #[cfg(not(feature = "automation"))]
+        Ok(Automation {})
     }
+
+    #[cfg(feature = "automation")]
+    fn start_service(self) -> Result<Automation, StartError> {
+        use crate::dropbox::dir;
+        let dir = dir::resolve_dir(self.dir.as_deref());
+        let app_name = self.name.unwrap_or_else(default_name);
+        let err = |kind| StartError { kind };
+        dir::prepare(&dir).map_err(|e| err(StartErrorKind::Dir(e)))?;
+        let lock = dir::lock(&dir, &app_name).map_err(|e| err(StartErrorKind::Dir(e)))?;
+        let service = crate::service::start(crate::service::Config {
+            dir: dir.clone(),
+            app_name,
+            queue_capacity: self.capacity,
+            max_command_bytes: self.max_bytes,
+            reap_after: self.reap_after,
+            waker: self.waker.clone(),
+            app_screenshots: self.app_screenshots,
+        })
+        .map_err(|e| err(StartErrorKind::Io(dir.clone(), e)))?;
+        Ok(Automation {
+            render: crate::render::RenderSide::new(dir, service, self.waker, lock),
+        })
+    }
+}
+
+#[cfg(feature = "automation")]
+fn default_name() -> String {
+    std::env::current_exe()
+        .ok()
+        .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "app".to_owned())
 }
 
 /// A running plugin. Dropping it stops the service thread, answers whatever is still owed and
 /// removes `ready.txt`.
 pub struct Automation {
-    #[cfg_attr(not(feature = "automation"), allow(dead_code))]
-    inner: imp::AutomationInner,
+    #[cfg(feature = "automation")]
+    render: crate::render::RenderSide,
 }
 
 impl fmt::Debug for Automation {
@@ -104,11 +171,25 @@ impl fmt::Debug for Automation {
     }
 }
 
+#[cfg_attr(not(feature = "automation"), allow(unused_variables))]
 impl Automation {
     /// A builder with the defaults.
     pub fn builder() -> Builder {
         Builder {
-            inner: imp::new_builder(),
+            #[cfg(feature = "automation")]
+            name: None,
+            #[cfg(feature = "automation")]
+            dir: None,
+            #[cfg(feature = "automation")]
+            capacity: DEFAULT_QUEUE_CAPACITY,
+            #[cfg(feature = "automation")]
+            max_bytes: crate::protocol::Command::DEFAULT_MAX_BYTES,
+            #[cfg(feature = "automation")]
+            reap_after: DEFAULT_REAP_AFTER,
+            #[cfg(feature = "automation")]
+            waker: None,
+            #[cfg(feature = "automation")]
+            app_screenshots: false,
         }
     }
 
@@ -121,21 +202,30 @@ impl Automation {
     /// a press and release; a drag several moves) take one frame per step. Only
     /// [`Input::Request`](crate::Input::Request) needs an answer from the app.
     pub fn begin_frame(&self) -> Inputs {
+        #[cfg(feature = "automation")]
+        return Inputs {
+            inner: self.render.begin_frame(),
+        };
+        #[cfg(not(feature = "automation"))]
         Inputs {
-            inner: imp::begin_frame(&self.inner),
+            inner: Vec::new().into_iter(),
         }
     }
 
     /// Marks the current frame as published: answers given during it are written now. Call it after
     /// the frame is submitted and its tree update or widget records were handed over.
     pub fn end_frame(&self) {
-        imp::end_frame(&self.inner);
+        #[cfg(feature = "automation")]
+        self.render.end_frame();
     }
 
     /// Whether a screenshot of `window` waits for this frame's texture: an app can skip making
     /// its texture copyable when not. Call it after [`Automation::begin_frame`].
     pub fn wants_capture(&self, window: winit::window::WindowId) -> bool {
-        imp::wants_capture(&self.inner, u64::from(window))
+        #[cfg(feature = "automation")]
+        return self.render.wants_capture(u64::from(window));
+        #[cfg(not(feature = "automation"))]
+        false
     }
 
     /// Hands over the texture `window`'s frame ends in (the surface texture, or the offscreen or
@@ -154,7 +244,9 @@ impl Automation {
         encoder: &mut wgpu::CommandEncoder,
         texture: &wgpu::Texture,
     ) {
-        imp::capture(&self.inner, u64::from(window), device, encoder, texture);
+        #[cfg(feature = "automation")]
+        self.render
+            .capture(u64::from(window), device, encoder, texture);
     }
 
     /// Tells the plugin about a window: its title, size, scale factor and focus. Call it once after
@@ -162,7 +254,20 @@ impl Automation {
     /// rest up to date. Non-blocking: it reads the window's properties and moves them into a
     /// channel.
     pub fn track_window(&self, window: &winit::window::Window) {
-        imp::track_window(&self.inner, window);
+        #[cfg(feature = "automation")]
+        {
+            let scale = window.scale_factor();
+            let size = window.inner_size().to_logical::<f64>(scale);
+            let state = crate::WindowState {
+                title: window.title(),
+                width: size.width,
+                height: size.height,
+                scale_factor: scale,
+                focused: window.has_focus(),
+            };
+            self.render
+                .update_window(u64::from(window.id()), true, |s| *s = state);
+        }
     }
 
     /// Shows the plugin a window event: resizes, scale-factor changes, focus and destruction keep
@@ -171,7 +276,8 @@ impl Automation {
     /// it does not need are ignored at the cost of a `match`). Events of a window the plugin was
     /// not told about ([`Automation::track_window`] or [`Automation::window_state`]) are ignored.
     pub fn window_event(&self, window: winit::window::WindowId, event: &winit::event::WindowEvent) {
-        imp::window_event(&self.inner, u64::from(window), event);
+        #[cfg(feature = "automation")]
+        self.render.window_event(u64::from(window), event);
     }
 
     /// Hands over an AccessKit update the app's toolkit produced for `window` (full or incremental,
@@ -179,128 +285,130 @@ impl Automation {
     /// connected: `accesskit_winit` forwards updates only while one is, and the mirror needs all of
     /// them. Non-blocking: the update moves into a channel.
     pub fn tree_update(&self, window: winit::window::WindowId, update: accesskit::TreeUpdate) {
-        imp::tree_update(&self.inner, u64::from(window), update);
+        #[cfg(feature = "automation")]
+        self.render
+            .send_scene(SceneChange::Update(u64::from(window), update));
     }
 
     /// Hands over this frame's widget records for `window`, for apps with no AccessKit tree. Each
     /// call replaces the previous set. Non-blocking.
     pub fn widgets(&self, window: winit::window::WindowId, widgets: Vec<crate::Widget>) {
-        imp::widgets(&self.inner, u64::from(window), widgets);
+        #[cfg(feature = "automation")]
+        self.render
+            .send_scene(SceneChange::Widgets(u64::from(window), widgets));
     }
 
     /// Tells the plugin a window's title, logical size, scale factor and focus, for the snapshot
     /// header, the visible-area projection and logical coordinates. Call it when the window is
     /// created and whenever one of these changes. Non-blocking.
     pub fn window_state(&self, window: winit::window::WindowId, state: crate::WindowState) {
-        imp::window_state(&self.inner, u64::from(window), state);
+        #[cfg(feature = "automation")]
+        self.render
+            .update_window(u64::from(window), true, |s| *s = state);
     }
 
     /// Tells the plugin which GPU adapter renders the app, for the snapshot's metrics line. Call it
     /// once after choosing the adapter.
     pub fn adapter(&self, info: &wgpu::AdapterInfo) {
-        imp::adapter(
-            &self.inner,
-            crate::GpuInfo {
-                adapter: info.name.clone(),
-                backend: info.backend.to_str().to_owned(),
-                device_type: format!("{:?}", info.device_type).to_lowercase(),
-            },
-        );
+        #[cfg(feature = "automation")]
+        self.render.send_scene(SceneChange::Gpu(crate::GpuInfo {
+            adapter: info.name.clone(),
+            backend: info.backend.to_str().to_owned(),
+            device_type: format!("{:?}", info.device_type).to_lowercase(),
+        }));
     }
 
     /// Tells the plugin a window's surface size and format, for its window line. Call it whenever
     /// the surface is configured.
     pub fn surface(&self, window: winit::window::WindowId, config: &wgpu::SurfaceConfiguration) {
-        imp::surface(
-            &self.inner,
+        #[cfg(feature = "automation")]
+        self.render.send_scene(SceneChange::Surface(
             u64::from(window),
             crate::SurfaceInfo {
                 width: config.width,
                 height: config.height,
                 format: format!("{:?}", config.format),
             },
-        );
+        ));
     }
 
     /// Tells the plugin a window is gone: its tree leaves the snapshot and its refs go stale.
     pub fn window_closed(&self, window: winit::window::WindowId) {
-        imp::window_closed(&self.inner, u64::from(window));
+        #[cfg(feature = "automation")]
+        self.render.window_closed(u64::from(window));
     }
 
     /// The number of the frame being built (1 before the first `end_frame`; 0 with the feature off).
     pub fn frame(&self) -> u64 {
-        imp::frame(&self.inner)
+        #[cfg(feature = "automation")]
+        return self.render.frame();
+        #[cfg(not(feature = "automation"))]
+        0
     }
 
     /// The drop-box directory, or `None` with the feature off.
     pub fn dir(&self) -> Option<&std::path::Path> {
-        imp::dir(&self.inner)
+        #[cfg(feature = "automation")]
+        return Some(self.render.dir());
+        #[cfg(not(feature = "automation"))]
+        None
     }
 }
 
 /// The input of one frame, from [`Automation::begin_frame`].
 pub struct Inputs {
-    inner: imp::InputsInner,
+    inner: std::vec::IntoIter<crate::Input>,
 }
 
 impl Iterator for Inputs {
     type Item = crate::Input;
 
     fn next(&mut self) -> Option<crate::Input> {
-        imp::next_input(&mut self.inner)
-    }
-}
-
-/// A command the app answers itself (see [`Input::Request`](crate::Input::Request)). Answer it
-/// with [`Request::reply`]; dropping it unanswered answers `not_handled`, so every command gets
-/// exactly one response.
-pub struct Request {
-    inner: imp::RequestInner,
-}
-
-impl fmt::Debug for Request {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Request")
-            .field("seq", &self.seq())
-            .field("command", self.command())
-            .finish()
-    }
-}
-
-impl Request {
-    /// The seq of the command entry.
-    pub fn seq(&self) -> u64 {
-        imp::seq(&self.inner)
-    }
-
-    /// The command.
-    pub fn command(&self) -> &Command {
-        imp::command(&self.inner)
-    }
-
-    /// Answers it: `Ok(body)` with the answer's lines (may be empty), or `Err(failure)`. The
-    /// response is written once the current frame is published by [`Automation::end_frame`].
-    pub fn reply(self, result: Result<String, Failure>) {
-        imp::reply(self.inner, result);
+        self.inner.next()
     }
 }
 
 /// Why the plugin could not start.
 #[derive(Debug)]
 pub struct StartError {
-    #[cfg_attr(not(feature = "automation"), allow(dead_code))]
-    kind: imp::StartErrorKind,
+    kind: StartErrorKind,
+}
+
+/// Uninhabited with the feature off: the no-op plugin never fails to start.
+#[derive(Debug)]
+enum StartErrorKind {
+    /// A lock held by another app, a symlinked or foreign directory.
+    #[cfg(feature = "automation")]
+    Dir(crate::dropbox::DirError),
+    /// Creating files in the directory or starting the thread failed.
+    #[cfg(feature = "automation")]
+    Io(PathBuf, std::io::Error),
 }
 
 impl fmt::Display for StartError {
+    #[cfg_attr(not(feature = "automation"), allow(unused_variables))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        imp::fmt_start_error(&self.kind, f)
+        match self.kind {
+            #[cfg(feature = "automation")]
+            StartErrorKind::Dir(ref e) => write!(f, "winit-automation cannot start: {e}"),
+            #[cfg(feature = "automation")]
+            StartErrorKind::Io(ref dir, ref e) => write!(
+                f,
+                "winit-automation cannot start in {}: {e} (hint: check the directory's permissions and free space)",
+                dir.display()
+            ),
+        }
     }
 }
 
 impl std::error::Error for StartError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        imp::start_error_source(&self.kind)
+        match self.kind {
+            #[cfg(feature = "automation")]
+            StartErrorKind::Dir(ref e) => Some(e),
+            #[cfg(feature = "automation")]
+            StartErrorKind::Io(_, ref e) => Some(e),
+        }
     }
 }
 
@@ -310,16 +418,8 @@ impl StartError {
     /// symlinked or foreign directory).
     pub fn dir_error(&self) -> Option<&crate::dropbox::DirError> {
         match &self.kind {
-            imp::StartErrorKind::Dir(e) => Some(e),
-            imp::StartErrorKind::Io(..) => None,
+            StartErrorKind::Dir(e) => Some(e),
+            StartErrorKind::Io(..) => None,
         }
     }
 }
-
-#[cfg(feature = "automation")]
-#[path = "automation/on.rs"]
-mod imp;
-
-#[cfg(not(feature = "automation"))]
-#[path = "automation/off.rs"]
-mod imp;

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use crate::dropbox::service::{Frame, Reader};
+use crate::link::{Frame, Reader};
 use crate::protocol::{Command, ErrorCode, Failure};
 
 /// How many staging buffers are kept for reuse.

@@ -19,7 +19,7 @@ use winit::event::{ElementState, Ime, WindowEvent};
 use winit::keyboard::{Key, ModifiersState, NamedKey as WinitNamed, SmolStr};
 use winit::window::WindowId;
 
-use crate::protocol::{self, KeyChord};
+use crate::protocol::{self, Command, Failure, KeyChord};
 
 /// One piece of injected input, in the order the commands were sent.
 #[derive(Debug)]
@@ -68,9 +68,9 @@ pub enum Input {
     },
     /// The app should exit; the command is answered before the plugin stops.
     Quit,
-    /// A command the plugin does not carry out itself (such as `screenshot` until capture is wired):
-    /// the app answers it.
-    Request(crate::Request),
+    /// A command the plugin does not carry out itself (`screenshot` with
+    /// [`Builder::app_screenshots`](crate::Builder::app_screenshots)): the app answers it.
+    Request(Request),
 }
 
 impl Input {
@@ -92,6 +92,86 @@ impl Input {
         match self {
             Input::Text { text, .. } => Some(WindowEvent::Ime(Ime::Commit(text.clone()))),
             _ => None,
+        }
+    }
+}
+
+/// A command the app answers itself (see [`Input::Request`]). Answer it with [`Request::reply`];
+/// dropping it unanswered answers `not_handled`, so every command gets exactly one response.
+pub struct Request {
+    #[cfg(feature = "automation")]
+    seq: u64,
+    #[cfg(feature = "automation")]
+    command: Command,
+    /// Taken by the answer; `None` once answered.
+    #[cfg(feature = "automation")]
+    replier: Option<crate::link::Replier>,
+    /// With the feature off no request is ever made: the type is uninhabited.
+    #[cfg(not(feature = "automation"))]
+    never: std::convert::Infallible,
+}
+
+impl std::fmt::Debug for Request {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Request")
+            .field("seq", &self.seq())
+            .field("command", self.command())
+            .finish()
+    }
+}
+
+impl Request {
+    #[cfg(feature = "automation")]
+    pub(crate) fn new(seq: u64, command: Command, replier: crate::link::Replier) -> Request {
+        Request {
+            seq,
+            command,
+            replier: Some(replier),
+        }
+    }
+
+    /// The seq of the command entry.
+    pub fn seq(&self) -> u64 {
+        #[cfg(feature = "automation")]
+        return self.seq;
+        #[cfg(not(feature = "automation"))]
+        match self.never {}
+    }
+
+    /// The command.
+    pub fn command(&self) -> &Command {
+        #[cfg(feature = "automation")]
+        return &self.command;
+        #[cfg(not(feature = "automation"))]
+        match self.never {}
+    }
+
+    /// Answers it: `Ok(body)` with the answer's lines (may be empty), or `Err(failure)`. The
+    /// response is written once the current frame is published by
+    /// [`Automation::end_frame`](crate::Automation::end_frame).
+    #[cfg_attr(not(feature = "automation"), allow(unused_mut, unused_variables))]
+    pub fn reply(mut self, result: Result<String, Failure>) {
+        #[cfg(feature = "automation")]
+        if let Some(replier) = self.replier.take() {
+            replier.send(self.seq, self.command.verb(), result);
+        }
+    }
+}
+
+#[cfg(feature = "automation")]
+impl Drop for Request {
+    fn drop(&mut self) {
+        if let Some(replier) = self.replier.take() {
+            let verb = self.command.verb();
+            replier.send(
+                self.seq,
+                verb,
+                Err(Failure::new(
+                    crate::protocol::ErrorCode::NotHandled,
+                    format!("the app received {verb} and dropped it without answering"),
+                    "the app's frame loop must reply to every automation request; see the README's integration section",
+                )),
+            );
         }
     }
 }

@@ -12,7 +12,13 @@ pub mod client;
 pub mod dropbox;
 #[cfg(feature = "egui")]
 pub mod egui;
+#[cfg(feature = "automation")]
+mod link;
 pub mod protocol;
+#[cfg(feature = "automation")]
+mod render;
+#[cfg(feature = "automation")]
+mod service;
 #[cfg(feature = "automation")]
 #[doc(hidden)]
 pub mod tree;
@@ -22,10 +28,9 @@ pub mod input;
 mod present;
 
 pub use automation::{
-    Automation, Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, ENABLED, Inputs, Request,
-    StartError,
+    Automation, Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, ENABLED, Inputs, StartError,
 };
-pub use input::{Input, KeyInput};
+pub use input::{Input, KeyInput, Request};
 pub use present::{CapturePath, FrameTarget};
 /// The text of a caught panic's payload, for the error that reports it.
 #[cfg(feature = "automation")]

@@ -12,8 +12,9 @@ use accesskit_consumer::{NodeRef, Tree, TreeChangeHandler as ChangeHandler};
 
 use crate::widget::{GpuInfo, SurfaceInfo, Widget, WindowState};
 
-/// A message from the render thread about a window's tree.
-pub(crate) enum TreeMsg {
+/// A change of what the app shows, sent by the render thread: a window's AccessKit update or
+/// widget records, its state or surface, the GPU adapter, or its closing. The mirror applies it.
+pub(crate) enum SceneChange {
     /// An AccessKit update (full or incremental).
     Update(u64, TreeUpdate),
     /// The full set of widget records for this frame.
@@ -263,9 +264,9 @@ pub(crate) struct Mirror {
 
 impl Mirror {
     /// Applies one message; returns whether anything changed.
-    pub fn apply(&mut self, msg: TreeMsg) -> bool {
+    pub fn apply(&mut self, msg: SceneChange) -> bool {
         match msg {
-            TreeMsg::Update(id, update) => {
+            SceneChange::Update(id, update) => {
                 let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
                 if w.source != Source::AccessKit {
                     w.source = Source::AccessKit;
@@ -273,7 +274,7 @@ impl Mirror {
                 }
                 w.apply(update)
             }
-            TreeMsg::Widgets(id, widgets) => {
+            SceneChange::Widgets(id, widgets) => {
                 let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
                 if w.source != Source::Widgets {
                     w.source = Source::Widgets;
@@ -282,24 +283,24 @@ impl Mirror {
                 let update = w.widgets_update(widgets);
                 w.apply(update)
             }
-            TreeMsg::State(id, state) => {
+            SceneChange::State(id, state) => {
                 let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
                 let changed = w.state.as_ref() != Some(&state);
                 w.state = Some(state);
                 changed
             }
-            TreeMsg::Surface(id, surface) => {
+            SceneChange::Surface(id, surface) => {
                 let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
                 let changed = w.surface.as_ref() != Some(&surface);
                 w.surface = Some(surface);
                 changed
             }
-            TreeMsg::Gpu(gpu) => {
+            SceneChange::Gpu(gpu) => {
                 let changed = self.gpu.as_ref() != Some(&gpu);
                 self.gpu = Some(gpu);
                 changed
             }
-            TreeMsg::Closed(id) => self.windows.remove(&id).is_some(),
+            SceneChange::Closed(id) => self.windows.remove(&id).is_some(),
         }
     }
 }
@@ -331,7 +332,7 @@ mod tests {
     #[test]
     fn an_invalid_update_is_caught_and_reported_not_a_panic() {
         let mut mirror = Mirror::default();
-        mirror.apply(TreeMsg::Update(
+        mirror.apply(SceneChange::Update(
             1,
             sample_update(&[(1, Role::Button, "OK")]),
         ));
@@ -344,12 +345,12 @@ mod tests {
             tree_id: TreeId::ROOT,
             focus: NodeId(0),
         };
-        mirror.apply(TreeMsg::Update(1, bad));
+        mirror.apply(SceneChange::Update(1, bad));
         let w = &mirror.windows[&1];
         assert!(w.tree.is_none());
         assert!(w.error.as_deref().unwrap().contains("invalid TreeUpdate"));
         // A full update brings it back.
-        mirror.apply(TreeMsg::Update(
+        mirror.apply(SceneChange::Update(
             1,
             sample_update(&[(1, Role::Button, "OK")]),
         ));
@@ -359,15 +360,15 @@ mod tests {
     #[test]
     fn an_unchanged_update_is_not_a_change() {
         let mut mirror = Mirror::default();
-        assert!(mirror.apply(TreeMsg::Update(
+        assert!(mirror.apply(SceneChange::Update(
             1,
             sample_update(&[(1, Role::Button, "OK")])
         )));
-        assert!(!mirror.apply(TreeMsg::Update(
+        assert!(!mirror.apply(SceneChange::Update(
             1,
             sample_update(&[(1, Role::Button, "OK")])
         )));
-        assert!(mirror.apply(TreeMsg::Update(
+        assert!(mirror.apply(SceneChange::Update(
             1,
             sample_update(&[(1, Role::Button, "Go")])
         )));
@@ -388,7 +389,7 @@ mod tests {
             Widget::new("b", Role::Label, "B").parent("a"),
             Widget::new("orphan", Role::Label, "O").parent("nobody"),
         ];
-        mirror.apply(TreeMsg::Widgets(7, widgets));
+        mirror.apply(SceneChange::Widgets(7, widgets));
         let w = &mirror.windows[&7];
         assert_eq!(w.dropped_widgets, 2);
         let state = w.tree.as_ref().unwrap().state();

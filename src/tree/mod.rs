@@ -5,6 +5,8 @@
 //! Depends on `protocol` and on `accesskit`/`accesskit_consumer`; never on files, winit or wgpu.
 
 mod format;
+mod geometry;
+mod hit;
 pub(crate) mod mirror;
 pub(crate) mod plan;
 mod refs;
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use crate::protocol::{ErrorCode, Failure, PROTOCOL_VERSION, Selector, SnapshotOptions, Target};
 use format::View;
-pub(crate) use mirror::{Mirror, TreeMsg};
+pub(crate) use mirror::{Mirror, SceneChange};
 use refs::{Found, Refs};
 
 /// Frame intervals for the metrics line.
@@ -100,7 +102,7 @@ fn view_key(o: &SnapshotOptions) -> String {
 
 impl Trees {
     /// Applies a render-side message; returns whether the trees changed.
-    pub fn apply(&mut self, msg: TreeMsg) -> bool {
+    pub fn apply(&mut self, msg: SceneChange) -> bool {
         self.mirror.apply(msg)
     }
 
@@ -366,12 +368,12 @@ mod tests {
     #[test]
     fn the_adapter_and_surface_appear_in_the_metrics_and_window_lines() {
         let mut trees = Trees::default();
-        trees.apply(TreeMsg::Gpu(crate::widget::GpuInfo {
+        trees.apply(SceneChange::Gpu(crate::widget::GpuInfo {
             adapter: "llvmpipe (LLVM 15)".into(),
             backend: "vulkan".into(),
             device_type: "cpu".into(),
         }));
-        trees.apply(TreeMsg::Surface(
+        trees.apply(SceneChange::Surface(
             1,
             crate::widget::SurfaceInfo {
                 width: 1600,
@@ -396,10 +398,10 @@ mod tests {
         #[test]
         fn interactive_is_within_regular_which_is_within_raw(gens in prop::collection::vec(gen_node(), 0..60)) {
             let mut trees = Trees::default();
-            trees.apply(TreeMsg::State(1, WindowState {
+            trees.apply(SceneChange::State(1, WindowState {
                 title: "t".into(), width: 640.0, height: 480.0, scale_factor: 1.0, focused: true,
             }));
-            trees.apply(TreeMsg::Update(1, build(&gens)));
+            trees.apply(SceneChange::Update(1, build(&gens)));
             let mut snap = |projection| {
                 let o = SnapshotOptions { projection, force: true, ..Default::default() };
                 refs_of(&trees.snapshot(&o, 1).unwrap())
@@ -421,7 +423,7 @@ mod tests {
 /// Not part of the public API.
 #[doc(hidden)]
 pub mod bench {
-    use super::{SnapshotOptions, TreeMsg, Trees};
+    use super::{SceneChange, SnapshotOptions, Trees};
     use crate::widget::WindowState;
 
     /// A mirror holding one 800x600 window.
@@ -430,7 +432,7 @@ pub mod bench {
     impl Default for Bench {
         fn default() -> Self {
             let mut t = Trees::default();
-            t.apply(TreeMsg::State(
+            t.apply(SceneChange::State(
                 1,
                 WindowState {
                     title: "bench".into(),
@@ -447,7 +449,7 @@ pub mod bench {
     impl Bench {
         /// Applies an update to window 1's mirror.
         pub fn apply(&mut self, update: accesskit::TreeUpdate) {
-            self.0.apply(TreeMsg::Update(1, update));
+            self.0.apply(SceneChange::Update(1, update));
         }
 
         /// Formats a regular snapshot (forced, so it is never "unchanged").

@@ -1,0 +1,210 @@
+//! Every message that crosses between the render thread and the service thread, and the channels
+//! that carry them. Both sides depend on this module; neither depends on the other.
+//!
+//! All channels are bounded crossbeam channels. The render side only ever calls `try_send` and
+//! `try_recv` on them, so it never blocks; the service thread waits on all of them at once with
+//! `select!`. Pure plumbing: no file I/O, no formatting.
+//!
+//! | channel | direction | carries | capacity |
+//! |---|---|---|---|
+//! | `orders` | service -> render | an action with its planned input ([`Order`]) | [`IN_FLIGHT`] |
+//! | `replies` | render -> service | the answer to an order, stamped with its frame ([`Reply`]) | [`IN_FLIGHT`] |
+//! | `captures` | render -> service | a screenshot copy to read back and encode ([`CaptureJob`]) | [`IN_FLIGHT`] |
+//! | `scene` | render -> service | tree updates, widget records, window and surface state, the adapter ([`SceneChange`]) | [`SCENE_CHANNEL`] |
+//! | `frame_ends` | render -> service | when a frame was published: metrics and the `--settle` frame count | 256 |
+//! | `tick` | render -> service | "a frame with replies was published" | 1 |
+//! | `stop` | render -> service | the handle was dropped | 1 |
+//!
+//! The frame counters ([`Counters`]) are shared atomics.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use crossbeam_channel::{Receiver, Sender, bounded};
+
+use crate::protocol::{Command, Failure, Verb};
+pub(crate) use crate::tree::SceneChange;
+pub(crate) use crate::tree::plan::{Plan, Step};
+
+/// How many commands may be in progress at once on the service side (one carried out, the rest
+/// read and waiting their turn or waiting for a condition). It is also the capacity of the order
+/// and reply channels, so the render side's `try_send` of a reply can never find them full.
+pub(crate) const IN_FLIGHT: usize = 64;
+
+/// Capacity of the scene channel; the render side keeps what does not fit and sends it next frame.
+pub(crate) const SCENE_CHANNEL: usize = 256;
+
+/// Capacity of the frame-end channel: a full channel drops the sample (metrics only lose a point).
+const FRAME_ENDS: usize = 256;
+
+/// A command on its way to the render thread, with the input that carries it out (`None` for a
+/// command the app answers itself).
+pub(crate) struct Order {
+    pub seq: u64,
+    pub command: Command,
+    pub plan: Option<Plan>,
+}
+
+/// The render side's answer to an [`Order`].
+pub(crate) struct Reply {
+    pub seq: u64,
+    pub verb: Verb,
+    /// The frame that carried the command out; the response waits until it is published.
+    pub frame: u64,
+    pub result: Result<String, Failure>,
+}
+
+/// A frame's pixels as the GPU left them in the mapped staging buffer, lent for the time of a
+/// call: 8-bit RGBA (or BGRA when `bgra`), sRGB-encoded bytes as the frame held them, rows
+/// `stride` bytes apart (padded to wgpu's 256-byte copy alignment).
+pub(crate) struct Frame<'a> {
+    pub width: u32,
+    pub height: u32,
+    /// Physical pixels per logical pixel.
+    pub scale: f64,
+    pub stride: usize,
+    pub bgra: bool,
+    pub bytes: &'a [u8],
+}
+
+/// Reads a frame back: waits for the GPU, then lends the mapped pixels to the visitor (no copy of
+/// the whole image is made), then unmaps.
+pub(crate) type Reader = Box<dyn FnOnce(&mut dyn FnMut(&Frame<'_>)) -> Result<(), Failure> + Send>;
+
+/// A screenshot on its way to disk. The render side encoded the copy and submitted it; `read`
+/// waits for the GPU and returns the pixels, on the service thread (never on the render thread).
+pub(crate) struct CaptureJob {
+    pub seq: u64,
+    pub verb: Verb,
+    /// The frame the pixels come from (published when the job is sent).
+    pub frame: u64,
+    /// `screenshot-<label>.png`.
+    pub file: String,
+    /// x, y, width, height in logical pixels.
+    pub crop: Option<[f64; 4]>,
+    pub read: Reader,
+}
+
+/// The frame counters both sides read; only the render side writes them.
+pub(crate) struct Counters {
+    /// The frame the render side is building (starts at 1).
+    pub building: AtomicU64,
+    /// The last frame the render side published (0 before the first).
+    pub published: AtomicU64,
+    /// Whether a reply was sent since the last `end_frame`.
+    pub replied: AtomicBool,
+}
+
+impl Counters {
+    pub fn published(&self) -> u64 {
+        self.published.load(Ordering::SeqCst)
+    }
+
+    pub fn building(&self) -> u64 {
+        self.building.load(Ordering::SeqCst)
+    }
+}
+
+/// The app's waker: called from the service thread (and from a reply) so an idle loop draws a frame.
+pub(crate) type Waker = Arc<dyn Fn() + Send + Sync>;
+
+/// The service thread's ends.
+pub(crate) struct ServiceEnds {
+    pub orders: Sender<Order>,
+    pub replies: Receiver<Reply>,
+    pub captures: Receiver<CaptureJob>,
+    pub scene: Receiver<SceneChange>,
+    pub frame_ends: Receiver<Instant>,
+    pub tick: Receiver<()>,
+    pub stop: Receiver<()>,
+    pub counters: Arc<Counters>,
+}
+
+/// The render thread's ends.
+pub(crate) struct RenderEnds {
+    pub orders: Receiver<Order>,
+    pub replies: Sender<Reply>,
+    pub captures: Sender<CaptureJob>,
+    pub scene: Sender<SceneChange>,
+    pub frame_ends: Sender<Instant>,
+    pub tick: Sender<()>,
+    pub stop: Sender<()>,
+    pub counters: Arc<Counters>,
+}
+
+/// The running service thread, as the render side holds it: its ends of the channels, and the
+/// thread to join when the plugin stops.
+pub(crate) struct ServiceThread {
+    pub ends: RenderEnds,
+    pub thread: std::thread::JoinHandle<()>,
+}
+
+/// Creates every channel between the two threads.
+pub(crate) fn channels() -> (ServiceEnds, RenderEnds) {
+    let (orders_tx, orders_rx) = bounded(IN_FLIGHT);
+    let (replies_tx, replies_rx) = bounded(IN_FLIGHT);
+    let (captures_tx, captures_rx) = bounded(IN_FLIGHT);
+    let (scene_tx, scene_rx) = bounded(SCENE_CHANNEL);
+    let (frames_tx, frames_rx) = bounded(FRAME_ENDS);
+    let (tick_tx, tick_rx) = bounded(1);
+    let (stop_tx, stop_rx) = bounded(1);
+    let counters = Arc::new(Counters {
+        building: AtomicU64::new(1),
+        published: AtomicU64::new(0),
+        replied: AtomicBool::new(false),
+    });
+    (
+        ServiceEnds {
+            orders: orders_tx,
+            replies: replies_rx,
+            captures: captures_rx,
+            scene: scene_rx,
+            frame_ends: frames_rx,
+            tick: tick_rx,
+            stop: stop_rx,
+            counters: counters.clone(),
+        },
+        RenderEnds {
+            orders: orders_rx,
+            replies: replies_tx,
+            captures: captures_tx,
+            scene: scene_tx,
+            frame_ends: frames_tx,
+            tick: tick_tx,
+            stop: stop_tx,
+            counters,
+        },
+    )
+}
+
+/// Sends the render side's answers. Cloned into every [`crate::Request`] the app holds.
+#[derive(Clone)]
+pub(crate) struct Replier {
+    pub replies: Sender<Reply>,
+    pub counters: Arc<Counters>,
+    /// A reply waits for the frame it is stamped with; an app that draws only on demand is asked
+    /// for that frame.
+    pub waker: Option<Waker>,
+}
+
+impl Replier {
+    /// Answers `seq`, stamped with the frame being built. Never blocks.
+    pub fn send(&self, seq: u64, verb: Verb, result: Result<String, Failure>) {
+        // The flag goes up before the send, so an end_frame racing with this reply either sees it
+        // and wakes the service, or has already published the frame the reply is stamped with.
+        self.counters.replied.store(true, Ordering::SeqCst);
+        let frame = self.counters.building();
+        // Never full: at most IN_FLIGHT orders are outstanding and the channel holds IN_FLIGHT.
+        // Disconnected: the service has stopped and already answered this seq `shutting_down`.
+        let _ = self.replies.try_send(Reply {
+            seq,
+            verb,
+            frame,
+            result,
+        });
+        if let Some(waker) = &self.waker {
+            waker();
+        }
+    }
+}

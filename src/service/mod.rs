@@ -1,0 +1,531 @@
+//! The service thread: owns the drop-box while the app runs.
+//!
+//! It watches the directory (inotify through `notify`, or polling when that is unavailable), reads
+//! complete command entries in seq order ([`intake`]), answers what it can answer itself from the
+//! mirror ([`verbs`]), forwards the rest to the render thread through [`crate::link`], and writes
+//! each response once the render side has published the frame that carried the command out. It
+//! reads screenshots back and encodes them ([`png`]). All file I/O and formatting happen here.
+//!
+//! Every command's state is one [`jobs::Job`] in one map: exactly one response per entry holds
+//! because answering takes the job out, and shutdown is one loop over the map.
+
+mod intake;
+mod jobs;
+mod png;
+mod verbs;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, TrySendError, bounded, select};
+
+use crate::dropbox::queue::{self, Entry};
+use crate::dropbox::{Ready, publish, unix_ms_now};
+use crate::link::{self, CaptureJob, Order, ServiceEnds, ServiceThread, Waker};
+use crate::protocol::{
+    Command, ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Response, Side, Verb, response_file,
+};
+use crate::tree::Trees;
+use jobs::{Job, Jobs, SettleAfter};
+
+/// How often the directory is re-listed when inotify is working (a safety net for lost events).
+const SAFETY_RESCAN: Duration = Duration::from_millis(500);
+/// How often the directory is re-listed when it cannot be watched.
+const POLL_INTERVAL: Duration = Duration::from_millis(5);
+/// The least time between two publications of `snapshot.txt`, `accessibility.txt` and `windows.txt`
+/// while the trees keep changing.
+const ARTIFACT_INTERVAL: Duration = Duration::from_millis(100);
+
+/// What the service needs to start.
+pub(crate) struct Config {
+    pub dir: PathBuf,
+    pub app_name: String,
+    pub queue_capacity: usize,
+    pub max_command_bytes: usize,
+    pub reap_after: Duration,
+    pub waker: Option<Waker>,
+    /// `screenshot` goes to the app as a request instead of being captured by the plugin.
+    pub app_screenshots: bool,
+}
+
+pub(crate) struct Service {
+    cfg: Config,
+    started: Instant,
+    started_unix_ms: u64,
+    link: ServiceEnds,
+    fs_events: Receiver<()>,
+    watching: bool,
+    _watcher: Option<notify::RecommendedWatcher>,
+    trees: Trees,
+    /// Every command entry known, by seq.
+    jobs: Jobs,
+    /// The directory must be listed again (a file event, a timeout, room freed for entries).
+    relist: bool,
+    /// The trees changed since the `wait`s were last checked.
+    trees_changed_for_waits: bool,
+    /// The trees changed since the artifacts were last published.
+    artifacts_stale: bool,
+    artifacts_at: Option<Instant>,
+    /// The frame that carried the last change of the trees.
+    last_change: u64,
+    /// Entries on disk at the last listing (`status`'s `queue`).
+    on_disk: usize,
+    /// The last listing stopped at the in-progress limit: list again once an answer makes room.
+    left_on_disk: bool,
+    /// Shutting down: nothing more is carried out, everything owed is answered.
+    stopping: bool,
+    answered: u64,
+}
+
+/// What became of a command handed to [`Service::forward`].
+enum Forwarded {
+    /// Sent to the render side.
+    Yes,
+    /// Answered instead (refused, or the app is gone).
+    No,
+    /// Not sent now: it takes its turn again later.
+    Later,
+}
+
+/// Creates the directory, takes over its queue, publishes `ready.txt` and starts the thread.
+pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
+    let dir = cfg.dir.clone();
+    let stuck = intake::recover(&dir)?;
+    let (service_ends, render_ends) = link::channels();
+    let (fs_tx, fs_rx) = bounded(1);
+    let watcher = crate::dropbox::watch::watch(&dir, fs_tx, |name| name.starts_with("command-"));
+    // Without a watcher its sender is gone; a disconnected receiver would be ready forever.
+    let fs_rx = if watcher.is_some() {
+        fs_rx
+    } else {
+        log::warn!(
+            "winit-automation: cannot watch {}; polling every {:?}",
+            dir.display(),
+            POLL_INTERVAL
+        );
+        crossbeam_channel::never()
+    };
+    let started_unix_ms = unix_ms_now();
+    let ready = Ready {
+        protocol: PROTOCOL_VERSION,
+        pid: std::process::id(),
+        app: cfg.app_name.clone(),
+        crate_version: env!("CARGO_PKG_VERSION").to_owned(),
+        started_unix_ms,
+        queue_capacity: cfg.queue_capacity,
+        max_command_bytes: cfg.max_command_bytes,
+    };
+    let mut jobs = Jobs::default();
+    for seq in stuck {
+        jobs.insert(seq, Job::Stuck);
+    }
+    let mut service = Service {
+        cfg,
+        started: Instant::now(),
+        started_unix_ms,
+        link: service_ends,
+        fs_events: fs_rx,
+        watching: watcher.is_some(),
+        _watcher: watcher,
+        trees: Trees::default(),
+        jobs,
+        relist: true,
+        trees_changed_for_waits: false,
+        artifacts_stale: true,
+        artifacts_at: None,
+        last_change: 0,
+        on_disk: 0,
+        left_on_disk: false,
+        stopping: false,
+        answered: 0,
+    };
+    publish(&dir, READY_FILE, ready.to_text().as_bytes())?;
+    // start() returns once the thread runs (and so carries its name): callers and tests can rely on
+    // it existing. This waits once, at start-up, never per frame.
+    let (running_tx, running_rx) = bounded::<()>(1);
+    let thread = std::thread::Builder::new()
+        .name("automation-svc".into())
+        .spawn(move || {
+            let _ = running_tx.send(());
+            service.run()
+        })
+        .inspect_err(|_| {
+            let _ = fs::remove_file(dir.join(READY_FILE));
+        })?;
+    let _ = running_rx.recv();
+    Ok(ServiceThread {
+        ends: render_ends,
+        thread,
+    })
+}
+
+impl Service {
+    fn run(&mut self) {
+        loop {
+            let timeout = self.next_timeout();
+            select! {
+                recv(self.fs_events) -> _ => self.relist = true,
+                recv(self.link.replies) -> reply => {
+                    if let Ok(reply) = reply {
+                        self.jobs.replied(reply);
+                    }
+                }
+                recv(self.link.captures) -> job => {
+                    if let Ok(job) = job {
+                        self.capture(job);
+                    }
+                }
+                recv(self.link.scene) -> msg => {
+                    if let Ok(msg) = msg {
+                        self.apply_scene(msg);
+                    }
+                }
+                recv(self.link.frame_ends) -> at => {
+                    if let Ok(at) = at {
+                        self.trees.frame_ended(at);
+                    }
+                }
+                recv(self.link.tick) -> _ => {}
+                recv(self.link.stop) -> _ => break,
+                default(timeout) => self.relist = true,
+            }
+            while let Ok(reply) = self.link.replies.try_recv() {
+                self.jobs.replied(reply);
+            }
+            self.retry_unwritten();
+            self.write_replies(false);
+            if std::mem::take(&mut self.relist) {
+                self.read_entries();
+            }
+            self.check_waits();
+            if self.check_settles() {
+                // The settled command no longer holds up the ones behind it.
+                self.take_turns();
+            }
+            self.publish_artifacts(false);
+        }
+        self.shutdown();
+    }
+
+    fn dir(&self) -> &Path {
+        &self.cfg.dir
+    }
+
+    fn published(&self) -> u64 {
+        self.link.counters.published()
+    }
+
+    fn wake_app(&self) {
+        if let Some(waker) = &self.cfg.waker {
+            waker();
+        }
+    }
+
+    fn apply_scene(&mut self, msg: link::SceneChange) {
+        if self.trees.apply(msg) {
+            self.artifacts_stale = true;
+            self.trees_changed_for_waits = true;
+            // The frame being built carries this change.
+            self.last_change = self.link.counters.building();
+        }
+    }
+
+    /// Drains the scene channel, so the mirror holds every update sent before the published frame.
+    fn drain_scene(&mut self) {
+        while let Ok(msg) = self.link.scene.try_recv() {
+            self.apply_scene(msg);
+        }
+        while let Ok(at) = self.link.frame_ends.try_recv() {
+            self.trees.frame_ended(at);
+        }
+    }
+
+    fn next_timeout(&self) -> Duration {
+        let base = if self.watching {
+            SAFETY_RESCAN
+        } else {
+            POLL_INTERVAL
+        };
+        let now = Instant::now();
+        let mut due = self.jobs.next_deadline(self.cfg.reap_after);
+        if let (true, Some(at)) = (self.artifacts_stale, self.artifacts_at) {
+            due = Some(due.map_or(at + ARTIFACT_INTERVAL, |d| d.min(at + ARTIFACT_INTERVAL)));
+        }
+        due.map_or(base, |d| base.min(d.saturating_duration_since(now)))
+    }
+
+    /// Republishes the artifacts when the trees changed, at most every `ARTIFACT_INTERVAL` unless
+    /// `now`.
+    fn publish_artifacts(&mut self, now: bool) {
+        if !self.artifacts_stale {
+            return;
+        }
+        let due = self
+            .artifacts_at
+            .is_none_or(|at| at.elapsed() >= ARTIFACT_INTERVAL);
+        if !(now || due) {
+            return;
+        }
+        self.artifacts_stale = false;
+        self.artifacts_at = Some(Instant::now());
+        let frame = self.published();
+        for (name, text) in self.trees.artifacts(frame) {
+            if let Err(e) = publish(self.dir(), name, text.as_bytes()) {
+                log::error!("winit-automation: cannot publish {name}: {e}");
+            }
+        }
+    }
+
+    /// Answers `seq`: publishes the response, then removes the entry. An entry already answered
+    /// (unwritten or stuck) is never answered again.
+    fn answer(&mut self, response: Response) {
+        let seq = response.seq;
+        match self.jobs.take(seq) {
+            Some(job @ (Job::Unwritten(_) | Job::Stuck)) => {
+                log::error!("winit-automation: command {seq} was already answered; not again");
+                self.jobs.insert(seq, job);
+            }
+            _ => self.write_answer(response),
+        }
+    }
+
+    fn write_answer(&mut self, response: Response) {
+        let seq = response.seq;
+        if let Err(e) = publish(
+            self.dir(),
+            &response_file(seq),
+            response.to_text().as_bytes(),
+        ) {
+            log::error!("winit-automation: cannot write the response to command {seq}: {e}");
+            self.jobs.insert(seq, Job::Unwritten(response));
+            return;
+        }
+        self.answered += 1;
+        // Room for the entries the last listing left unread.
+        self.relist |= self.left_on_disk;
+        if let Err(e) = intake::remove_entry(self.dir(), seq) {
+            log::error!("winit-automation: cannot remove command {seq}: {e}");
+            self.jobs.insert(seq, Job::Stuck);
+        }
+    }
+
+    /// Tries again to publish the responses that could not be written.
+    fn retry_unwritten(&mut self) {
+        for seq in self.jobs.seqs(|j| matches!(j, Job::Unwritten(_))) {
+            if let Some(Job::Unwritten(response)) = self.jobs.take(seq) {
+                self.write_answer(response);
+            }
+        }
+    }
+
+    fn fail(&mut self, seq: u64, verb: Option<Verb>, failure: Failure) {
+        self.answer(Response::error(seq, verb, failure));
+    }
+
+    /// Writes the render side's answers whose frame is published (all of them when `all`), then
+    /// lets the next commands take their turn.
+    fn write_replies(&mut self, all: bool) {
+        let published = self.published();
+        // Every scene change sent before the frame was published is in the channel now.
+        self.drain_scene();
+        for (reply, settle) in self.jobs.take_replies(published, all) {
+            let (seq, verb, frame) = (reply.seq, reply.verb, reply.frame);
+            match (reply.result, settle) {
+                // Carried out; answered once the tree has stopped changing.
+                (Ok(body), Some(settle)) => self.start_settle(
+                    seq,
+                    verb,
+                    format!("frame {frame}\n{body}"),
+                    settle.before,
+                    settle.options.frames,
+                    settle.options.timeout_ms,
+                    frame,
+                ),
+                (Ok(body), None) => self.answer(Response::ok(
+                    seq,
+                    Some(verb),
+                    format!("frame {frame}\n{body}"),
+                )),
+                (Err(failure), _) => self.fail(seq, Some(verb), failure),
+            }
+        }
+        self.take_turns();
+    }
+
+    /// Carries out the commands whose turn has come; returns whether one went to the render side
+    /// (the app was then woken).
+    fn take_turns(&mut self) -> bool {
+        let mut forwarded = false;
+        while !self.stopping
+            && let Some((seq, command)) = self.jobs.next_turn()
+        {
+            match command.verb().side() {
+                Side::Service => self.serve(seq, &command),
+                Side::App => match self.forward(seq, command) {
+                    Forwarded::Yes => forwarded = true,
+                    Forwarded::No => {}
+                    Forwarded::Later => break,
+                },
+            }
+        }
+        if forwarded {
+            self.wake_app();
+        }
+        forwarded
+    }
+
+    /// Plans an action against the current trees and sends it to the render side.
+    fn forward(&mut self, seq: u64, command: Command) -> Forwarded {
+        let verb = command.verb();
+        self.drain_scene();
+        let app_answers = self.cfg.app_screenshots && verb == Verb::Screenshot;
+        let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if app_answers {
+                Ok(None)
+            } else {
+                self.trees.plan(&command)
+            }
+        }));
+        let plan = match planned {
+            Ok(Ok(plan)) => plan,
+            Ok(Err(failure)) => {
+                self.fail(seq, Some(verb), failure);
+                return Forwarded::No;
+            }
+            Err(panic) => {
+                let failure = internal_error(&format!("planning {verb}"), &*panic);
+                self.fail(seq, Some(verb), failure);
+                return Forwarded::No;
+            }
+        };
+        let settle = command
+            .act_options()
+            .filter(|o| o.settle)
+            .map(|options| SettleAfter {
+                options,
+                before: self.trees.settle_text(),
+            });
+        match self.link.orders.try_send(Order { seq, command, plan }) {
+            Ok(()) => {
+                self.jobs.insert(seq, Job::Forwarded { verb, settle });
+                Forwarded::Yes
+            }
+            Err(TrySendError::Full(order)) => {
+                // Cannot happen: one command is carried out at a time and the channel holds
+                // IN_FLIGHT. Queue it again; it takes its turn after the next answer.
+                self.jobs.insert(seq, Job::Queued(order.command));
+                Forwarded::Later
+            }
+            Err(TrySendError::Disconnected(_)) => {
+                let failure = Failure::new(
+                    ErrorCode::ShuttingDown,
+                    "the app is shutting down",
+                    "restart the app and send the command again",
+                );
+                self.fail(seq, Some(verb), failure);
+                Forwarded::No
+            }
+        }
+    }
+
+    /// Reads a screenshot's pixels back, crops, encodes and publishes the PNG, and answers. A panic
+    /// while doing so costs this command an `app_error` answer.
+    fn capture(&mut self, job: CaptureJob) {
+        let (seq, verb, frame) = (job.seq, job.verb, job.frame);
+        let dir = self.cfg.dir.clone();
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| png::write_png(&dir, job)))
+                .unwrap_or_else(|panic| Err(internal_error("writing the screenshot", &*panic)));
+        match result {
+            Ok(body) => self.answer(Response::ok(
+                seq,
+                Some(verb),
+                format!("frame {frame}\n{body}"),
+            )),
+            Err(failure) => self.fail(seq, Some(verb), failure),
+        }
+        self.take_turns();
+    }
+
+    /// Answers everything still owed, then removes `ready.txt`.
+    fn shutdown(&mut self) {
+        self.stopping = true;
+        while let Ok(reply) = self.link.replies.try_recv() {
+            self.jobs.replied(reply);
+        }
+        self.write_replies(true);
+        // Screenshots already copied out of their frame are written.
+        while let Ok(job) = self.link.captures.try_recv() {
+            self.capture(job);
+        }
+        for (seq, job) in self.jobs.drain() {
+            match job {
+                Job::Queued(command)
+                    if command.verb().side() == Side::Service && command.verb() != Verb::Settle =>
+                {
+                    self.serve(seq, &command)
+                }
+                Job::Queued(command) => self.fail(seq, Some(command.verb()), shutting_down()),
+                Job::Waiting(_) => self.fail(seq, Some(Verb::Wait), shutting_down()),
+                Job::Forwarded { verb, .. } => self.fail(seq, Some(verb), shutting_down()),
+                Job::Replied { reply, .. } => self.fail(seq, Some(reply.verb), shutting_down()),
+                Job::Settling(s) if s.verb == Verb::Settle => {
+                    self.fail(seq, Some(s.verb), shutting_down())
+                }
+                Job::Settling(s) => self.fail(
+                    seq,
+                    Some(s.verb),
+                    Failure::new(
+                        ErrorCode::NotSettled,
+                        "the app shut down before the tree settled",
+                        "restart the app; the action itself was carried out",
+                    ),
+                ),
+                Job::Unwritten(response) => self.write_answer(response),
+                // Already answered, or not complete: left as they are.
+                Job::Stuck | Job::Partial { .. } => self.jobs.insert(seq, job),
+            }
+        }
+        // A `wait` served just now whose condition does not hold yet is never checked again.
+        for seq in self.jobs.seqs(|j| matches!(j, Job::Waiting(_))) {
+            self.fail(seq, Some(Verb::Wait), shutting_down());
+        }
+        // Complete entries never read (beyond the in-progress limit) are answered too.
+        if let Ok(listing) = queue::scan(self.dir()) {
+            for seq in listing.commands {
+                if self.jobs.is_read(seq) {
+                    // Already answered (or its answer could not be written): never answered twice.
+                    continue;
+                }
+                if let Ok(Entry::Complete(bytes)) =
+                    queue::read_entry(self.dir(), seq, self.cfg.max_command_bytes)
+                {
+                    self.fail(seq, intake::guess_verb(&bytes), shutting_down());
+                }
+            }
+        }
+        let _ = fs::remove_file(self.dir().join(READY_FILE));
+    }
+}
+
+/// The answer to a command during which winit-automation itself panicked: the command fails, the
+/// app and the service thread keep running.
+fn internal_error(doing: &str, panic: &(dyn std::any::Any + Send)) -> Failure {
+    Failure::new(
+        ErrorCode::AppError,
+        format!(
+            "internal error in winit-automation while {doing}: {}",
+            crate::panic_message(panic)
+        ),
+        "please report it with the command and the snapshot; the app keeps running",
+    )
+}
+
+fn shutting_down() -> Failure {
+    Failure::new(
+        ErrorCode::ShuttingDown,
+        "the app shut down before carrying the command out",
+        "restart the app and send the command again",
+    )
+}

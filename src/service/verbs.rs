@@ -1,0 +1,261 @@
+//! The verbs the service thread answers itself, from the mirror of the latest published frame:
+//! `status`, `windows`, `snapshot`, `find`, `get`, `wait` (answered when its condition holds), and
+//! `settle` (answered when the trees stop changing; actions sent with `--settle` end here too).
+
+use std::time::{Duration, Instant};
+
+use super::Service;
+use super::jobs::{Job, PendingWait, Settling};
+use crate::protocol::{Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Verb, quote};
+use crate::tree::diff;
+use crate::tree::plan::DEFAULT_SETTLE_FRAMES;
+
+/// How long `wait` and `settle` wait when the command names no `--timeout`.
+pub(crate) const DEFAULT_WAIT: Duration = Duration::from_secs(5);
+
+impl Service {
+    /// Answers a service-side command. A bug that panics while answering costs that one command an
+    /// `app_error` answer; the service thread keeps running.
+    pub(super) fn serve(&mut self, seq: u64, command: &Command) {
+        let verb = command.verb();
+        let answered = self.answered;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.serve_inner(seq, command);
+        }));
+        if let Err(panic) = result {
+            let owed = match self.jobs.take(seq) {
+                Some(job @ (Job::Unwritten(_) | Job::Stuck)) => {
+                    self.jobs.insert(seq, job);
+                    false
+                }
+                // A `wait` that was pending, say.
+                Some(_) => true,
+                // Never inserted (`status`), or the panic came after the answer.
+                None => self.answered == answered,
+            };
+            if owed {
+                let failure = super::internal_error(&format!("answering {verb}"), &*panic);
+                self.fail(seq, Some(verb), failure);
+            }
+        }
+    }
+
+    fn serve_inner(&mut self, seq: u64, command: &Command) {
+        let verb = command.verb();
+        if verb != Verb::Status {
+            self.drain_scene();
+        }
+        match command {
+            Command::Status => {
+                let body = format!(
+                    "protocol {PROTOCOL_VERSION}\napp {}\npid {}\ncrate_version {}\nstarted_unix_ms {}\nuptime_ms {}\nframe {}\nqueue {}\nin_flight {}\nanswered {}\nwatch {}\n",
+                    quote(&self.cfg.app_name),
+                    std::process::id(),
+                    quote(env!("CARGO_PKG_VERSION")),
+                    self.started_unix_ms,
+                    self.started.elapsed().as_millis(),
+                    self.published(),
+                    self.on_disk,
+                    self.jobs.in_flight(),
+                    self.answered,
+                    if self.watching { "inotify" } else { "poll" },
+                );
+                self.answer(Response::ok(seq, Some(verb), body));
+            }
+            Command::Windows => {
+                let body = self.trees.windows();
+                self.answer(Response::ok(seq, Some(verb), body));
+            }
+            Command::Snapshot(options) => {
+                let frame = self.published();
+                let result = self.trees.snapshot(options, frame);
+                self.publish_artifacts(true);
+                self.reply_with(seq, verb, result);
+            }
+            Command::Find { selector } => {
+                let body = self.trees.find(selector);
+                self.answer(Response::ok(seq, Some(verb), body));
+            }
+            Command::Get { target } => {
+                let result = self.trees.get(target);
+                self.reply_with(seq, verb, result);
+            }
+            Command::Wait {
+                selector,
+                gone,
+                timeout_ms,
+            } => {
+                let started = Instant::now();
+                let limit = timeout_ms.map_or(DEFAULT_WAIT, Duration::from_millis);
+                let wait = PendingWait {
+                    selector: selector.clone(),
+                    gone: *gone,
+                    started,
+                    deadline: started + limit,
+                };
+                self.jobs.insert(seq, Job::Waiting(wait));
+                // Answered at once if it already holds.
+                self.check_wait(seq, Instant::now(), true);
+            }
+            Command::Settle { frames, timeout_ms } => {
+                let before = self.trees.settle_text();
+                let frame = self.published();
+                let body = format!("frame {frame}\n");
+                self.start_settle(seq, verb, body, before, *frames, *timeout_ms, frame);
+            }
+            _ => self.fail(
+                seq,
+                Some(verb),
+                Failure::new(
+                    ErrorCode::Unsupported,
+                    format!(
+                        "{verb} is part of protocol {PROTOCOL_VERSION} but this build of winit-automation {} does not answer it yet",
+                        env!("CARGO_PKG_VERSION")
+                    ),
+                    "see docs/protocol.md for what this version answers",
+                ),
+            ),
+        }
+    }
+
+    fn reply_with(&mut self, seq: u64, verb: Verb, result: Result<String, Failure>) {
+        match result {
+            Ok(body) => self.answer(Response::ok(seq, Some(verb), body)),
+            Err(failure) => self.fail(seq, Some(verb), failure),
+        }
+    }
+
+    /// Answers the waits whose condition now holds (checked only when the trees changed) or whose
+    /// time is up.
+    pub(super) fn check_waits(&mut self) {
+        let changed = std::mem::take(&mut self.trees_changed_for_waits);
+        let now = Instant::now();
+        for seq in self.jobs.seqs(|j| matches!(j, Job::Waiting(_))) {
+            self.check_wait(seq, now, changed);
+        }
+    }
+
+    fn check_wait(&mut self, seq: u64, now: Instant, changed: bool) {
+        let Some(w) = self.jobs.waiting_mut(seq) else {
+            return;
+        };
+        let timed_out = now >= w.deadline;
+        if !(changed || timed_out) {
+            return;
+        }
+        let (selector, gone, started) = (w.selector.clone(), w.gone, w.started);
+        if let Some(found) = self.trees.wait_check(&selector, gone) {
+            let body = format!("frame {}\n{found}", self.published());
+            self.answer(Response::ok(seq, Some(Verb::Wait), body));
+        } else if timed_out {
+            let failure = self
+                .trees
+                .wait_timeout(&selector, gone, now.duration_since(started));
+            self.fail(seq, Some(Verb::Wait), failure);
+        }
+    }
+
+    /// Starts waiting for the trees to stay unchanged for `frames` frames after `from_frame`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn start_settle(
+        &mut self,
+        seq: u64,
+        verb: Verb,
+        body: String,
+        before: String,
+        frames: Option<u32>,
+        timeout_ms: Option<u64>,
+        from_frame: u64,
+    ) {
+        let started = Instant::now();
+        let settling = Settling {
+            verb,
+            body,
+            before,
+            frames: frames.unwrap_or(DEFAULT_SETTLE_FRAMES).max(1),
+            from_frame,
+            started,
+            deadline: started + timeout_ms.map_or(DEFAULT_WAIT, Duration::from_millis),
+            woken_at: 0,
+        };
+        self.jobs.insert(seq, Job::Settling(settling));
+        // Answered at once if it already holds (it cannot hold yet: K >= 1 frames must pass).
+        self.check_settles();
+    }
+
+    /// Answers the settles whose trees have stayed unchanged long enough or whose time is up, and
+    /// asks the app for frames meanwhile (an app that draws only on demand would never settle).
+    /// A panic while formatting costs the settling commands an `app_error` answer instead of the
+    /// service thread. Returns whether any was answered.
+    pub(super) fn check_settles(&mut self) -> bool {
+        let settling = self.jobs.seqs(|j| matches!(j, Job::Settling(_)));
+        if settling.is_empty() {
+            return false;
+        }
+        let answered = self.answered;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.check_settles_inner(&settling);
+        }));
+        if let Err(panic) = result {
+            for seq in self.jobs.seqs(|j| matches!(j, Job::Settling(_))) {
+                if let Some(Job::Settling(s)) = self.jobs.take(seq) {
+                    let failure = super::internal_error("settling", &*panic);
+                    self.fail(seq, Some(s.verb), failure);
+                }
+            }
+        }
+        self.answered != answered
+    }
+
+    fn check_settles_inner(&mut self, seqs: &[u64]) {
+        // The frame first, then the trees: every change of a published frame is then in the
+        // mirror when the frame is counted as unchanged.
+        let published = self.published();
+        self.drain_scene();
+        let now = Instant::now();
+        let mut wake = false;
+        for &seq in seqs {
+            let last_change = self.last_change;
+            let Some(s) = self.jobs.settling_mut(seq) else {
+                continue;
+            };
+            let base = s.from_frame.max(last_change);
+            if published >= base + u64::from(s.frames) {
+                let Some(Job::Settling(s)) = self.jobs.take(seq) else {
+                    continue;
+                };
+                let changes = diff(&s.before, &self.trees.settle_text());
+                let mut body = s.body;
+                body.push_str(&format!(
+                    "settled frame {published} after {} frames, unchanged for {}\n",
+                    published - s.from_frame,
+                    published - base
+                ));
+                body.push_str(&changes);
+                self.answer(Response::ok(seq, Some(s.verb), body));
+            } else if now >= s.deadline {
+                let Some(Job::Settling(s)) = self.jobs.take(seq) else {
+                    continue;
+                };
+                let changes = diff(&s.before, &self.trees.settle_text());
+                let failure = Failure::new(
+                    ErrorCode::NotSettled,
+                    format!(
+                        "the tree was still changing after {} ms (last change in frame {last_change}, now frame {published}; {} unchanged frames needed)",
+                        now.duration_since(s.started).as_millis(),
+                        s.frames
+                    ),
+                    "something animates or updates every frame; raise --timeout, lower --frames, or snapshot instead",
+                )
+                .with_body(changes);
+                self.fail(seq, Some(s.verb), failure);
+            } else if s.woken_at < published || s.woken_at == 0 {
+                s.woken_at = published.max(1);
+                wake = true;
+            }
+        }
+        if wake {
+            self.wake_app();
+        }
+    }
+}

@@ -1,0 +1,440 @@
+//! Aiming: a resolved target's visible centre, and the checks that the pointer can reach it
+//! (shown, enabled, with an area, inside the visible part of the window, not behind a modal
+//! dialog, not covered by a node painted on top). Paint order is taken to be tree order.
+//!
+//! Runs on the service thread when every earlier action has been carried out.
+
+use accesskit::{Point as AkPoint, Role};
+use accesskit_consumer::NodeRef as Node;
+
+use super::format::{self, num};
+use super::geometry::{clip_at, clips, contains, intersect, is_empty};
+use super::mirror::WindowMirror;
+use super::refs::{self, Found};
+use super::{Trees, roles::role_name};
+use crate::protocol::{ErrorCode, Failure, Point, Target, quote};
+
+/// What a pointer aims at.
+pub(super) struct Aim {
+    pub window: u64,
+    pub x: f64,
+    pub y: f64,
+    /// The target's line, or `None` for a point target.
+    pub line: Option<String>,
+}
+
+/// Whether a node lying on top of a target counts as covering it: something that takes the pointer
+/// (an interactive node) or a surface drawn over others (dialogs, windows, menus, tooltips). Layout
+/// containers, panes, regions and plain text do not: toolkits give them bounds that overlap their
+/// neighbours without drawing over them.
+fn can_cover(node: &Node) -> bool {
+    format::is_interactive(node)
+        || matches!(
+            node.role(),
+            Role::Dialog
+                | Role::AlertDialog
+                | Role::Window
+                | Role::Menu
+                | Role::MenuBar
+                | Role::MenuListPopup
+                | Role::Tooltip
+        )
+}
+
+fn is_within(node: &Node, ancestor: accesskit_consumer::FullNodeId) -> bool {
+    let mut current = Some(*node);
+    while let Some(n) = current {
+        if n.id() == ancestor {
+            return true;
+        }
+        current = n.parent();
+    }
+    false
+}
+
+/// The topmost node at `p` (tree units) that can cover others, honouring hidden subtrees and
+/// every clip; and the last modal dialog shown, if any. Paint order is tree order: a later node
+/// lies on top of an earlier one, a child on top of its parent.
+fn hit<'a>(
+    w: &'a WindowMirror,
+    root: Node<'a>,
+    p: AkPoint,
+) -> (Option<Node<'a>>, Option<Node<'a>>) {
+    let mut top = None;
+    let mut modal = None;
+    let mut stack = vec![(root, w.viewport())];
+    while let Some((node, clip)) = stack.pop() {
+        if node.is_hidden() {
+            continue;
+        }
+        if node.is_dialog() && node.is_modal() {
+            modal = Some(node);
+        }
+        let bounds = node.bounding_box();
+        let visible = match (bounds, clip) {
+            (Some(b), Some(c)) => Some(intersect(b, c)),
+            (b, None) => b,
+            (None, Some(_)) => None,
+        };
+        if let Some(v) = visible
+            && can_cover(&node)
+            && contains(v, p)
+        {
+            top = Some(node);
+        }
+        let child_clip = match (clips(&node), bounds) {
+            (true, Some(b)) => Some(clip.map_or(b, |c| intersect(c, b))),
+            _ => clip,
+        };
+        let children: Vec<_> = node.children().collect();
+        stack.extend(children.into_iter().rev().map(|c| (c, child_clip)));
+    }
+    (top, modal)
+}
+
+pub(super) fn failure(code: ErrorCode, message: String, hint: &str) -> Failure {
+    Failure::new(code, message, hint)
+}
+
+/// The node a resolved target names, still in its window's tree.
+pub(super) fn live_node<'a>(
+    w: &'a WindowMirror,
+    found: Found,
+    line: &str,
+) -> Result<Node<'a>, Failure> {
+    w.tree
+        .as_ref()
+        .and_then(|t| t.state().node_by_id(found.node))
+        .ok_or_else(|| {
+            failure(
+                ErrorCode::NotFound,
+                format!("{line} is gone"),
+                "take a fresh snapshot",
+            )
+        })
+}
+
+/// The window a command without a target goes to: the focused one, else the first known.
+pub(super) fn default_window(trees: &Trees) -> Result<u64, Failure> {
+    let windows = &trees.mirror.windows;
+    windows
+        .iter()
+        .find(|(_, w)| w.state.as_ref().is_some_and(|s| s.focused))
+        .or_else(|| windows.iter().next())
+        .map(|(&id, _)| id)
+        .ok_or_else(|| {
+            Failure::new(
+                ErrorCode::NotFound,
+                "the app has not told the plugin about any window",
+                "the app must call Automation::track_window or window_state for each window",
+            )
+        })
+}
+
+impl Trees {
+    pub(super) fn node_line(&mut self, f: Found) -> String {
+        format::found_line(&self.mirror, &mut self.refs, f)
+    }
+
+    /// Resolves a target to a node and checks that the pointer can reach its visible centre.
+    /// `check_cover` is off for where a drag ends.
+    pub(super) fn aim(&mut self, target: &Target, check_cover: bool) -> Result<Aim, Failure> {
+        if let Target::Point(p) = target {
+            let window = default_window(self)?;
+            return self.aim_point(window, *p);
+        }
+        let found = self.resolve(target)?;
+        let line = self.node_line(found);
+        let w = &self.mirror.windows[&found.window];
+        let Some(tree) = &w.tree else {
+            return Err(failure(
+                ErrorCode::NotFound,
+                format!("window {} has no tree", found.window),
+                "wait for the app to publish its tree",
+            ));
+        };
+        let state = tree.state();
+        let Some(node) = state.node_by_id(found.node) else {
+            return Err(failure(
+                ErrorCode::NotFound,
+                format!("{line} is gone"),
+                "take a fresh snapshot",
+            ));
+        };
+        let mut hidden = Some(node);
+        while let Some(n) = hidden {
+            if n.is_hidden() {
+                return Err(failure(
+                    ErrorCode::Offscreen,
+                    format!("{line} is hidden"),
+                    "it is not shown now; make it visible first",
+                ));
+            }
+            hidden = n.parent();
+        }
+        if node.is_disabled() {
+            return Err(failure(
+                ErrorCode::Disabled,
+                format!("{line} is disabled"),
+                "wait for it to be enabled (wait, or snapshot again) before acting on it",
+            ));
+        }
+        let Some(bounds) = node.bounding_box().filter(|b| !is_empty(*b)) else {
+            return Err(failure(
+                ErrorCode::ZeroSize,
+                format!("{line} has no area to aim at"),
+                "act on it with `action TARGET NAME` instead, or aim at its parent",
+            ));
+        };
+        let visible = clip_at(w, &node).map_or(bounds, |c| intersect(bounds, c));
+        if is_empty(visible) {
+            return Err(failure(
+                ErrorCode::Offscreen,
+                format!("{line} is outside the visible area"),
+                "scroll it into view first: `action TARGET scroll_into_view`, or `scroll` its list",
+            ));
+        }
+        let centre = AkPoint::new(
+            (visible.x0 + visible.x1) / 2.0,
+            (visible.y0 + visible.y1) / 2.0,
+        );
+        if check_cover {
+            let (top, modal) = hit(w, state.root(), centre);
+            if let Some(d) = modal
+                && !is_within(&node, d.id())
+            {
+                let by = refs::name_of(&d);
+                return Err(failure(
+                    ErrorCode::Covered,
+                    format!(
+                        "{line} is behind the modal {} {}",
+                        role_name(d.role()),
+                        quote(&by)
+                    ),
+                    "close the dialog first",
+                ));
+            }
+            if let Some(t) = top
+                && !is_within(&t, node.id())
+                && !is_within(&node, t.id())
+            {
+                let cover = Found {
+                    window: found.window,
+                    node: t.id(),
+                };
+                let by = format::found_line(&self.mirror, &mut self.refs, cover);
+                let k = self.mirror.windows[&found.window].units_per_logical();
+                return Err(failure(
+                    ErrorCode::Covered,
+                    format!(
+                        "{line} is covered at {},{} by {by}",
+                        num(centre.x / k),
+                        num(centre.y / k)
+                    ),
+                    "close or move what lies on top, or act on the target with `action`",
+                ));
+            }
+        }
+        let k = self.mirror.windows[&found.window].units_per_logical();
+        Ok(Aim {
+            window: found.window,
+            x: centre.x / k,
+            y: centre.y / k,
+            line: Some(line),
+        })
+    }
+
+    /// The visible part of a target's bounds (x, y, width, height, logical pixels), for a cropped
+    /// screenshot.
+    pub(super) fn visible_rect(&mut self, target: &Target) -> Result<(u64, [f64; 4]), Failure> {
+        let found = self.resolve(target)?;
+        let line = self.node_line(found);
+        let w = &self.mirror.windows[&found.window];
+        let node = live_node(w, found, &line)?;
+        let Some(bounds) = node.bounding_box().filter(|b| !is_empty(*b)) else {
+            return Err(failure(
+                ErrorCode::ZeroSize,
+                format!("{line} has no area to crop to"),
+                "crop to a node with bounds, or take the whole window",
+            ));
+        };
+        let visible = clip_at(w, &node).map_or(bounds, |c| intersect(bounds, c));
+        if is_empty(visible) {
+            return Err(failure(
+                ErrorCode::Offscreen,
+                format!("{line} is outside the visible area"),
+                "scroll it into view first, or take the whole window",
+            ));
+        }
+        let k = w.units_per_logical();
+        Ok((
+            found.window,
+            [
+                visible.x0 / k,
+                visible.y0 / k,
+                (visible.x1 - visible.x0) / k,
+                (visible.y1 - visible.y0) / k,
+            ],
+        ))
+    }
+
+    pub(super) fn aim_point(&mut self, window: u64, p: Point) -> Result<Aim, Failure> {
+        if let Some(s) = &self.mirror.windows[&window].state
+            && !(p.x >= 0.0 && p.y >= 0.0 && p.x < s.width && p.y < s.height)
+        {
+            return Err(failure(
+                ErrorCode::Offscreen,
+                format!(
+                    "{p} is outside the window, which is {}x{}",
+                    num(s.width),
+                    num(s.height)
+                ),
+                "points are logical pixels from the window's top left",
+            ));
+        }
+        Ok(Aim {
+            window,
+            x: p.x,
+            y: p.y,
+            line: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The hit test and the target checks on small widget-record trees: no thread, no file.
+
+    use accesskit::{Action, Role};
+
+    use super::super::{SceneChange, Trees};
+    use crate::protocol::{Command, ErrorCode, Failure};
+    use crate::widget::{Bounds, Widget, WidgetStates, WindowState};
+
+    fn trees(widgets: Vec<Widget>) -> Trees {
+        let mut trees = Trees::default();
+        trees.apply(SceneChange::State(
+            1,
+            WindowState {
+                title: "t".into(),
+                width: 400.0,
+                height: 300.0,
+                scale_factor: 1.0,
+                focused: true,
+            },
+        ));
+        trees.apply(SceneChange::Widgets(1, widgets));
+        trees
+    }
+
+    fn button(id: &str, x: f64, y: f64) -> Widget {
+        Widget::new(id, Role::Button, id)
+            .bounds(Bounds::new(x, y, 80.0, 30.0))
+            .action(Action::Click)
+    }
+
+    fn click(trees: &mut Trees, id: &str) -> Result<String, Failure> {
+        let plan = trees.plan(&Command::parse(&format!("click id={id}")).unwrap())?;
+        Ok(plan.expect("a click is planned").summary)
+    }
+
+    #[test]
+    fn a_clear_target_is_aimed_at_its_centre() {
+        let mut t = trees(vec![button("save", 10.0, 10.0)]);
+        let summary = click(&mut t, "save").unwrap();
+        assert!(summary.contains("50,25"), "{summary}");
+    }
+
+    #[test]
+    fn a_later_interactive_node_on_top_covers_the_target() {
+        let mut t = trees(vec![button("save", 10.0, 10.0), button("over", 20.0, 15.0)]);
+        let err = click(&mut t, "save").unwrap_err();
+        assert_eq!(err.code, ErrorCode::Covered, "{}", err.message);
+        assert!(err.message.contains("\"over\""), "{}", err.message);
+        // The node on top is itself clear.
+        assert!(click(&mut t, "over").is_ok());
+    }
+
+    #[test]
+    fn a_container_overlapping_the_target_does_not_cover_it() {
+        let pane = Widget::new("pane", Role::Pane, "").bounds(Bounds::new(0.0, 0.0, 400.0, 300.0));
+        let mut t = trees(vec![button("save", 10.0, 10.0), pane]);
+        assert!(click(&mut t, "save").is_ok());
+    }
+
+    #[test]
+    fn a_modal_dialog_shields_everything_outside_it() {
+        use accesskit::{Node, NodeId, Rect, TreeId, TreeInfo, TreeUpdate};
+        let update = |modal: bool| {
+            let mut root = Node::new(Role::Window);
+            root.set_bounds(Rect::new(0.0, 0.0, 400.0, 300.0));
+            root.set_children(vec![NodeId(1), NodeId(2)]);
+            let mut save = Node::new(Role::Button);
+            save.set_label("save");
+            save.set_bounds(Rect::new(10.0, 10.0, 90.0, 40.0));
+            save.add_action(Action::Click);
+            let mut dialog = Node::new(Role::Dialog);
+            dialog.set_label("Confirm");
+            dialog.set_bounds(Rect::new(200.0, 200.0, 350.0, 280.0));
+            if modal {
+                dialog.set_modal();
+            }
+            TreeUpdate {
+                nodes: vec![(NodeId(0), root), (NodeId(1), save), (NodeId(2), dialog)],
+                tree: Some(TreeInfo::new(NodeId(0))),
+                tree_id: TreeId::ROOT,
+                focus: NodeId(0),
+            }
+        };
+        let click_save = |t: &mut Trees| {
+            t.plan(&Command::parse("click role=button name=save").unwrap())
+                .map(|_| ())
+        };
+        let mut t = trees(vec![]);
+        t.apply(SceneChange::Update(1, update(false)));
+        // Not modal: the button is clear (the dialog lies elsewhere).
+        assert!(click_save(&mut t).is_ok());
+        t.apply(SceneChange::Update(1, update(true)));
+        let err = click_save(&mut t).unwrap_err();
+        assert_eq!(err.code, ErrorCode::Covered, "{}", err.message);
+        assert!(err.message.contains("modal"), "{}", err.message);
+    }
+
+    #[test]
+    fn content_clipped_by_a_scroll_container_is_offscreen() {
+        let list = Widget::new("list", Role::List, "list")
+            .bounds(Bounds::new(0.0, 0.0, 200.0, 100.0))
+            .states(WidgetStates {
+                clips_children: true,
+                ..WidgetStates::default()
+            });
+        let below = button("row9", 10.0, 150.0).parent("list");
+        let inside = button("row1", 10.0, 10.0).parent("list");
+        let mut t = trees(vec![list, inside, below]);
+        assert!(click(&mut t, "row1").is_ok());
+        let err = click(&mut t, "row9").unwrap_err();
+        assert_eq!(err.code, ErrorCode::Offscreen, "{}", err.message);
+    }
+
+    #[test]
+    fn disabled_hidden_and_zero_size_targets_are_refused_with_their_reason() {
+        let disabled = button("off", 10.0, 10.0).states(WidgetStates {
+            disabled: true,
+            ..WidgetStates::default()
+        });
+        let hidden = button("gone", 10.0, 50.0).states(WidgetStates {
+            hidden: true,
+            ..WidgetStates::default()
+        });
+        let flat = Widget::new("flat", Role::Button, "flat")
+            .bounds(Bounds::new(10.0, 100.0, 0.0, 0.0))
+            .action(Action::Click);
+        let mut t = trees(vec![disabled, hidden, flat]);
+        assert_eq!(click(&mut t, "off").unwrap_err().code, ErrorCode::Disabled);
+        assert_eq!(
+            click(&mut t, "gone").unwrap_err().code,
+            ErrorCode::Offscreen
+        );
+        assert_eq!(click(&mut t, "flat").unwrap_err().code, ErrorCode::ZeroSize);
+    }
+}
