@@ -223,14 +223,11 @@ fn headless(automation: Automation, woken: mpsc::Receiver<()>) {
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let (_, device, queue) = gpu(&automation, &instance, None);
-    let (window, size) = (
-        WindowId::from(1),
-        wgpu::Extent3d {
-            width: 320,
-            height: 200,
-            depth_or_array_layers: 1,
-        },
-    );
+    let size = wgpu::Extent3d {
+        width: 320,
+        height: 200,
+        depth_or_array_layers: 1,
+    };
     let texture = device.create_texture(&wgpu::TextureDescriptor {
         label: None,
         size,
@@ -248,6 +245,7 @@ fn headless(automation: Automation, woken: mpsc::Receiver<()>) {
         scale_factor: 1.0,
         focused: true,
     };
+    let window = WindowId::from(1); // any stable id names the one "window"
     automation.window_state(window, state);
     let mut ui = Ui::default();
     loop {

@@ -97,7 +97,10 @@ impl Minimal {
         // The adapter in use, so a silent fall-back (wgpu takes GL when no Vulkan driver is
         // installed) is visible in the test output and fails here.
         let snapshot = app.wait_for("button \"Switch\"");
-        let metrics = snapshot.lines().find(|l| l.starts_with("metrics ")).unwrap();
+        let metrics = snapshot
+            .lines()
+            .find(|l| l.starts_with("metrics "))
+            .unwrap();
         println!("adapter: {metrics}");
         assert!(
             metrics.contains(&format!("backend={backend}")),
