@@ -292,7 +292,8 @@ fn main() {
             .expect("the event loop"),
         None if automation.dir().is_some() => headless(automation, woken),
         None => {
-            eprintln!("minimal: nothing could drive a headless run without --features automation")
+            eprintln!("minimal: nothing could drive a headless run without --features automation");
+            std::process::exit(2);
         }
     }
 }
