@@ -5,6 +5,8 @@
 # and the path of the screenshot. Exits non-zero if any step fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Vulkan lavapipe and python3, when missing (see the script for how it installs).
+bash scripts/setup-system.sh
 
 cargo build --quiet --features automation,cli --example demo --bin winit-automation
 target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')

@@ -1,0 +1,98 @@
+//! The README's integration sketch is `examples/minimal.rs`: its code block is excerpts of that
+//! file, word for word, separated by `// ...` lines. This test fails when an excerpt no longer
+//! appears in the file (the example changed and the README did not, or the other way round).
+
+use std::path::Path;
+
+/// A line of the block that stands for left-out code; what follows `// ...` on it says what.
+const ELISION: &str = "// ...";
+
+/// The first ```rust code block under `## Integration sketch`.
+fn sketch(readme: &str) -> &str {
+    let section = &readme[readme
+        .find("\n## Integration sketch")
+        .expect("README.md has an \"Integration sketch\" section")..];
+    let start = section.find("```rust").expect("a rust block in the sketch");
+    let body = &section[start..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    &body[..body.find("\n```").expect("the block's closing fence") + 1]
+}
+
+/// The excerpts of `block`: runs of lines between elision lines, each at least one line.
+fn excerpts(block: &str) -> Vec<Vec<&str>> {
+    let mut excerpts = vec![Vec::new()];
+    for line in block.lines() {
+        if line.trim_start().starts_with(ELISION) {
+            excerpts.push(Vec::new());
+        } else {
+            excerpts.last_mut().unwrap().push(line);
+        }
+    }
+    excerpts.retain(|e| !e.is_empty());
+    excerpts
+}
+
+/// The excerpts of `block` that are not a run of consecutive lines of `file`.
+fn drifted<'a>(block: &'a str, file: &str) -> Vec<Vec<&'a str>> {
+    let file: Vec<&str> = file.lines().collect();
+    excerpts(block)
+        .into_iter()
+        .filter(|e| !file.windows(e.len()).any(|w| w == e.as_slice()))
+        .collect()
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+}
+
+#[test]
+fn the_readme_integration_sketch_is_excerpts_of_the_minimal_example() {
+    let (readme, example) = (read("README.md"), read("examples/minimal.rs"));
+    let block = sketch(&readme);
+    // The sketch shows the calls an integration is made of, not a few stray lines.
+    for call in [
+        "Automation::builder()",
+        ".waker(",
+        "track_window(",
+        "FrameTarget::new(",
+        ".window_event(",
+        "begin_frame()",
+        ".capture(",
+        ".widgets(",
+        ".end_frame()",
+        ".window_state(",
+    ] {
+        assert!(block.contains(call), "the sketch no longer shows {call}");
+    }
+    let drifted = drifted(block, &example);
+    assert!(
+        drifted.is_empty(),
+        "these lines of README.md's integration sketch are not in examples/minimal.rs as they \
+         stand; copy them again from the file:\n{}",
+        drifted
+            .iter()
+            .map(|e| e.join("\n"))
+            .collect::<Vec<_>>()
+            .join("\n// ...\n")
+    );
+}
+
+#[test]
+fn a_changed_line_in_an_excerpt_is_found() {
+    // The positive control: the check above must see a one-character drift, in the README or in
+    // the file.
+    let (readme, example) = (read("README.md"), read("examples/minimal.rs"));
+    let block = sketch(&readme);
+    assert!(excerpts(block).len() >= 3, "{block}");
+    let changed_block = block.replacen("end_frame()", "end_frame( )", 1);
+    assert_eq!(drifted(&changed_block, &example).len(), 1);
+    let changed_file = example.replacen("track_window(&window)", "track_window(&w)", 1);
+    assert_eq!(drifted(block, &changed_file).len(), 1);
+    // Lines that are in the file but not next to each other are not an excerpt.
+    let first_and_last = format!(
+        "{}\n{}\n",
+        example.lines().next().unwrap(),
+        example.lines().last().unwrap()
+    );
+    assert_eq!(drifted(&first_and_last, &example).len(), 1);
+}
