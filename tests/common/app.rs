@@ -137,7 +137,7 @@ pub fn typed(frames: &[Frame]) -> Vec<String> {
 }
 
 /// Reacts to what a frame was handed, as the app's UI would: returns a new tree for [`window_id`].
-pub type React = Box<dyn FnMut(&[Handed]) -> Option<TreeUpdate> + Send>;
+type React = Box<dyn FnMut(&[Handed]) -> Option<TreeUpdate> + Send>;
 
 /// Starts a test app: [`TestApp::builder`].
 #[must_use = "call start() or stepped()"]
@@ -379,11 +379,6 @@ impl TestApp {
         }
     }
 
-    /// The default app with its render loop running.
-    pub fn start() -> TestApp {
-        TestApp::builder().start()
-    }
-
     /// Takes the frames handed something so far, leaving none.
     pub fn take_frames(&self) -> Vec<Frame> {
         std::mem::take(&mut *self.frames.lock().unwrap())
@@ -543,7 +538,8 @@ fn answer(automation: &Automation, request: Request) {
             "the test app cannot take screenshots named fail",
             "this is the test app's error path",
         ))),
-        "drop" => drop(request),
+        // Dropped unanswered when this function returns.
+        "drop" => {}
         _ => {
             let dir = automation.dir().expect("the plugin has a directory");
             std::fs::write(dir.join(label.file_name()), b"\x89PNG fake").unwrap();
