@@ -18,13 +18,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "../tests/common/app.rs"]
+mod app;
 #[path = "shared/render_loop.rs"]
 mod render_loop;
 
+use app::{TestApp, window_id};
 use render_loop::render_cost;
-use winit::window::WindowId;
+use winit_automation::WindowState;
 use winit_automation::client::Client;
-use winit_automation::{Automation, WindowState};
 
 fn percentile(sorted: &[Duration], q: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
@@ -203,20 +205,18 @@ fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
     let instance = wgpu::Instance::new(desc);
     let adapter = pollster::block_on(instance.request_adapter(&Default::default())).unwrap();
     let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("box");
-    let automation = Automation::builder().dir(&dir).start().unwrap();
-    let window = WindowId::from(1);
-    automation.window_state(
-        window,
-        WindowState {
+    let app = TestApp::builder()
+        .name("bench")
+        .window(WindowState {
             title: "bench".into(),
             width: 1920.0,
             height: 1080.0,
             scale_factor: 1.0,
             focused: true,
-        },
-    );
+        })
+        .configure(|b| b.app_screenshots(false))
+        .stepped();
+    let window = window_id();
     let texture = device.create_texture(&wgpu::TextureDescriptor {
         label: None,
         size: wgpu::Extent3d {
@@ -231,7 +231,7 @@ fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
         view_formats: &[],
     });
-    let client = Client::connect(Some(&dir)).unwrap();
+    let client = app.client();
     let mut times = Vec::new();
     let mut trips = Vec::new();
     for i in 0..samples + 3 {
@@ -239,10 +239,13 @@ fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
         let seq = client
             .enqueue_line(&format!("screenshot s{}", i % 4))
             .unwrap();
-        let answer = dir.join(winit_automation::protocol::response_file(seq));
+        let answer = app
+            .dir()
+            .join(winit_automation::protocol::response_file(seq));
         let mut spent = Duration::ZERO;
         while !answer.exists() {
-            for _ in automation.begin_frame() {}
+            app.begin_frame();
+            let automation = app.automation();
             let view = texture.create_view(&Default::default());
             let mut encoder = device.create_command_encoder(&Default::default());
             drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -264,7 +267,7 @@ fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
             let encoded = start.elapsed();
             queue.submit([encoder.finish()]);
             let start = Instant::now();
-            automation.end_frame();
+            app.end_frame();
             if wanted {
                 spent = encoded + start.elapsed();
             }

@@ -2,6 +2,8 @@
 //! compiled to no-ops, for the comparison row. `bash scripts/bench.sh` runs it without features.
 #![allow(clippy::print_stdout)]
 
+#[path = "../tests/common/app.rs"]
+mod app;
 #[path = "shared/render_loop.rs"]
 mod render_loop;
 

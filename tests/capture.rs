@@ -6,11 +6,9 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::fresh_dir;
-use winit::window::WindowId;
-use winit_automation::client::Client;
+use common::{SteppedApp, TestApp, window_id};
+use winit_automation::WindowState;
 use winit_automation::protocol::{ErrorCode, Outcome, Response};
-use winit_automation::{Automation, WindowState};
 
 fn device() -> (wgpu::Device, wgpu::Queue) {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
@@ -22,6 +20,21 @@ fn device() -> (wgpu::Device, wgpu::Queue) {
     pollster::block_on(adapter.request_device(&Default::default())).unwrap()
 }
 
+/// The test app with a 64x32 window whose screenshots the plugin takes (from the texture handed
+/// to `capture`), run frame by frame from the test.
+fn capture_app() -> SteppedApp {
+    TestApp::builder()
+        .window(WindowState {
+            title: "capture".into(),
+            width: 64.0,
+            height: 32.0,
+            scale_factor: 1.0,
+            focused: true,
+        })
+        .configure(|b| b.app_screenshots(false))
+        .stepped()
+}
+
 /// Runs frames that clear `texture` to `rgba` and hand it to `capture`, until `line` is answered.
 fn shoot(
     format: wgpu::TextureFormat,
@@ -29,19 +42,7 @@ fn shoot(
     line: &str,
 ) -> (Response, Vec<u8>) {
     let (device, queue) = device();
-    let (tmp, dir) = fresh_dir();
-    let automation = Automation::builder().dir(&dir).start().unwrap();
-    let window = WindowId::from(1);
-    automation.window_state(
-        window,
-        WindowState {
-            title: "capture".into(),
-            width: 64.0,
-            height: 32.0,
-            scale_factor: 1.0,
-            focused: true,
-        },
-    );
+    let app = capture_app();
     let texture = device.create_texture(&wgpu::TextureDescriptor {
         label: None,
         size: wgpu::Extent3d {
@@ -56,16 +57,9 @@ fn shoot(
         usage: usage | wgpu::TextureUsages::RENDER_ATTACHMENT,
         view_formats: &[],
     });
-    let client = Client::connect(Some(&dir))
-        .unwrap()
-        .with_timeout(Duration::from_secs(20));
-    let seq = client.enqueue_line(line).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let path = dir.join(winit_automation::protocol::response_file(seq));
+    let seq = app.client().enqueue_line(line).unwrap();
     let mut slowest = Duration::ZERO;
-    while !path.exists() {
-        assert!(Instant::now() < deadline, "no answer to {line}");
-        for _ in automation.begin_frame() {}
+    let response = app.frames_until_answered(seq, |automation| {
         let view = texture.create_view(&Default::default());
         let mut encoder = device.create_command_encoder(&Default::default());
         drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -88,23 +82,19 @@ fn shoot(
             ..Default::default()
         }));
         let start = Instant::now();
-        automation.capture(window, &device, &mut encoder, &texture);
+        automation.capture(window_id(), &device, &mut encoder, &texture);
         queue.submit([encoder.finish()]);
-        automation.end_frame();
         slowest = slowest.max(start.elapsed());
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    println!("slowest capture + submit + end_frame on the render thread: {slowest:?}");
-    let response = client.wait(seq).unwrap();
+    });
+    println!("slowest capture + submit on the render thread: {slowest:?}");
     let png = match response
         .body()
         .lines()
         .find_map(|l| l.strip_prefix("file "))
     {
-        Some(file) => std::fs::read(dir.join(file)).unwrap(),
+        Some(file) => std::fs::read(app.dir().join(file)).unwrap(),
         None => Vec::new(),
     };
-    drop(tmp);
     (response, png)
 }
 
@@ -178,22 +168,10 @@ fn a_texture_that_cannot_be_read_back_is_an_error_answer() {
 
 #[test]
 fn an_app_that_never_hands_over_its_frame_gets_a_clear_answer() {
-    let (tmp, dir) = fresh_dir();
-    let automation = Automation::builder().dir(&dir).start().unwrap();
-    let (window, state) = common::test_window();
-    automation.window_state(window, state);
-    let client = Client::connect(Some(&dir))
-        .unwrap()
-        .with_timeout(Duration::from_secs(20));
-    let seq = client.enqueue_line("screenshot").unwrap();
-    let path = dir.join(winit_automation::protocol::response_file(seq));
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !path.exists() && Instant::now() < deadline {
-        for _ in automation.begin_frame() {}
-        automation.end_frame();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let why = refused_because(&client.wait(seq).unwrap());
+    let app = TestApp::builder()
+        .configure(|b| b.app_screenshots(false))
+        .stepped();
+    let seq = app.client().enqueue_line("screenshot").unwrap();
+    let why = refused_because(&app.frames_until_answered(seq, |_| {}));
     assert!(why.contains("Automation::capture"), "{why}");
-    drop(tmp);
 }

@@ -1,5 +1,5 @@
-//! The drop-box end to end: the real service thread, the client library, and a render loop that
-//! consumes the channels (tests/common). No window, no GPU.
+//! The drop-box end to end: the real service thread, the client library, and the test app's render
+//! loop (tests/common/app.rs). No window, no GPU.
 #![cfg(all(feature = "automation", feature = "client"))]
 
 mod common;
@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::time::Duration;
 
-use common::{ChildApp, InProcessApp, eventually, fresh_dir};
+use common::{ChildApp, Handed, TestApp, eventually, fresh_dir, typed};
 use winit_automation::Automation;
 use winit_automation::client::{Client, ClientError};
 use winit_automation::dropbox::{self, DirError, EnqueueError};
@@ -42,7 +42,7 @@ fn connect(dir: &Path) -> Client {
 #[test]
 fn commands_are_carried_out_in_fifo_order_and_each_response_names_its_seq_and_verb() {
     let (_tmp, dir) = fresh_dir();
-    let app = InProcessApp::start(&dir);
+    let app = TestApp::builder().dir(&dir).start();
     let client = connect(&dir);
     let seqs: Vec<u64> = (0..40)
         .map(|n| client.enqueue_line(&format!("type \"t{n}\"")).unwrap())
@@ -64,14 +64,14 @@ fn commands_are_carried_out_in_fifo_order_and_each_response_names_its_seq_and_ve
             "{response:?}"
         );
     }
-    let expected: Vec<String> = (0..40).map(|n| format!("t{n}")).collect();
-    assert_eq!(app.stop(), expected);
+    let expected: Vec<Handed> = (0..40).map(|n| Handed::Text(format!("t{n}"))).collect();
+    assert_eq!(common::all(&app.stop()), expected);
 }
 
 #[test]
 fn status_is_answered_by_the_service_thread_with_the_handshake_facts() {
     let (_tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start(&dir);
+    let _app = TestApp::builder().dir(&dir).start();
     let client = connect(&dir);
     let response = client.send_line("status").unwrap();
     assert!(response.is_ok(), "{response:?}");
@@ -90,7 +90,10 @@ fn status_is_answered_by_the_service_thread_with_the_handshake_facts() {
 #[test]
 fn every_kind_of_bad_input_gets_its_typed_error_and_the_app_keeps_running() {
     let (_tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start_with(&dir, |b| b.max_command_bytes(1024));
+    let _app = TestApp::builder()
+        .dir(&dir)
+        .configure(|b| b.max_command_bytes(1024))
+        .start();
     let client = connect(&dir);
     let cases: Vec<(Vec<u8>, ErrorCode, &str)> = vec![
         (b"jump\n".to_vec(), ErrorCode::UnknownVerb, "-"),
@@ -147,7 +150,10 @@ fn every_kind_of_bad_input_gets_its_typed_error_and_the_app_keeps_running() {
 #[test]
 fn a_half_written_entry_does_not_hold_up_the_queue_and_is_reaped() {
     let (_tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start_with(&dir, |b| b.reap_after(Duration::from_millis(3000)));
+    let _app = TestApp::builder()
+        .dir(&dir)
+        .configure(|b| b.reap_after(Duration::from_millis(3000)))
+        .start();
     let client = connect(&dir);
     let half = write_raw_entry(&dir, b"type \"never fin");
     let later = client.enqueue_line("type \"after\"").unwrap();
@@ -165,12 +171,19 @@ fn a_half_written_entry_does_not_hold_up_the_queue_and_is_reaped() {
 #[test]
 fn a_slow_writer_that_keeps_writing_is_not_reaped() {
     let (_tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start_with(&dir, |b| b.reap_after(Duration::from_millis(3000)));
+    // The writer takes longer in all than `reap_after`, but never pauses that long: an app that
+    // reaped by age instead of by a pause in growth would reap it.
+    let reap_after = Duration::from_millis(1000);
+    let _app = TestApp::builder()
+        .dir(&dir)
+        .configure(move |b| b.reap_after(reap_after))
+        .start();
     let client = connect(&dir);
     let seq = write_raw_entry(&dir, b"type");
     let path = dir.join(command_file(seq));
-    for chunk in [" \"sl", "ow", " writer", "\""] {
-        std::thread::sleep(Duration::from_millis(200));
+    for chunk in [" \"sl", "ow", " wr", "it", "er", "\""] {
+        // The scenario: a writer that writes a chunk every 250 ms.
+        std::thread::sleep(reap_after / 4);
         let mut text = fs::read(&path).unwrap();
         text.extend_from_slice(chunk.as_bytes());
         fs::write(&path, text).unwrap();
@@ -190,7 +203,7 @@ fn commands_left_by_a_previous_run_are_answered_stale_and_never_run() {
     fs::write(dir.join(command_file(3)), "type \"old\"\n").unwrap();
     fs::write(dir.join(response_file(2)), "ok 2 status\n").unwrap();
     fs::write(dir.join(".tmp-1-0-snapshot.txt"), "junk").unwrap();
-    let app = InProcessApp::start(&dir);
+    let app = TestApp::builder().dir(&dir).start();
     let client = connect(&dir);
     let stale = client.wait(3).unwrap();
     assert_eq!(stale.error_code(), Some(ErrorCode::StaleCommand));
@@ -202,7 +215,7 @@ fn commands_left_by_a_previous_run_are_answered_stale_and_never_run() {
 #[test]
 fn a_request_the_app_drops_is_answered_not_handled() {
     let (_tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start(&dir);
+    let _app = TestApp::builder().dir(&dir).start();
     // The test app drops the screenshot request named "drop".
     let response = connect(&dir).send_line("screenshot drop").unwrap();
     assert_eq!(response.error_code(), Some(ErrorCode::NotHandled));
@@ -211,7 +224,7 @@ fn a_request_the_app_drops_is_answered_not_handled() {
 #[test]
 fn an_app_failure_is_an_error_response() {
     let (_tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start(&dir);
+    let _app = TestApp::builder().dir(&dir).start();
     let client = connect(&dir);
     let response = client.send_line("screenshot fail").unwrap();
     assert_eq!(
@@ -226,9 +239,10 @@ fn an_app_failure_is_an_error_response() {
 #[test]
 fn a_full_queue_is_refused_with_queue_full() {
     let (_tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start_with(&dir, |b| {
-        b.queue_capacity(2).reap_after(Duration::from_secs(60))
-    });
+    let _app = TestApp::builder()
+        .dir(&dir)
+        .configure(|b| b.queue_capacity(2).reap_after(Duration::from_secs(60)))
+        .start();
     let client = connect(&dir);
     // Two entries that stay waiting: their writers have not finished them.
     write_raw_entry(&dir, b"type \"a");
@@ -241,39 +255,32 @@ fn a_full_queue_is_refused_with_queue_full() {
 
 #[test]
 fn responses_wait_until_the_frame_that_carried_the_command_out_is_published() {
-    let (_tmp, dir) = fresh_dir();
-    let (wake_tx, wake_rx) = crossbeam_channel::bounded(1);
-    let automation = Automation::builder()
-        .dir(&dir)
-        .app_screenshots(true)
-        .waker(move || {
-            let _ = wake_tx.try_send(());
-        })
-        .start()
-        .unwrap();
-    let client = connect(&dir);
+    let app = TestApp::builder().no_window().stepped();
+    let client = app.client();
     // A command the app answers itself.
     let click = client.enqueue_line("screenshot shot").unwrap();
     let windows = client.enqueue_line("windows").unwrap();
     let status = client.enqueue_line("status").unwrap();
-    wake_rx
-        .recv_timeout(Duration::from_secs(20))
-        .expect("the waker runs");
+    assert!(app.woken(Duration::from_secs(20)), "the waker runs");
+    let automation = app.automation();
     let input = eventually(Duration::from_secs(20), || automation.begin_frame().next()).unwrap();
     let winit_automation::Input::Request(request) = input else {
         panic!("expected the screenshot request, got {input:?}");
     };
     assert_eq!(request.seq(), click);
     // windows came after the click, so it waits for the click's answer; status does not wait, so
-    // an app that never carries an action out can still be asked how it is.
+    // an app that never carries an action out can still be asked how it is. Commands are read in
+    // seq order: once status is answered, windows has been read and held back.
     let answer = client.wait(status).unwrap();
     assert!(answer.body().contains("in_flight 1\n"), "{answer:?}");
-    std::thread::sleep(Duration::from_millis(100));
-    assert!(!dir.join(response_file(windows)).exists());
+    assert!(!app.dir().join(response_file(windows)).exists());
     request.reply(Ok("done".into()));
-    std::thread::sleep(Duration::from_millis(100));
+    // The reply reached the service before this status did; the click is still in flight and
+    // unanswered, because its frame is not published.
+    let answer = app.ok("status");
+    assert!(answer.contains("in_flight 1\n"), "{answer}");
     assert!(
-        !dir.join(response_file(click)).exists(),
+        !app.dir().join(response_file(click)).exists(),
         "answered before its frame was published"
     );
     let frame = automation.frame();
@@ -286,7 +293,7 @@ fn responses_wait_until_the_frame_that_carried_the_command_out_is_published() {
 #[test]
 fn a_second_app_on_the_same_directory_is_refused_with_the_first_named() {
     let (_tmp, dir) = fresh_dir();
-    let _first = InProcessApp::start(&dir);
+    let _first = TestApp::builder().dir(&dir).start();
     let err = Automation::builder().dir(&dir).start().unwrap_err();
     assert!(
         matches!(err.dir_error(), Some(DirError::Locked { .. })),
@@ -371,7 +378,7 @@ fn a_killed_app_is_reported_as_exited_and_a_restart_recovers_the_directory() {
     // The killed app left its handshake, lock and an unanswered command: a new app takes over.
     assert!(dir.join(READY_FILE).exists());
     assert_eq!(dropbox::queue::scan(&dir).unwrap().commands.len(), 1);
-    let restarted = InProcessApp::start(&dir);
+    let restarted = TestApp::builder().dir(&dir).start();
     let client = connect(&dir);
     assert_eq!(client.ready().pid, std::process::id());
     assert!(client.send_line("status").unwrap().is_ok());
@@ -384,7 +391,7 @@ fn a_killed_app_is_reported_as_exited_and_a_restart_recovers_the_directory() {
 #[test]
 fn a_clean_exit_removes_the_handshake() {
     let (_tmp, dir) = fresh_dir();
-    let app = InProcessApp::start(&dir);
+    let app = TestApp::builder().dir(&dir).start();
     assert!(dir.join(READY_FILE).exists());
     app.stop();
     assert!(!dir.join(READY_FILE).exists());
@@ -393,7 +400,7 @@ fn a_clean_exit_removes_the_handshake() {
         Err(ClientError::NotRunning { .. })
     ));
     // And a new app starts in the same directory.
-    let again = InProcessApp::start(&dir);
+    let again = TestApp::builder().dir(&dir).start();
     assert!(connect(&dir).send_line("status").unwrap().is_ok());
     drop(again);
 }
@@ -413,7 +420,7 @@ fn quit_is_answered_before_the_app_goes() {
 #[test]
 fn a_screenshot_label_cannot_name_a_path_outside_the_directory() {
     let (tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start(&dir);
+    let _app = TestApp::builder().dir(&dir).start();
     let client = connect(&dir);
     let before: Vec<_> = fs::read_dir(tmp.path())
         .unwrap()
@@ -476,6 +483,7 @@ fn writer_child() {
             Err(ClientError::Enqueue(EnqueueError::QueueFull { .. })) => {
                 match pending.pop_front() {
                     Some((seq, m)) => check((seq, m), client.wait(seq).unwrap()),
+                    // Full of other writers' entries: back off briefly and try again.
                     None => std::thread::sleep(Duration::from_millis(1)),
                 }
             }
@@ -492,7 +500,7 @@ fn sixteen_writer_processes_get_every_command_answered_once_in_per_writer_order(
     const WRITERS: usize = 16;
     const EACH: usize = 250;
     let (_tmp, dir) = fresh_dir();
-    let app = InProcessApp::start(&dir);
+    let app = TestApp::builder().dir(&dir).start();
     let children: Vec<_> = (0..WRITERS)
         .map(|id| {
             Process::new(std::env::current_exe().unwrap())
@@ -508,7 +516,7 @@ fn sixteen_writer_processes_get_every_command_answered_once_in_per_writer_order(
     for mut child in children {
         assert!(child.wait().unwrap().success(), "a writer failed");
     }
-    let typed = app.stop();
+    let typed = typed(&app.stop());
     assert_eq!(
         typed.len(),
         WRITERS * EACH,
@@ -577,7 +585,7 @@ fn a_directory_planted_as_an_entry_is_answered_once_and_never_blocks_start() {
     // Left over before the app starts, and not empty, so it cannot be removed.
     fs::create_dir(dir.join(command_file(1))).unwrap();
     fs::write(dir.join(command_file(1)).join("x"), "").unwrap();
-    let _app = InProcessApp::start(&dir);
+    let _app = TestApp::builder().dir(&dir).start();
     let client = connect(&dir);
     assert_eq!(
         client.wait(1).unwrap().error_code(),
@@ -590,9 +598,15 @@ fn a_directory_planted_as_an_entry_is_answered_once_and_never_blocks_start() {
     fs::rename(&staging, dir.join(command_file(5))).unwrap();
     let first = client.wait(5).unwrap();
     assert_eq!(first.error_code(), Some(ErrorCode::BadEntry), "{first:?}");
-    // The queue moves on, and neither seq is answered again.
-    assert!(client.send_line("status").unwrap().is_ok());
-    std::thread::sleep(Duration::from_millis(700)); // longer than the safety rescan
+    // The queue moves on, and neither seq is answered again: the status behind them is answered
+    // after a full scan of the directory, which still holds both entries, and the app answers in
+    // seq order, so an answer given again would be on disk by now.
+    let scanned = client.send_line("status").unwrap();
+    assert!(scanned.is_ok());
+    assert!(
+        scanned.body().contains("queue 3\n"),
+        "the scan saw both planted entries and the status: {scanned:?}"
+    );
     assert!(!dir.join(response_file(1)).exists());
     assert!(!dir.join(response_file(5)).exists());
 }
@@ -607,7 +621,7 @@ fn a_crash_between_answering_and_removing_keeps_the_real_answer() {
         "ok 4 type\nframe 9\ntyped \"done\"\n",
     )
     .unwrap();
-    let app = InProcessApp::start(&dir);
+    let app = TestApp::builder().dir(&dir).start();
     let response = connect(&dir).wait(4).unwrap();
     assert!(response.is_ok(), "{response:?}");
     assert!(!dir.join(command_file(4)).exists());

@@ -9,85 +9,28 @@ mod fixture;
 use std::time::Duration;
 
 use accesskit::{Action, Node, NodeId, Role, TreeId, TreeUpdate};
-use common::fresh_dir;
+use common::{SteppedApp, TestApp, window_state};
 use fixture::Form;
 use winit::window::WindowId;
-use winit_automation::client::Client;
-use winit_automation::protocol::{ErrorCode, Response};
-use winit_automation::{Automation, Bounds, Widget, WidgetStates, WindowState};
+use winit_automation::protocol::ErrorCode;
+use winit_automation::{Bounds, Widget, WidgetStates};
 
-struct App {
-    automation: Automation,
-    client: Client,
-    dir: std::path::PathBuf,
-    _tmp: tempfile::TempDir,
+/// The test app with no window: the test feeds the plugin itself, as the render thread would.
+fn bare() -> SteppedApp {
+    TestApp::builder().name("trees").no_window().stepped()
+}
+
+/// The test app showing `form` in window 1, "Demo".
+fn with_form(form: &Form) -> SteppedApp {
+    TestApp::builder()
+        .name("trees")
+        .window(window_state("Demo", form.scale))
+        .tree(form.update())
+        .stepped()
 }
 
 fn win(n: u64) -> WindowId {
     WindowId::from(n)
-}
-
-fn state(title: &str, scale: f64) -> WindowState {
-    WindowState {
-        title: title.into(),
-        width: 800.0,
-        height: 600.0,
-        scale_factor: scale,
-        focused: true,
-    }
-}
-
-impl App {
-    fn new() -> App {
-        let (tmp, dir) = fresh_dir();
-        let automation = Automation::builder()
-            .app_name("trees")
-            .dir(&dir)
-            .start()
-            .unwrap();
-        let client = Client::connect(Some(&dir))
-            .unwrap()
-            .with_timeout(Duration::from_secs(20));
-        App {
-            automation,
-            client,
-            dir,
-            _tmp: tmp,
-        }
-    }
-
-    fn with_form(form: &Form) -> App {
-        let app = App::new();
-        app.automation
-            .window_state(win(1), state("Demo", form.scale));
-        app.automation.tree_update(win(1), form.update());
-        app
-    }
-
-    fn send(&self, line: &str) -> Response {
-        self.client.send_line(line).unwrap()
-    }
-
-    fn ok(&self, line: &str) -> String {
-        let r = self.send(line);
-        assert!(r.is_ok(), "{line}: {r:?}");
-        r.body().to_owned()
-    }
-
-    /// The snapshot without its metrics line (timings vary).
-    fn snap(&self, args: &str) -> String {
-        self.ok(&format!("snapshot {args}"))
-            .lines()
-            .filter(|l| !l.starts_with("metrics "))
-            .map(|l| format!("{l}\n"))
-            .collect()
-    }
-
-    fn code(&self, line: &str) -> ErrorCode {
-        let r = self.send(line);
-        r.error_code()
-            .unwrap_or_else(|| panic!("{line}: expected an error, got {r:?}"))
-    }
 }
 
 /// The refs of a text, in order.
@@ -109,24 +52,24 @@ fn ref_of(text: &str, needle: &str) -> String {
 
 #[test]
 fn the_three_projections_of_the_form_at_scale_two() {
-    let app = App::with_form(&Form {
+    let app = with_form(&Form {
         scale: 2.0,
         ..Form::default()
     });
-    insta::assert_snapshot!("regular", app.snap("--force"));
-    insta::assert_snapshot!("interactive", app.snap("-i"));
-    insta::assert_snapshot!("raw", app.snap("--raw"));
-    insta::assert_snapshot!("depth_1", app.snap("--depth 1"));
-    insta::assert_snapshot!("scope_list", app.snap("--scope \"role=list\""));
+    insta::assert_snapshot!("regular", app.snapshot("--force"));
+    insta::assert_snapshot!("interactive", app.snapshot("-i"));
+    insta::assert_snapshot!("raw", app.snapshot("--raw"));
+    insta::assert_snapshot!("depth_1", app.snapshot("--depth 1"));
+    insta::assert_snapshot!("scope_list", app.snapshot("--scope \"role=list\""));
 }
 
 #[test]
 fn interactive_is_a_subset_of_regular_which_is_a_subset_of_raw() {
-    let app = App::with_form(&Form::default());
+    let app = with_form(&Form::default());
     let (i, r, w) = (
-        refs(&app.snap("-i")),
-        refs(&app.snap("--force")),
-        refs(&app.snap("--raw")),
+        refs(&app.snapshot("-i")),
+        refs(&app.snapshot("--force")),
+        refs(&app.snapshot("--raw")),
     );
     assert!(i.iter().all(|x| r.contains(x)), "{i:?} ⊄ {r:?}");
     assert!(r.iter().all(|x| w.contains(x)), "{r:?} ⊄ {w:?}");
@@ -136,13 +79,13 @@ fn interactive_is_a_subset_of_regular_which_is_a_subset_of_raw() {
 #[test]
 fn scrolling_the_list_moves_the_hidden_hints() {
     let mut form = Form::default();
-    let app = App::with_form(&form);
-    let top = app.snap("");
+    let app = with_form(&form);
+    let top = app.snapshot("");
     assert!(top.contains("[45 items below]"), "{top}");
     assert!(!top.contains("above]"));
     form.scroll = 200.0; // ten items up
-    app.automation.tree_update(win(1), form.update());
-    let middle = app.snap("");
+    app.automation().tree_update(win(1), form.update());
+    let middle = app.snapshot("");
     assert!(middle.contains("[10 items above]"), "{middle}");
     assert!(middle.contains("[35 items below]"), "{middle}");
     assert!(middle.contains("\"file-10.txt\""));
@@ -155,8 +98,8 @@ fn hostile_labels_stay_on_their_line() {
         hostile: format!("{}\n\"\\\u{0}\u{1b}[2J\u{2028}😀", "x".repeat(10_000)),
         ..Form::default()
     };
-    let app = App::with_form(&form);
-    let raw = app.snap("--raw");
+    let app = with_form(&form);
+    let raw = app.snapshot("--raw");
     // One line per node (root, 6 children, 50 items), plus the header and the window line.
     assert_eq!(raw.lines().count(), 2 + 1 + 6 + 50, "{raw}");
     let line = raw.lines().find(|l| l.contains("xxxx")).unwrap();
@@ -171,22 +114,22 @@ fn hostile_labels_stay_on_their_line() {
 #[test]
 fn refs_are_stable_across_updates_and_refuse_removed_renamed_or_retyped_nodes() {
     let mut form = Form::default();
-    let app = App::with_form(&form);
-    let first = app.snap("");
+    let app = with_form(&form);
+    let first = app.snapshot("");
     let save = ref_of(&first, "\"Save\"");
     let remember = ref_of(&first, "\"Remember me\"");
     let email = ref_of(&first, "\"Email\"");
 
     // A changed state keeps the ref: the node is the same, with the same role and name.
     form.remember = true;
-    app.automation.tree_update(win(1), form.update());
-    let second = app.snap("");
+    app.automation().tree_update(win(1), form.update());
+    let second = app.snapshot("");
     assert_eq!(ref_of(&second, "\"Remember me\""), remember);
     assert!(second.contains(&format!("{remember} checkbox \"Remember me\" checked")));
 
     // Renamed: the old ref is refused, the node gets a new one.
     form.save_label = "Save all".into();
-    app.automation.tree_update(win(1), form.update());
+    app.automation().tree_update(win(1), form.update());
     let r = app.send(&format!("get {save}"));
     assert_eq!(r.error_code(), Some(ErrorCode::StaleRef), "{r:?}");
     let winit_automation::protocol::Outcome::Error { message, .. } = &r.outcome else {
@@ -196,7 +139,7 @@ fn refs_are_stable_across_updates_and_refuse_removed_renamed_or_retyped_nodes() 
         message.contains("was named \"Save\" and is now named \"Save all\""),
         "{message}"
     );
-    let renamed = ref_of(&app.snap(""), "\"Save all\"");
+    let renamed = ref_of(&app.snapshot(""), "\"Save all\"");
     assert_ne!(renamed, save);
 
     // Role changed.
@@ -206,24 +149,24 @@ fn refs_are_stable_across_updates_and_refuse_removed_renamed_or_retyped_nodes() 
             node.set_role(Role::Button);
         }
     }
-    app.automation.tree_update(win(1), update);
+    app.automation().tree_update(win(1), update);
     let r = app.send(&format!("get {email}"));
     assert_eq!(r.error_code(), Some(ErrorCode::StaleRef), "{r:?}");
 
     // Removed.
     form.dialog_open = true;
-    app.automation.tree_update(win(1), form.update());
-    let dialog = ref_of(&app.snap(""), "dialog \"Confirm\"");
+    app.automation().tree_update(win(1), form.update());
+    let dialog = ref_of(&app.snapshot(""), "dialog \"Confirm\"");
     form.dialog_open = false;
-    app.automation.tree_update(win(1), form.update());
+    app.automation().tree_update(win(1), form.update());
     let r = app.send(&format!("get {dialog}"));
     assert_eq!(r.error_code(), Some(ErrorCode::StaleRef));
     assert!(r.to_text().contains("was removed"), "{}", r.to_text());
 
     // Never handed out.
-    assert_eq!(app.code("get @e99999"), ErrorCode::NotFound);
+    assert_eq!(app.error_code("get @e99999"), ErrorCode::NotFound);
     // Refs only grow: no number is reused.
-    let all: Vec<u64> = refs(&app.snap("--raw"))
+    let all: Vec<u64> = refs(&app.snapshot("--raw"))
         .iter()
         .map(|r| r[2..].parse().unwrap())
         .collect();
@@ -233,7 +176,7 @@ fn refs_are_stable_across_updates_and_refuse_removed_renamed_or_retyped_nodes() 
 
 #[test]
 fn a_moved_node_keeps_its_ref() {
-    let app = App::new();
+    let app = bare();
     let tree = |parent_of_b: u64| {
         let mut root = Node::new(Role::Window);
         root.set_children(vec![NodeId(1), NodeId(2)]);
@@ -260,17 +203,17 @@ fn a_moved_node_keeps_its_ref() {
             focus: NodeId(0),
         }
     };
-    app.automation.tree_update(win(1), tree(1));
-    let before = ref_of(&app.snap(""), "\"Leaf\"");
-    app.automation.tree_update(win(1), tree(2));
-    let after = app.snap("");
+    app.automation().tree_update(win(1), tree(1));
+    let before = ref_of(&app.snapshot(""), "\"Leaf\"");
+    app.automation().tree_update(win(1), tree(2));
+    let after = app.snapshot("");
     assert_eq!(ref_of(&after, "\"Leaf\""), before);
     assert!(app.ok(&format!("get {before}")).contains("parent @e"));
 }
 
 #[test]
 fn find_get_and_ambiguous_selectors() {
-    let app = App::with_form(&Form::default());
+    let app = with_form(&Form::default());
     let found = app.ok("find role=listitem name~=FILE-0");
     assert!(found.starts_with("matches 10\n"), "{found}");
     assert!(
@@ -291,22 +234,27 @@ fn find_get_and_ambiguous_selectors() {
     assert!(details.contains("window 1\n"));
     // A point in logical pixels hits the deepest node there.
     assert!(app.ok("get 30,150").contains("button \"Save\""));
-    assert_eq!(app.code("get role=button name=Nope"), ErrorCode::NotFound);
+    assert_eq!(
+        app.error_code("get role=button name=Nope"),
+        ErrorCode::NotFound
+    );
 }
 
 #[test]
 fn wait_is_answered_when_a_later_frame_satisfies_it() {
     let mut form = Form::default();
-    let app = App::with_form(&form);
+    let app = with_form(&form);
     let seq = app
-        .client
+        .client()
         .enqueue_line("wait role=dialog name=Confirm --timeout 20000")
         .unwrap();
-    std::thread::sleep(Duration::from_millis(100));
-    assert!(!app.dir.join(format!("response-{seq}.txt")).exists());
+    // A pending wait does not hold up later commands, and commands are read in seq order: once
+    // this status is answered, the wait has been checked against the tree without the dialog.
+    app.ok("status");
+    assert!(!app.dir().join(format!("response-{seq}.txt")).exists());
     form.dialog_open = true;
-    app.automation.tree_update(win(1), form.update());
-    let r = app.client.wait(seq).unwrap();
+    app.automation().tree_update(win(1), form.update());
+    let r = app.client().wait(seq).unwrap();
     assert!(r.is_ok(), "{r:?}");
     assert!(r.body().contains("dialog \"Confirm\""));
 
@@ -323,9 +271,10 @@ fn wait_is_answered_when_a_later_frame_satisfies_it() {
 
 #[test]
 fn several_windows_each_get_their_block() {
-    let app = App::with_form(&Form::default());
-    app.automation.window_state(win(2), state("Palette", 1.0));
-    app.automation.widgets(
+    let app = with_form(&Form::default());
+    app.automation()
+        .window_state(win(2), window_state("Palette", 1.0));
+    app.automation().widgets(
         win(2),
         vec![
             Widget::new("red", Role::Button, "Red")
@@ -339,7 +288,7 @@ fn several_windows_each_get_their_block() {
                 }),
         ],
     );
-    let text = app.snap("");
+    let text = app.snapshot("");
     assert!(text.contains("window 1 \"Demo\""));
     assert!(
         text.contains("window 2 \"Palette\" size=800x600 scale=1 focused\n"),
@@ -354,14 +303,15 @@ fn several_windows_each_get_their_block() {
     assert!(app.ok("find role=button").starts_with("matches 3\n"));
     assert!(app.ok("get id=red").contains("author_id \"red\""));
 
-    app.automation.window_closed(win(2));
+    app.automation().window_closed(win(2));
     assert_eq!(app.ok("windows").lines().count(), 1);
 }
 
 #[test]
 fn widget_records_become_the_same_kind_of_tree() {
-    let app = App::new();
-    app.automation.window_state(win(1), state("Game", 2.0));
+    let app = bare();
+    app.automation()
+        .window_state(win(1), window_state("Game", 2.0));
     let hud = |health: &str| {
         vec![
             Widget::new("hud", Role::Group, "HUD").bounds(Bounds::new(0.0, 0.0, 800.0, 40.0)),
@@ -377,11 +327,11 @@ fn widget_records_become_the_same_kind_of_tree() {
                 .bounds(Bounds::new(2000.0, 5.0, 80.0, 30.0)),
         ]
     };
-    app.automation.widgets(win(1), hud("100"));
-    insta::assert_snapshot!("widgets", app.snap(""));
-    let pause = ref_of(&app.snap("--force"), "\"Pause\"");
-    app.automation.widgets(win(1), hud("90"));
-    let text = app.snap("");
+    app.automation().widgets(win(1), hud("100"));
+    insta::assert_snapshot!("widgets", app.snapshot(""));
+    let pause = ref_of(&app.snapshot("--force"), "\"Pause\"");
+    app.automation().widgets(win(1), hud("90"));
+    let text = app.snapshot("");
     assert!(text.contains("value=\"90\""));
     assert_eq!(
         ref_of(&text, "\"Pause\""),
@@ -392,8 +342,8 @@ fn widget_records_become_the_same_kind_of_tree() {
 
 #[test]
 fn an_app_with_no_tree_is_reported_sparse_never_as_an_empty_screen() {
-    let app = App::new();
-    let text = app.snap("");
+    let app = bare();
+    let text = app.snapshot("");
     assert!(
         text.starts_with("snapshot frame=0 protocol=1 quality=sparse\n"),
         "{text}"
@@ -402,10 +352,11 @@ fn an_app_with_no_tree_is_reported_sparse_never_as_an_empty_screen() {
         text.contains("warning \"no window has published a tree yet"),
         "{text}"
     );
-    app.automation.window_state(win(1), state("Empty", 1.0));
+    app.automation()
+        .window_state(win(1), window_state("Empty", 1.0));
     let mut root = Node::new(Role::Window);
     root.set_label("Empty");
-    app.automation.tree_update(
+    app.automation().tree_update(
         win(1),
         TreeUpdate {
             nodes: vec![(NodeId(0), root)],
@@ -414,7 +365,7 @@ fn an_app_with_no_tree_is_reported_sparse_never_as_an_empty_screen() {
             focus: NodeId(0),
         },
     );
-    let text = app.snap("");
+    let text = app.snapshot("");
     assert!(text.contains("quality=sparse"), "{text}");
     assert!(text.contains("the app publishes no accessibility tree (or only its root)"));
 }
@@ -422,17 +373,17 @@ fn an_app_with_no_tree_is_reported_sparse_never_as_an_empty_screen() {
 #[test]
 fn an_unchanged_tree_answers_unchanged_and_diff_shows_what_changed() {
     let mut form = Form::default();
-    let app = App::with_form(&form);
-    app.automation.end_frame();
-    let first = app.snap("");
+    let app = with_form(&form);
+    app.automation().end_frame();
+    let first = app.snapshot("");
     assert!(first.contains("\"Remember me\""));
-    let again = app.snap("");
+    let again = app.snapshot("");
     assert!(again.contains("unchanged since frame "), "{again}");
     assert!(!again.contains("\"Remember me\""));
-    assert!(app.snap("--force").contains("\"Remember me\""));
+    assert!(app.snapshot("--force").contains("\"Remember me\""));
     form.remember = true;
-    app.automation.tree_update(win(1), form.update());
-    let diff = app.snap("--diff");
+    app.automation().tree_update(win(1), form.update());
+    let diff = app.snapshot("--diff");
     assert!(diff.contains("~ @e"), "{diff}");
     assert!(diff.contains("checkbox \"Remember me\" checked"), "{diff}");
     assert_eq!(
@@ -447,20 +398,20 @@ fn an_unchanged_tree_answers_unchanged_and_diff_shows_what_changed() {
 #[test]
 fn the_artifacts_follow_the_tree_and_accessibility_txt_is_byte_identical_for_the_same_state() {
     let mut form = Form::default();
-    let app = App::with_form(&form);
+    let app = with_form(&form);
     let read = |name: &str| {
         common::eventually(Duration::from_secs(20), || {
-            std::fs::read_to_string(app.dir.join(name)).ok()
+            std::fs::read_to_string(app.dir().join(name)).ok()
         })
         .unwrap()
     };
     let a1 = common::eventually(Duration::from_secs(20), || {
-        let t = std::fs::read_to_string(app.dir.join("accessibility.txt")).ok()?;
+        let t = std::fs::read_to_string(app.dir().join("accessibility.txt")).ok()?;
         t.contains("\"Remember me\" unchecked").then_some(t)
     })
     .unwrap();
     form.remember = true;
-    app.automation.tree_update(win(1), form.update());
+    app.automation().tree_update(win(1), form.update());
     common::eventually(Duration::from_secs(20), || {
         read("accessibility.txt")
             .contains("\"Remember me\" checked")
@@ -468,7 +419,7 @@ fn the_artifacts_follow_the_tree_and_accessibility_txt_is_byte_identical_for_the
     })
     .unwrap();
     form.remember = false;
-    app.automation.tree_update(win(1), form.update());
+    app.automation().tree_update(win(1), form.update());
     let a2 = common::eventually(Duration::from_secs(20), || {
         let t = read("accessibility.txt");
         t.contains("\"Remember me\" unchecked").then_some(t)
@@ -481,15 +432,16 @@ fn the_artifacts_follow_the_tree_and_accessibility_txt_is_byte_identical_for_the
 
 #[test]
 fn a_ten_thousand_node_tree_and_a_five_thousand_level_tree() {
-    let app = App::new();
-    app.automation.window_state(win(1), state("Big", 1.0));
-    app.automation.tree_update(win(1), fixture::wide(10_000));
-    let raw = app.snap("--raw");
+    let app = bare();
+    app.automation()
+        .window_state(win(1), window_state("Big", 1.0));
+    app.automation().tree_update(win(1), fixture::wide(10_000));
+    let raw = app.snapshot("--raw");
     assert_eq!(
         raw.lines().filter(|l| l.contains(" button ")).count(),
         10_000
     );
-    let regular = app.snap("");
+    let regular = app.snapshot("");
     // 600 logical pixels of 10-pixel buttons are visible; the rest is a hint, not a cutoff.
     assert_eq!(
         regular.lines().filter(|l| l.contains(" button ")).count(),
@@ -501,9 +453,10 @@ fn a_ten_thousand_node_tree_and_a_five_thousand_level_tree() {
         &regular[regular.len() - 200..]
     );
 
-    app.automation.window_state(win(2), state("Deep", 1.0));
-    app.automation.tree_update(win(2), fixture::deep(5_000));
-    let deep = app.snap("--raw --scope \"name=\\\"level 0\\\"\"");
+    app.automation()
+        .window_state(win(2), window_state("Deep", 1.0));
+    app.automation().tree_update(win(2), fixture::deep(5_000));
+    let deep = app.snapshot("--raw --scope \"name=\\\"level 0\\\"\"");
     assert_eq!(
         deep.lines().filter(|l| l.contains("\"level ")).count(),
         5_000
@@ -516,10 +469,10 @@ fn a_ten_thousand_node_tree_and_a_five_thousand_level_tree() {
 
 #[test]
 fn an_invalid_update_is_reported_and_the_app_keeps_answering() {
-    let app = App::with_form(&Form::default());
+    let app = with_form(&Form::default());
     let mut root = Node::new(Role::Window);
     root.set_children(vec![NodeId(12345)]);
-    app.automation.tree_update(
+    app.automation().tree_update(
         win(1),
         TreeUpdate {
             nodes: vec![(fixture::ROOT, root)],
@@ -528,24 +481,25 @@ fn an_invalid_update_is_reported_and_the_app_keeps_answering() {
             focus: fixture::ROOT,
         },
     );
-    let text = app.snap("");
+    let text = app.snapshot("");
     assert!(
         text.contains("error=\"the app sent an invalid TreeUpdate"),
         "{text}"
     );
     assert!(app.ok("status").contains("protocol 1"));
-    app.automation.tree_update(win(1), Form::default().update());
-    assert!(!app.snap("").contains("error="));
+    app.automation()
+        .tree_update(win(1), Form::default().update());
+    assert!(!app.snapshot("").contains("error="));
 }
 
 #[test]
 fn a_scoped_snapshot_hides_what_the_scope_s_ancestors_clip() {
-    let app = App::with_form(&Form::default());
-    let item = ref_of(&app.snap("--raw"), "\"file-30.txt\"");
-    let scoped = app.snap(&format!("--scope {item}"));
+    let app = with_form(&Form::default());
+    let item = ref_of(&app.snapshot("--raw"), "\"file-30.txt\"");
+    let scoped = app.snapshot(&format!("--scope {item}"));
     // The item itself is shown (it was asked for); the whole-tree regular walk hides it.
     assert!(scoped.contains("\"file-30.txt\""));
-    let list = app.snap("--scope role=list --force");
+    let list = app.snapshot("--scope role=list --force");
     assert!(!list.contains("\"file-30.txt\""), "{list}");
     assert!(list.contains("[45 items below]"));
 }
@@ -553,11 +507,11 @@ fn a_scoped_snapshot_hides_what_the_scope_s_ancestors_clip() {
 #[test]
 fn diff_keeps_repeated_hint_lines_apart() {
     let mut form = Form::default();
-    let app = App::with_form(&form);
-    app.snap("");
+    let app = with_form(&form);
+    app.snapshot("");
     form.scroll = 20.0;
-    app.automation.tree_update(win(1), form.update());
-    let diff = app.snap("--diff");
+    app.automation().tree_update(win(1), form.update());
+    let diff = app.snapshot("--diff");
     assert!(diff.contains("- [45 items below]"), "{diff}");
     assert!(diff.contains("+ [44 items below]"), "{diff}");
     assert!(diff.contains("+ [1 item above]"), "{diff}");
@@ -565,8 +519,9 @@ fn diff_keeps_repeated_hint_lines_apart() {
 
 #[test]
 fn a_scope_inside_a_scroll_view_keeps_the_scroll_view_s_clip() {
-    let app = App::new();
-    app.automation.window_state(win(1), state("Clip", 1.0));
+    let app = bare();
+    app.automation()
+        .window_state(win(1), window_state("Clip", 1.0));
     let rect = |y0: f64, y1: f64| accesskit::Rect::new(0.0, y0, 100.0, y1);
     let mut root = Node::new(Role::Window);
     root.set_children(vec![NodeId(1)]);
@@ -584,7 +539,7 @@ fn a_scope_inside_a_scroll_view_keeps_the_scroll_view_s_clip() {
     let mut far = Node::new(Role::Button);
     far.set_label("Far");
     far.set_bounds(rect(300.0, 320.0));
-    app.automation.tree_update(
+    app.automation().tree_update(
         win(1),
         TreeUpdate {
             nodes: vec![
@@ -599,7 +554,7 @@ fn a_scope_inside_a_scroll_view_keeps_the_scroll_view_s_clip() {
             focus: NodeId(0),
         },
     );
-    let scoped = app.snap("--scope name=Rows");
+    let scoped = app.snapshot("--scope name=Rows");
     assert!(scoped.contains("\"Near\""), "{scoped}");
     assert!(!scoped.contains("\"Far\""), "{scoped}");
     assert!(scoped.contains("[1 item below]"), "{scoped}");

@@ -1,12 +1,13 @@
-//! The frame loop both render-cost benchmarks time (`frame.rs` with the feature on,
-//! `frame_off.rs` with it off): `begin_frame`, `tree_update` with a 1,000-node tree, `end_frame`.
-//! Included with `#[path = "shared/render_loop.rs"] mod render_loop;`.
+//! The frame both render-cost benchmarks time (`frame.rs` with the feature on, `frame_off.rs`
+//! with it off): `begin_frame`, `tree_update` with a 1,000-node tree, `end_frame`, run by the
+//! test app of tests/common/app.rs. Included with
+//! `#[path = "../tests/common/app.rs"] mod app;` and `#[path = "shared/render_loop.rs"] mod render_loop;`.
 
 use std::time::{Duration, Instant};
 
 use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
-use winit::window::WindowId;
-use winit_automation::{Automation, WindowState};
+
+use crate::app::{TestApp, window_id, window_state};
 
 /// 1,000 buttons under a root; `tag` changes every label.
 pub fn tree(tag: u64) -> TreeUpdate {
@@ -34,36 +35,21 @@ pub fn tree(tag: u64) -> TreeUpdate {
 /// The render thread's cost of one frame, paced at 500 Hz so the service thread keeps up (at 60 Hz
 /// it has even more room; a loop that outruns the service only queues updates on its own side).
 pub fn render_cost() -> Vec<Duration> {
-    let tmp = tempfile::tempdir().unwrap();
-    let automation = Automation::builder()
-        .dir(tmp.path().join("box"))
-        .start()
-        .unwrap();
-    let window = WindowId::from(1);
-    automation.window_state(
-        window,
-        WindowState {
-            title: "bench".into(),
-            width: 800.0,
-            height: 600.0,
-            scale_factor: 1.0,
-            focused: true,
-        },
-    );
+    let app = TestApp::builder()
+        .name("bench")
+        .window(window_state("bench", 1.0))
+        .stepped();
     let (warmup, samples) = (200, 2000);
     let mut times = Vec::with_capacity(samples);
     for frame in 0..(warmup + samples) {
         let update = tree(frame as u64);
         let start = Instant::now();
-        for input in automation.begin_frame() {
-            drop(input);
-        }
-        automation.tree_update(window, update);
-        automation.end_frame();
+        app.frame(|automation| automation.tree_update(window_id(), update));
         let spent = start.elapsed();
         if frame >= warmup {
             times.push(spent);
         }
+        // The pace: 500 Hz.
         std::thread::sleep(Duration::from_millis(2));
     }
     times

@@ -1,153 +1,52 @@
-//! A small app for the tests: the real plugin and service thread, driven by a render loop that
-//! consumes the channels the way a winit app would, without a window or a GPU.
+//! Shared test code: the in-process test app (`app.rs`), the same app as a child process (for
+//! tests that kill it or need it in another process), and small helpers.
 //!
-//! It has one window (id 1, 800x600). The plugin answers the actions itself; the loop records the
-//! text input it is handed and stops on `quit`. `screenshot`, which the app answers itself:
-//! - `screenshot fail`: answers the error `app_error` (to test the error path);
-//! - `screenshot drop`: drops the request unanswered (to test `not_handled`);
-//! - `screenshot LABEL`: writes a small file as `screenshot-LABEL.png` and answers `file <name>`.
+//! Tree fixtures live in `fixture.rs`, included by the tests that need them.
 #![allow(dead_code, clippy::print_stdout)]
+
+mod app;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, bounded};
-use winit_automation::protocol::{Command, ErrorCode, Failure};
-use winit_automation::{Automation, Input};
-
-/// The test app's window.
-pub fn test_window() -> (winit::window::WindowId, winit_automation::WindowState) {
-    (
-        winit::window::WindowId::from(1),
-        winit_automation::WindowState {
-            title: "Test".into(),
-            width: 800.0,
-            height: 600.0,
-            scale_factor: 1.0,
-            focused: true,
-        },
-    )
-}
+pub use app::*;
 
 /// The environment variable that puts a test binary in child-app mode.
 pub const CHILD_ENV: &str = "WA_TEST_CHILD_APP_DIR";
 
-/// Runs the render loop until `quit` or `stop`; returns what `type` commands typed, in order.
-pub fn render_loop(automation: Automation, wake: Receiver<()>, stop: Receiver<()>) -> Vec<String> {
-    let mut typed = Vec::new();
-    let mut quit = false;
-    while !quit {
-        crossbeam_channel::select! {
-            recv(wake) -> _ => {}
-            recv(stop) -> _ => break,
-            default(Duration::from_millis(20)) => {}
-        }
-        for input in automation.begin_frame() {
-            let request = match input {
-                Input::Text { text, .. } => {
-                    typed.push(text);
-                    continue;
-                }
-                Input::Quit => {
-                    quit = true;
-                    continue;
-                }
-                Input::Request(request) => request,
-                _ => continue,
-            };
-            match request.command().clone() {
-                Command::Screenshot { label, .. } if label.as_str() == "fail" => {
-                    request.reply(Err(Failure::new(
-                        ErrorCode::AppError,
-                        "the test app cannot take screenshots named fail",
-                        "this is the test app's error path",
-                    )))
-                }
-                Command::Screenshot { label, .. } if label.as_str() == "drop" => drop(request),
-                Command::Screenshot { label, .. } => {
-                    let dir = automation.dir().unwrap();
-                    std::fs::write(dir.join(label.file_name()), b"\x89PNG fake").unwrap();
-                    request.reply(Ok(format!("file {}", label.file_name())));
-                }
-                other => request.reply(Ok(format!("echo {}", other.to_line()))),
-            }
-        }
-        automation.end_frame();
-    }
-    typed
+/// The test app's window id and state.
+pub fn test_window() -> (winit::window::WindowId, winit_automation::WindowState) {
+    (window_id(), window_state("Test", 1.0))
 }
 
-/// The app running on a thread of the test process.
-pub struct InProcessApp {
-    stop: crossbeam_channel::Sender<()>,
-    thread: Option<JoinHandle<Vec<String>>>,
-}
+/// The test app in the shape tests/cli.rs uses: started on a given directory, and stopped with
+/// what `type` typed. New tests use [`TestApp`] directly.
+pub struct InProcessApp(TestApp);
 
 impl InProcessApp {
     pub fn start(dir: &Path) -> InProcessApp {
-        Self::start_with(dir, |b| b)
+        InProcessApp(TestApp::builder().dir(dir).start())
     }
 
-    /// Starts the app with one window showing `update`.
+    /// Starts the app with its window showing `update`.
     pub fn start_with_tree(
         dir: &Path,
         state: winit_automation::WindowState,
         update: accesskit::TreeUpdate,
     ) -> InProcessApp {
-        Self::start_inner(dir, |b| b, Some((state, update)))
+        InProcessApp(
+            TestApp::builder()
+                .dir(dir)
+                .window(state)
+                .tree(update)
+                .start(),
+        )
     }
 
-    pub fn start_with(
-        dir: &Path,
-        configure: impl FnOnce(winit_automation::Builder) -> winit_automation::Builder,
-    ) -> InProcessApp {
-        Self::start_inner(dir, configure, None)
-    }
-
-    fn start_inner(
-        dir: &Path,
-        configure: impl FnOnce(winit_automation::Builder) -> winit_automation::Builder,
-        tree: Option<(winit_automation::WindowState, accesskit::TreeUpdate)>,
-    ) -> InProcessApp {
-        let (wake_tx, wake_rx) = bounded(1);
-        let builder = Automation::builder()
-            .app_name("test-app")
-            .app_screenshots(true)
-            .dir(dir)
-            .waker(move || {
-                let _ = wake_tx.try_send(());
-            });
-        let automation = configure(builder).start().expect("the test app starts");
-        let (window, state) = test_window();
-        automation.window_state(window, state);
-        if let Some((state, update)) = tree {
-            let window = winit::window::WindowId::from(1);
-            automation.window_state(window, state);
-            automation.tree_update(window, update);
-        }
-        let (stop, stop_rx) = bounded(1);
-        let thread = std::thread::spawn(move || render_loop(automation, wake_rx, stop_rx));
-        InProcessApp {
-            stop,
-            thread: Some(thread),
-        }
-    }
-
-    /// Stops the loop (dropping the plugin) and returns what was typed, in order.
-    pub fn stop(mut self) -> Vec<String> {
-        let _ = self.stop.send(());
-        self.thread.take().unwrap().join().unwrap()
-    }
-}
-
-impl Drop for InProcessApp {
-    fn drop(&mut self) {
-        if let Some(thread) = self.thread.take() {
-            let _ = self.stop.send(());
-            let _ = thread.join();
-        }
+    /// Stops the app and returns what was typed, in order.
+    pub fn stop(self) -> Vec<String> {
+        typed(&self.0.stop())
     }
 }
 
@@ -156,20 +55,11 @@ pub fn child_app_main() {
     let Ok(dir) = std::env::var(CHILD_ENV) else {
         panic!("child_app is an entry point for other tests; it needs {CHILD_ENV}");
     };
-    let (wake_tx, wake_rx) = bounded(1);
-    let automation = Automation::builder()
-        .app_name("child-app")
-        .app_screenshots(true)
-        .dir(&dir)
-        .waker(move || {
-            let _ = wake_tx.try_send(());
-        })
+    TestApp::builder()
+        .name("child-app")
+        .dir(Path::new(&dir))
         .start()
-        .expect("the child app starts");
-    let (window, state) = test_window();
-    automation.window_state(window, state);
-    let (_stop_tx, stop_rx) = bounded::<()>(1);
-    render_loop(automation, wake_rx, stop_rx);
+        .run_until_quit();
 }
 
 /// The app as a child process: this test binary re-run in child-app mode.
