@@ -85,6 +85,7 @@ impl Service {
         self.on_disk = listing.commands.len();
         self.jobs.forget_missing(&listing.commands);
         self.left_on_disk = false;
+        let mut forwarded = false;
         for &seq in &listing.commands {
             if self.jobs.is_read(seq) {
                 continue;
@@ -95,8 +96,11 @@ impl Service {
                 break;
             }
             self.read_entry(seq);
+            // Each command takes its turn as soon as it is read, before later entries are read:
+            // a `status` read after an action then sees that action in flight.
+            forwarded |= self.take_turns();
         }
-        self.take_turns()
+        forwarded
     }
 
     /// Reads one entry: a parse error, an unreadable or oversize entry is answered at once; a
