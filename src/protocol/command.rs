@@ -1,84 +1,23 @@
-//! Verbs, commands and their canonical one-line form.
+//! Commands and their canonical one-line form.
 //!
-//! `Command::parse` accepts what docs/protocol.md describes; `Command::to_line` writes the canonical
-//! form, which parses back to an equal command.
+//! `Command::parse` accepts what docs/protocol.md describes; `Command::to_line` (and `Display`)
+//! writes the canonical form, which parses back to an equal command. Which flags a verb takes, how
+//! they relate and the order they are written in come from the verb table (`verbs.rs`); this file
+//! only maps each verb's positional arguments and flag values to its variant and back.
+//!
+//! It is one piece (over 600 lines with its tests) on purpose: the two directions of each verb,
+//! `from_args` and `to_parts`, sit side by side, so a change to one is seen next to the other.
 
-use std::fmt::{self, Write};
+use std::fmt;
 
+use super::actions::{action_name, action_names, parse_action};
+use super::args::Args;
 use super::key::KeyChord;
 use super::lexer::{Token, quote, tokenize, word};
 use super::names::Label;
-use super::target::{Selector, Target, is_term, parse_number, parse_selector, parse_target};
-use super::{ErrorCode, ParseError};
-
-macro_rules! verbs {
-    ($($variant:ident => $name:literal, $side:ident;)*) => {
-        /// The verb of a command.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[non_exhaustive]
-        #[allow(missing_docs)]
-        pub enum Verb { $($variant,)* }
-
-        impl Verb {
-            /// Every verb of this protocol version, in documentation order.
-            pub const ALL: &'static [Verb] = &[$(Verb::$variant,)*];
-
-            /// The verb as written on the wire.
-            pub fn as_str(self) -> &'static str {
-                match self { $(Verb::$variant => $name,)* }
-            }
-
-            /// Which side carries the verb out.
-            pub fn side(self) -> Side {
-                match self { $(Verb::$variant => Side::$side,)* }
-            }
-        }
-    };
-}
-
-verbs! {
-    Status => "status", Service;
-    Windows => "windows", Service;
-    Snapshot => "snapshot", Service;
-    Find => "find", Service;
-    Get => "get", Service;
-    Wait => "wait", Service;
-    Settle => "settle", Service;
-    Click => "click", App;
-    Hover => "hover", App;
-    Drag => "drag", App;
-    Scroll => "scroll", App;
-    Type => "type", App;
-    Fill => "fill", App;
-    Key => "key", App;
-    Action => "action", App;
-    Focus => "focus", App;
-    Resize => "resize", App;
-    Screenshot => "screenshot", App;
-    Quit => "quit", App;
-}
-
-impl Verb {
-    /// Parses a verb.
-    pub fn parse(s: &str) -> Option<Verb> {
-        Verb::ALL.iter().copied().find(|v| v.as_str() == s)
-    }
-}
-
-impl fmt::Display for Verb {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Who answers a verb.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    /// The service thread, from its mirror of the latest published frame, without waiting for a frame.
-    Service,
-    /// The render thread, at a frame boundary; answered after that frame is published.
-    App,
-}
+use super::target::{Selector, Target};
+use super::verbs::dashed;
+use super::{ErrorCode, ParseError, Verb};
 
 /// Which projection of the tree a snapshot shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -126,57 +65,6 @@ pub enum Button {
     Left,
     Right,
     Middle,
-}
-
-macro_rules! actions {
-    ($($variant:ident => $name:literal,)*) => {
-        /// The AccessKit actions `action` can request, by their snake_case names.
-        const ACTIONS: &[(accesskit::Action, &str)] = &[$((accesskit::Action::$variant, $name),)*];
-    };
-}
-
-actions! {
-    Click => "click",
-    Focus => "focus",
-    Blur => "blur",
-    Collapse => "collapse",
-    Expand => "expand",
-    CustomAction => "custom_action",
-    Decrement => "decrement",
-    Increment => "increment",
-    HideTooltip => "hide_tooltip",
-    ShowTooltip => "show_tooltip",
-    ReplaceSelectedText => "replace_selected_text",
-    ScrollDown => "scroll_down",
-    ScrollLeft => "scroll_left",
-    ScrollRight => "scroll_right",
-    ScrollUp => "scroll_up",
-    ScrollIntoView => "scroll_into_view",
-    ScrollToPoint => "scroll_to_point",
-    SetScrollOffset => "set_scroll_offset",
-    SetTextSelection => "set_text_selection",
-    SetSequentialFocusNavigationStartingPoint => "set_sequential_focus_navigation_starting_point",
-    SetValue => "set_value",
-    ShowContextMenu => "show_context_menu",
-}
-
-/// The snake_case protocol name of an AccessKit action.
-pub fn action_name(action: accesskit::Action) -> &'static str {
-    ACTIONS
-        .iter()
-        .find(|(a, _)| *a == action)
-        .map(|(_, n)| *n)
-        .unwrap_or("unknown")
-}
-
-/// The AccessKit action with this protocol name.
-pub fn parse_action(name: &str) -> Option<accesskit::Action> {
-    ACTIONS.iter().find(|(_, n)| *n == name).map(|(a, _)| *a)
-}
-
-/// The names of every action `action` accepts.
-pub fn action_names() -> impl Iterator<Item = &'static str> {
-    ACTIONS.iter().map(|(_, n)| *n)
 }
 
 /// A parsed command.
@@ -261,262 +149,6 @@ pub enum Command {
     Quit,
 }
 
-/// The flags a verb takes: name, whether it takes a value.
-fn flag_spec(verb: Verb) -> &'static [(&'static str, bool)] {
-    const ACT: &[(&str, bool)] = &[("settle", false), ("frames", true), ("timeout", true)];
-    const CLICK: &[(&str, bool)] = &[
-        ("settle", false),
-        ("frames", true),
-        ("timeout", true),
-        ("double", false),
-        ("right", false),
-        ("middle", false),
-    ];
-    match verb {
-        Verb::Status | Verb::Windows | Verb::Find | Verb::Get | Verb::Quit => &[],
-        Verb::Snapshot => &[
-            ("i", false),
-            ("interactive", false),
-            ("raw", false),
-            ("depth", true),
-            ("scope", true),
-            ("force", false),
-            ("diff", false),
-        ],
-        Verb::Wait => &[("gone", false), ("timeout", true)],
-        Verb::Settle => &[("frames", true), ("timeout", true)],
-        Verb::Screenshot => &[("ref", true)],
-        Verb::Click => CLICK,
-        _ => ACT,
-    }
-}
-
-/// Tokens of one command after flags were taken out.
-struct Args {
-    verb: Verb,
-    positional: Vec<Token>,
-    flags: Vec<(String, Option<Token>)>,
-}
-
-impl Args {
-    fn split(verb: Verb, tokens: Vec<Token>) -> Result<Args, ParseError> {
-        let spec = flag_spec(verb);
-        let mut positional = Vec::new();
-        let mut flags: Vec<(String, Option<Token>)> = Vec::new();
-        let mut iter = tokens.into_iter();
-        while let Some(token) = iter.next() {
-            let Some(name) = token.flag_name() else {
-                positional.push(token);
-                continue;
-            };
-            let name = name.to_owned();
-            let Some(&(_, takes_value)) = spec.iter().find(|(n, _)| *n == name) else {
-                let known: Vec<String> = spec.iter().map(|(n, _)| flag_text(n)).collect();
-                return Err(ParseError::new(
-                    ErrorCode::UnknownFlag,
-                    format!("{verb} does not take {}", token.bare),
-                    if known.is_empty() {
-                        format!("{verb} takes no flags; quote text that starts with -")
-                    } else {
-                        format!(
-                            "{verb} takes {}; quote text that starts with -",
-                            known.join(" ")
-                        )
-                    },
-                ));
-            };
-            if flags.iter().any(|(n, _)| *n == name) {
-                return Err(ParseError::new(
-                    ErrorCode::BadArgument,
-                    format!("{} given twice", token.bare),
-                    "give each flag once",
-                ));
-            }
-            let value = if takes_value {
-                Some(iter.next().ok_or_else(|| {
-                    ParseError::new(
-                        ErrorCode::MissingArgument,
-                        format!("{} needs a value", token.bare),
-                        format!("write {} VALUE", token.bare),
-                    )
-                })?)
-            } else {
-                None
-            };
-            flags.push((name, value));
-        }
-        Ok(Args {
-            verb,
-            positional,
-            flags,
-        })
-    }
-
-    fn has(&self, name: &str) -> bool {
-        self.flags.iter().any(|(n, _)| n == name)
-    }
-
-    fn value(&self, name: &str) -> Option<&Token> {
-        self.flags
-            .iter()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.as_ref())
-    }
-
-    fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, ParseError> {
-        let Some(token) = self.value(name) else {
-            return Ok(None);
-        };
-        let text = token.text();
-        let valid = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
-        match text.parse() {
-            Ok(v) if valid => Ok(Some(v)),
-            _ => Err(ParseError::new(
-                ErrorCode::BadArgument,
-                format!("--{name} {} is not a whole number", quote(&text)),
-                format!("write --{name} N with N a whole number, e.g. --{name} 5"),
-            )),
-        }
-    }
-
-    fn act_options(&self) -> Result<ActOptions, ParseError> {
-        let opts = ActOptions {
-            settle: self.has("settle"),
-            frames: self.number("frames")?,
-            timeout_ms: self.number("timeout")?,
-        };
-        if opts.frames.is_some() && !opts.settle {
-            return Err(ParseError::new(
-                ErrorCode::BadArgument,
-                "--frames only applies with --settle",
-                "add --settle, or drop --frames",
-            ));
-        }
-        Ok(opts)
-    }
-
-    fn missing(&self, what: &str) -> ParseError {
-        ParseError::new(
-            ErrorCode::MissingArgument,
-            format!("{} needs {what}", self.verb),
-            format!("usage: {}", usage(self.verb)),
-        )
-    }
-
-    fn unexpected(&self, token: &Token) -> ParseError {
-        ParseError::new(
-            ErrorCode::UnexpectedArgument,
-            format!(
-                "unexpected argument {} to {}",
-                quote(&token.text()),
-                self.verb
-            ),
-            format!(
-                "usage: {}; quote text that contains spaces",
-                usage(self.verb)
-            ),
-        )
-    }
-
-    /// Fails if positional tokens remain from `used` on.
-    fn done(&self, used: usize) -> Result<(), ParseError> {
-        match self.positional.get(used) {
-            Some(extra) => Err(self.unexpected(extra)),
-            None => Ok(()),
-        }
-    }
-
-    fn target_at(&self, at: usize, what: &str) -> Result<(Target, usize), ParseError> {
-        if at >= self.positional.len() {
-            return Err(self.missing(what));
-        }
-        let (target, used) = parse_target(&self.positional[at..])?;
-        Ok((target, at + used))
-    }
-
-    fn text_at(&self, at: usize, what: &str) -> Result<String, ParseError> {
-        self.positional
-            .get(at)
-            .map(Token::text)
-            .ok_or_else(|| self.missing(what))
-    }
-
-    fn float_at(&self, at: usize, what: &str) -> Result<f64, ParseError> {
-        let text = self.text_at(at, what)?;
-        parse_number(&text).ok_or_else(|| {
-            ParseError::new(
-                ErrorCode::BadArgument,
-                format!("{what} {} is not a number", quote(&text)),
-                format!("usage: {}", usage(self.verb)),
-            )
-        })
-    }
-
-    fn size_at(&self, at: usize, what: &str) -> Result<u32, ParseError> {
-        let text = self.text_at(at, what)?;
-        match text.parse::<u32>() {
-            Ok(v) if v > 0 && text.bytes().all(|b| b.is_ascii_digit()) => Ok(v),
-            _ => Err(ParseError::new(
-                ErrorCode::BadArgument,
-                format!("{what} {} is not a positive whole number", quote(&text)),
-                format!("usage: {}", usage(self.verb)),
-            )),
-        }
-    }
-
-    fn selector(&self) -> Result<Selector, ParseError> {
-        let used = self.positional.iter().take_while(|t| is_term(t)).count();
-        if used == 0 {
-            return match self.positional.first() {
-                Some(t) => Err(ParseError::new(
-                    ErrorCode::BadArgument,
-                    format!("{} is not a selector", quote(&t.text())),
-                    "selectors are terms such as role=button name=\"Save\" (refs and points are not selectors)",
-                )),
-                None => Err(self.missing("a selector")),
-            };
-        }
-        let selector = parse_selector(&self.positional[..used])?;
-        self.done(used)?;
-        Ok(selector)
-    }
-}
-
-fn flag_text(name: &str) -> String {
-    if name.len() == 1 {
-        format!("-{name}")
-    } else {
-        format!("--{name}")
-    }
-}
-
-/// The usage line of a verb, as docs/protocol.md states it.
-pub fn usage(verb: Verb) -> &'static str {
-    match verb {
-        Verb::Status => "status",
-        Verb::Windows => "windows",
-        Verb::Snapshot => "snapshot [-i|--raw] [--depth N] [--scope TARGET] [--force] [--diff]",
-        Verb::Find => "find SELECTOR",
-        Verb::Get => "get TARGET",
-        Verb::Wait => "wait SELECTOR [--gone] [--timeout MS]",
-        Verb::Settle => "settle [--frames K] [--timeout MS]",
-        Verb::Click => {
-            "click TARGET [--double] [--right|--middle] [--settle [--frames K]] [--timeout MS]"
-        }
-        Verb::Hover => "hover TARGET [--settle [--frames K]] [--timeout MS]",
-        Verb::Drag => "drag FROM [to] TO [--settle [--frames K]] [--timeout MS]",
-        Verb::Scroll => "scroll TARGET DX DY [--settle [--frames K]] [--timeout MS]",
-        Verb::Type => "type TEXT [--settle [--frames K]] [--timeout MS]",
-        Verb::Fill => "fill TARGET TEXT [--settle [--frames K]] [--timeout MS]",
-        Verb::Key => "key CHORD [CHORD...] [--settle [--frames K]] [--timeout MS]",
-        Verb::Action => "action TARGET NAME [VALUE] [--settle [--frames K]] [--timeout MS]",
-        Verb::Focus => "focus TARGET [--settle [--frames K]] [--timeout MS]",
-        Verb::Resize => "resize WIDTH HEIGHT [--settle [--frames K]] [--timeout MS]",
-        Verb::Screenshot => "screenshot [LABEL] [--ref TARGET]",
-        Verb::Quit => "quit",
-    }
-}
-
 impl Command {
     /// The default size cap of a command file, in bytes, final newline included.
     pub const DEFAULT_MAX_BYTES: usize = 64 * 1024;
@@ -582,59 +214,41 @@ impl Command {
             }
         };
         let args = Args::split(verb, tokens)?;
-        Self::from_args(&args)
+        let command = Self::from_args(&args)?;
+        args.check_rules()?;
+        Ok(command)
     }
 
+    /// Maps the parts of a command line to its variant.
     fn from_args(a: &Args) -> Result<Command, ParseError> {
+        let act = || -> Result<ActOptions, ParseError> {
+            Ok(ActOptions {
+                settle: a.has("settle"),
+                frames: a.number("frames")?,
+                timeout_ms: a.number("timeout")?,
+            })
+        };
+        let target_only = || -> Result<Target, ParseError> {
+            let (target, used) = a.target_at(0, "a target")?;
+            a.done(used)?;
+            Ok(target)
+        };
         Ok(match a.verb {
-            Verb::Status => {
-                a.done(0)?;
-                Command::Status
-            }
-            Verb::Windows => {
-                a.done(0)?;
-                Command::Windows
-            }
-            Verb::Quit => {
-                a.done(0)?;
-                Command::Quit
-            }
+            Verb::Status => a.done(0).map(|()| Command::Status)?,
+            Verb::Windows => a.done(0).map(|()| Command::Windows)?,
+            Verb::Quit => a.done(0).map(|()| Command::Quit)?,
             Verb::Snapshot => {
                 a.done(0)?;
-                let interactive = a.has("i") || a.has("interactive");
-                let raw = a.has("raw");
-                if interactive && raw {
-                    return Err(ParseError::new(
-                        ErrorCode::BadArgument,
-                        "-i and --raw exclude each other",
-                        "pick one projection: regular (default), -i or --raw",
-                    ));
-                }
-                let scope = match a.value("scope") {
-                    None => None,
-                    Some(token) => {
-                        let tokens = tokenize(&token.text())?;
-                        let (target, used) = parse_target(&tokens)?;
-                        if used != tokens.len() {
-                            return Err(ParseError::new(
-                                ErrorCode::BadArgument,
-                                "--scope takes one target",
-                                "quote a multi-term selector: --scope \"role=list name=Files\"",
-                            ));
-                        }
-                        Some(target)
-                    }
-                };
                 Command::Snapshot(SnapshotOptions {
-                    projection: if interactive {
+                    projection: if a.has("i") {
                         Projection::Interactive
-                    } else if raw {
+                    } else if a.has("raw") {
                         Projection::Raw
                     } else {
                         Projection::Regular
                     },
                     depth: a.number("depth")?,
-                    scope,
+                    scope: a.target_flag("scope", "\"role=list name=Files\"")?,
                     force: a.has("force"),
                     diff: a.has("diff"),
                 })
@@ -642,11 +256,9 @@ impl Command {
             Verb::Find => Command::Find {
                 selector: a.selector()?,
             },
-            Verb::Get => {
-                let (target, used) = a.target_at(0, "a target")?;
-                a.done(used)?;
-                Command::Get { target }
-            }
+            Verb::Get => Command::Get {
+                target: target_only()?,
+            },
             Verb::Wait => Command::Wait {
                 selector: a.selector()?,
                 gone: a.has("gone"),
@@ -659,45 +271,26 @@ impl Command {
                     timeout_ms: a.number("timeout")?,
                 }
             }
-            Verb::Click => {
-                let (target, used) = a.target_at(0, "a target")?;
-                a.done(used)?;
-                if a.has("right") && a.has("middle") {
-                    return Err(ParseError::new(
-                        ErrorCode::BadArgument,
-                        "--right and --middle exclude each other",
-                        "pick one button",
-                    ));
-                }
-                Command::Click {
-                    target,
-                    button: if a.has("right") {
-                        Button::Right
-                    } else if a.has("middle") {
-                        Button::Middle
-                    } else {
-                        Button::Left
-                    },
-                    double: a.has("double"),
-                    opts: a.act_options()?,
-                }
-            }
-            Verb::Hover => {
-                let (target, used) = a.target_at(0, "a target")?;
-                a.done(used)?;
-                Command::Hover {
-                    target,
-                    opts: a.act_options()?,
-                }
-            }
-            Verb::Focus => {
-                let (target, used) = a.target_at(0, "a target")?;
-                a.done(used)?;
-                Command::Focus {
-                    target,
-                    opts: a.act_options()?,
-                }
-            }
+            Verb::Click => Command::Click {
+                target: target_only()?,
+                button: if a.has("right") {
+                    Button::Right
+                } else if a.has("middle") {
+                    Button::Middle
+                } else {
+                    Button::Left
+                },
+                double: a.has("double"),
+                opts: act()?,
+            },
+            Verb::Hover => Command::Hover {
+                target: target_only()?,
+                opts: act()?,
+            },
+            Verb::Focus => Command::Focus {
+                target: target_only()?,
+                opts: act()?,
+            },
             Verb::Drag => {
                 let (from, mut at) = a.target_at(0, "a start target")?;
                 if a.positional
@@ -711,7 +304,7 @@ impl Command {
                 Command::Drag {
                     from,
                     to,
-                    opts: a.act_options()?,
+                    opts: act()?,
                 }
             }
             Verb::Scroll => {
@@ -723,16 +316,13 @@ impl Command {
                     target,
                     dx,
                     dy,
-                    opts: a.act_options()?,
+                    opts: act()?,
                 }
             }
             Verb::Type => {
                 let text = a.text_at(0, "the text to type")?;
                 a.done(1)?;
-                Command::Type {
-                    text,
-                    opts: a.act_options()?,
-                }
+                Command::Type { text, opts: act()? }
             }
             Verb::Fill => {
                 let (target, at) = a.target_at(0, "a target")?;
@@ -741,7 +331,7 @@ impl Command {
                 Command::Fill {
                     target,
                     text,
-                    opts: a.act_options()?,
+                    opts: act()?,
                 }
             }
             Verb::Key => {
@@ -755,7 +345,7 @@ impl Command {
                     .collect::<Result<_, _>>()?;
                 Command::Key {
                     chords,
-                    opts: a.act_options()?,
+                    opts: act()?,
                 }
             }
             Verb::Action => {
@@ -777,7 +367,7 @@ impl Command {
                     target,
                     action,
                     value,
-                    opts: a.act_options()?,
+                    opts: act()?,
                 }
             }
             Verb::Resize => {
@@ -787,7 +377,7 @@ impl Command {
                 Command::Resize {
                     width,
                     height,
-                    opts: a.act_options()?,
+                    opts: act()?,
                 }
             }
             Verb::Screenshot => {
@@ -796,49 +386,12 @@ impl Command {
                     None => Label::default(),
                 };
                 a.done(1)?;
-                let crop = match a.value("ref") {
-                    None => None,
-                    Some(token) => {
-                        let tokens = tokenize(&token.text())?;
-                        let (target, used) = parse_target(&tokens)?;
-                        if used != tokens.len() {
-                            return Err(ParseError::new(
-                                ErrorCode::BadArgument,
-                                "--ref takes one target",
-                                "quote a multi-term selector: --ref \"role=dialog\"",
-                            ));
-                        }
-                        Some(target)
-                    }
-                };
-                Command::Screenshot { label, crop }
+                Command::Screenshot {
+                    label,
+                    crop: a.target_flag("ref", "\"role=dialog\"")?,
+                }
             }
         })
-    }
-
-    /// The verb of this command.
-    pub fn verb(&self) -> Verb {
-        match self {
-            Command::Status => Verb::Status,
-            Command::Windows => Verb::Windows,
-            Command::Snapshot(_) => Verb::Snapshot,
-            Command::Find { .. } => Verb::Find,
-            Command::Get { .. } => Verb::Get,
-            Command::Wait { .. } => Verb::Wait,
-            Command::Settle { .. } => Verb::Settle,
-            Command::Click { .. } => Verb::Click,
-            Command::Hover { .. } => Verb::Hover,
-            Command::Drag { .. } => Verb::Drag,
-            Command::Scroll { .. } => Verb::Scroll,
-            Command::Type { .. } => Verb::Type,
-            Command::Fill { .. } => Verb::Fill,
-            Command::Key { .. } => Verb::Key,
-            Command::Action { .. } => Verb::Action,
-            Command::Focus { .. } => Verb::Focus,
-            Command::Resize { .. } => Verb::Resize,
-            Command::Screenshot { .. } => Verb::Screenshot,
-            Command::Quit => Verb::Quit,
-        }
     }
 
     /// The action options, for verbs that take them.
@@ -862,17 +415,128 @@ impl Command {
     pub fn to_line(&self) -> String {
         self.to_string()
     }
+
+    /// The inverse of `from_args`: the positional words (quoted where they need it) and the value
+    /// of each flag that is set, by canonical name.
+    fn to_parts(&self) -> (Vec<String>, Flags) {
+        let mut flags = Flags::default();
+        let positional = match self {
+            Command::Status | Command::Windows | Command::Quit => vec![],
+            Command::Snapshot(o) => {
+                flags.switch("i", o.projection == Projection::Interactive);
+                flags.switch("raw", o.projection == Projection::Raw);
+                flags.value("depth", o.depth);
+                flags.value("scope", o.scope.as_ref().map(target_word));
+                flags.switch("force", o.force);
+                flags.switch("diff", o.diff);
+                vec![]
+            }
+            Command::Find { selector } => vec![selector.to_string()],
+            Command::Get { target } => vec![target.to_string()],
+            Command::Wait {
+                selector,
+                gone,
+                timeout_ms,
+            } => {
+                flags.switch("gone", *gone);
+                flags.value("timeout", *timeout_ms);
+                vec![selector.to_string()]
+            }
+            Command::Settle { frames, timeout_ms } => {
+                flags.value("frames", *frames);
+                flags.value("timeout", *timeout_ms);
+                vec![]
+            }
+            Command::Click {
+                target,
+                button,
+                double,
+                opts,
+            } => {
+                flags.switch("double", *double);
+                flags.switch("right", *button == Button::Right);
+                flags.switch("middle", *button == Button::Middle);
+                flags.act(opts);
+                vec![target.to_string()]
+            }
+            Command::Hover { target, opts } | Command::Focus { target, opts } => {
+                flags.act(opts);
+                vec![target.to_string()]
+            }
+            Command::Drag { from, to, opts } => {
+                flags.act(opts);
+                vec![from.to_string(), "to".into(), to.to_string()]
+            }
+            Command::Scroll {
+                target,
+                dx,
+                dy,
+                opts,
+            } => {
+                flags.act(opts);
+                vec![target.to_string(), dx.to_string(), dy.to_string()]
+            }
+            Command::Type { text, opts } => {
+                flags.act(opts);
+                vec![quote(text)]
+            }
+            Command::Fill { target, text, opts } => {
+                flags.act(opts);
+                vec![target.to_string(), quote(text)]
+            }
+            Command::Key { chords, opts } => {
+                flags.act(opts);
+                chords.iter().map(|c| word(&c.to_string())).collect()
+            }
+            Command::Action {
+                target,
+                action,
+                value,
+                opts,
+            } => {
+                flags.act(opts);
+                let mut words = vec![target.to_string(), action_name(*action).to_owned()];
+                words.extend(value.as_deref().map(quote));
+                words
+            }
+            Command::Resize {
+                width,
+                height,
+                opts,
+            } => {
+                flags.act(opts);
+                vec![width.to_string(), height.to_string()]
+            }
+            Command::Screenshot { label, crop } => {
+                flags.value("ref", crop.as_ref().map(target_word));
+                vec![label.to_string()]
+            }
+        };
+        (positional, flags)
+    }
 }
 
-fn write_act(f: &mut String, opts: &ActOptions) {
-    if opts.settle {
-        f.push_str(" --settle");
+/// The flags of a command being written: canonical name and value (`None` for a switch).
+#[derive(Default)]
+struct Flags(Vec<(&'static str, Option<String>)>);
+
+impl Flags {
+    fn switch(&mut self, name: &'static str, on: bool) {
+        if on {
+            self.0.push((name, None));
+        }
     }
-    if let Some(k) = opts.frames {
-        let _ = write!(f, " --frames {k}");
+
+    fn value(&mut self, name: &'static str, value: Option<impl ToString>) {
+        if let Some(v) = value {
+            self.0.push((name, Some(v.to_string())));
+        }
     }
-    if let Some(ms) = opts.timeout_ms {
-        let _ = write!(f, " --timeout {ms}");
+
+    fn act(&mut self, opts: &ActOptions) {
+        self.switch("settle", opts.settle);
+        self.value("frames", opts.frames);
+        self.value("timeout", opts.timeout_ms);
     }
 }
 
@@ -885,132 +549,27 @@ fn target_word(t: &Target) -> String {
 }
 
 impl fmt::Display for Command {
+    /// The canonical line: the verb, its positional words, then its flags in the table's order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::from(self.verb().as_str());
-        match self {
-            Command::Status | Command::Windows | Command::Quit => {}
-            Command::Snapshot(o) => {
-                match o.projection {
-                    Projection::Regular => {}
-                    Projection::Interactive => s.push_str(" -i"),
-                    Projection::Raw => s.push_str(" --raw"),
-                }
-                if let Some(d) = o.depth {
-                    let _ = write!(s, " --depth {d}");
-                }
-                if let Some(t) = &o.scope {
-                    let _ = write!(s, " --scope {}", target_word(t));
-                }
-                if o.force {
-                    s.push_str(" --force");
-                }
-                if o.diff {
-                    s.push_str(" --diff");
-                }
-            }
-            Command::Find { selector } => {
-                let _ = write!(s, " {selector}");
-            }
-            Command::Get { target } => {
-                let _ = write!(s, " {target}");
-            }
-            Command::Wait {
-                selector,
-                gone,
-                timeout_ms,
-            } => {
-                let _ = write!(s, " {selector}");
-                if *gone {
-                    s.push_str(" --gone");
-                }
-                if let Some(ms) = timeout_ms {
-                    let _ = write!(s, " --timeout {ms}");
-                }
-            }
-            Command::Settle { frames, timeout_ms } => {
-                if let Some(k) = frames {
-                    let _ = write!(s, " --frames {k}");
-                }
-                if let Some(ms) = timeout_ms {
-                    let _ = write!(s, " --timeout {ms}");
-                }
-            }
-            Command::Click {
-                target,
-                button,
-                double,
-                opts,
-            } => {
-                let _ = write!(s, " {target}");
-                if *double {
-                    s.push_str(" --double");
-                }
-                match button {
-                    Button::Left => {}
-                    Button::Right => s.push_str(" --right"),
-                    Button::Middle => s.push_str(" --middle"),
-                }
-                write_act(&mut s, opts);
-            }
-            Command::Hover { target, opts } | Command::Focus { target, opts } => {
-                let _ = write!(s, " {target}");
-                write_act(&mut s, opts);
-            }
-            Command::Drag { from, to, opts } => {
-                let _ = write!(s, " {from} to {to}");
-                write_act(&mut s, opts);
-            }
-            Command::Scroll {
-                target,
-                dx,
-                dy,
-                opts,
-            } => {
-                let _ = write!(s, " {target} {dx} {dy}");
-                write_act(&mut s, opts);
-            }
-            Command::Type { text, opts } => {
-                let _ = write!(s, " {}", quote(text));
-                write_act(&mut s, opts);
-            }
-            Command::Fill { target, text, opts } => {
-                let _ = write!(s, " {target} {}", quote(text));
-                write_act(&mut s, opts);
-            }
-            Command::Key { chords, opts } => {
-                for chord in chords {
-                    let _ = write!(s, " {}", word(&chord.to_string()));
-                }
-                write_act(&mut s, opts);
-            }
-            Command::Action {
-                target,
-                action,
-                value,
-                opts,
-            } => {
-                let _ = write!(s, " {target} {}", action_name(*action));
+        let verb = self.verb();
+        f.write_str(verb.as_str())?;
+        let (positional, set) = self.to_parts();
+        for word in &positional {
+            write!(f, " {word}")?;
+        }
+        for flag in verb.flags() {
+            if let Some((_, value)) = set.0.iter().find(|(n, _)| *n == flag.name) {
+                write!(f, " {}", dashed(flag.name))?;
                 if let Some(v) = value {
-                    let _ = write!(s, " {}", quote(v));
-                }
-                write_act(&mut s, opts);
-            }
-            Command::Resize {
-                width,
-                height,
-                opts,
-            } => {
-                let _ = write!(s, " {width} {height}");
-                write_act(&mut s, opts);
-            }
-            Command::Screenshot { label, crop } => {
-                let _ = write!(s, " {label}");
-                if let Some(t) = crop {
-                    let _ = write!(s, " --ref {}", target_word(t));
+                    write!(f, " {v}")?;
                 }
             }
         }
-        f.write_str(&s)
+        debug_assert!(
+            set.0.iter().all(|(n, _)| verb.flag(n).is_some()),
+            "{verb} writes a flag its table row does not list"
+        );
+        Ok(())
     }
 }
 

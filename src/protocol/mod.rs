@@ -18,6 +18,8 @@
 //! assert_eq!(Command::parse(&command.to_line()).unwrap(), command);
 //! ```
 
+mod actions;
+mod args;
 mod command;
 mod error;
 mod key;
@@ -25,11 +27,10 @@ mod lexer;
 mod names;
 mod response;
 mod target;
+mod verbs;
 
-pub use command::{
-    ActOptions, Button, Command, Projection, Side, SnapshotOptions, Verb, action_name,
-    action_names, parse_action, usage,
-};
+pub use actions::{ACTIONS, action_name, action_names, parse_action};
+pub use command::{ActOptions, Button, Command, Projection, SnapshotOptions};
 pub use error::{ErrorCode, ParseError};
 pub use key::{Key, KeyChord, Modifiers, NamedKey};
 pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
@@ -39,6 +40,7 @@ pub use names::{
 };
 pub use response::{Failure, NO_VERB, Outcome, Response};
 pub use target::{NodeRef, Point, Selector, Target, Term};
+pub use verbs::{Flag, FlagRule, Side, Verb, VerbSpec, usage};
 
 /// The protocol version this crate speaks. A client refuses an app with another version.
 pub const PROTOCOL_VERSION: u32 = 1;

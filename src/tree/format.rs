@@ -20,7 +20,7 @@ fn indent_to(out: &mut String, indent: usize) {
     }
 }
 use super::roles::role_name;
-use crate::protocol::{Projection, action_name, quote, quote_into};
+use crate::protocol::{ACTIONS, Projection, quote, quote_into};
 
 /// What to show.
 #[derive(Debug, Clone, Copy, Default)]
@@ -72,31 +72,6 @@ const INTERACTIVE: &[Action] = &[
 ];
 
 /// Every action, in the order lines list them.
-const ALL_ACTIONS: &[Action] = &[
-    Action::Click,
-    Action::Focus,
-    Action::Blur,
-    Action::SetValue,
-    Action::ReplaceSelectedText,
-    Action::SetTextSelection,
-    Action::Increment,
-    Action::Decrement,
-    Action::Expand,
-    Action::Collapse,
-    Action::ScrollIntoView,
-    Action::ScrollUp,
-    Action::ScrollDown,
-    Action::ScrollLeft,
-    Action::ScrollRight,
-    Action::ScrollToPoint,
-    Action::SetScrollOffset,
-    Action::ShowContextMenu,
-    Action::ShowTooltip,
-    Action::HideTooltip,
-    Action::CustomAction,
-    Action::SetSequentialFocusNavigationStartingPoint,
-];
-
 pub(crate) fn is_interactive(node: &Node) -> bool {
     node.is_text_input() || INTERACTIVE.iter().any(|a| node.data().supports_action(*a))
 }
@@ -147,10 +122,10 @@ fn write_fields(out: &mut String, w: &WindowMirror, node: &Node, name: &str, bou
         write_num(out, (b.y1 - b.y0) / k);
     }
     let mut first = true;
-    for a in ALL_ACTIONS {
+    for (a, name) in ACTIONS {
         if node.data().supports_action(*a) {
             out.push_str(if first { " actions=" } else { "," });
-            out.push_str(action_name(*a));
+            out.push_str(name);
             first = false;
         }
     }
