@@ -30,14 +30,14 @@ pub use command::{
     ActOptions, Button, Command, Projection, Side, SnapshotOptions, Verb, action_name,
     action_names, parse_action, usage,
 };
-pub use error::{ErrorCode, ParseError};
+pub use error::{ErrorCode, Failure, ParseError};
 pub use key::{Key, KeyChord, Modifiers, NamedKey};
 pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
 pub use names::{
     ACCESSIBILITY_FILE, LOCK_FILE, Label, READY_FILE, SNAPSHOT_FILE, TEMP_PREFIX, WINDOWS_FILE,
     command_file, parse_command_file, parse_response_file, parse_seq, response_file,
 };
-pub use response::{Failure, NO_VERB, Outcome, Response};
+pub use response::{NO_VERB, Outcome, Response};
 pub use target::{NodeRef, Point, Selector, Target, Term};
 
 /// The protocol version this crate speaks. A client refuses an app with another version.
