@@ -55,6 +55,9 @@ fn main() {
         Ok(a) => a,
         Err(e) => {
             eprintln!("counter: {e}");
+            if let Some(hint) = e.hint() {
+                eprintln!("hint: {hint}");
+            }
             std::process::exit(1);
         }
     };

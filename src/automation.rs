@@ -392,11 +392,25 @@ impl fmt::Display for StartError {
             #[cfg(feature = "automation")]
             StartErrorKind::Dir(ref e) => write!(f, "winit-automation cannot start: {e}"),
             #[cfg(feature = "automation")]
-            StartErrorKind::Io(ref dir, ref e) => write!(
-                f,
-                "winit-automation cannot start in {}: {e} (hint: check the directory's permissions and free space)",
-                dir.display()
-            ),
+            StartErrorKind::Io(ref dir, ref e) => {
+                write!(f, "winit-automation cannot start in {}: {e}", dir.display())
+            }
+        }
+    }
+}
+
+impl StartError {
+    /// How to fix it, if there is a fix to suggest. `Display` never holds it (see
+    /// [`Failure`](crate::protocol::Failure) for the rule), so print it yourself, e.g. on a
+    /// `hint:` line of its own.
+    pub fn hint(&self) -> Option<String> {
+        match self.kind {
+            #[cfg(feature = "automation")]
+            StartErrorKind::Dir(ref e) => e.hint(),
+            #[cfg(feature = "automation")]
+            StartErrorKind::Io(..) => {
+                Some("check the directory's permissions and free space".to_owned())
+            }
         }
     }
 }

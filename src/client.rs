@@ -104,27 +104,47 @@ impl ClientError {
     }
 }
 
+impl ClientError {
+    /// How to fix it, if there is a fix to suggest. `Display` never holds it (see
+    /// [`Failure`](crate::protocol::Failure) for the rule); the CLI prints it as a `hint:` line.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            ClientError::NotRunning { .. } => Some(format!(
+                "start the app with the automation feature, or pass --dir / set {}",
+                dropbox::DIR_ENV
+            )),
+            ClientError::AppExited { .. } => {
+                Some("restart the app; it recovers the directory on start".to_owned())
+            }
+            ClientError::VersionMismatch { .. } => {
+                Some("use a client from the same winit-automation release as the app".to_owned())
+            }
+            ClientError::Timeout { .. } => {
+                Some("raise --timeout, or check that the app calls end_frame".to_owned())
+            }
+            ClientError::Enqueue(e) => e.hint(),
+            ClientError::Dir(e) => e.hint(),
+            ClientError::Malformed { .. } | ClientError::Io { .. } => None,
+        }
+    }
+}
+
 impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ClientError::NotRunning { dir } => write!(
-                f,
-                "app not running: no {READY_FILE} in {} (hint: start the app with the automation feature, or pass --dir / set {})",
-                dir.display(),
-                dropbox::DIR_ENV
-            ),
-            ClientError::AppExited { dir, pid } => write!(
-                f,
-                "app not running (pid {pid} exited) in {} (hint: restart the app; it recovers the directory on start)",
-                dir.display()
-            ),
+            ClientError::NotRunning { dir } => {
+                write!(f, "app not running: no {READY_FILE} in {}", dir.display())
+            }
+            ClientError::AppExited { dir, pid } => {
+                write!(f, "app not running (pid {pid} exited) in {}", dir.display())
+            }
             ClientError::VersionMismatch { app, client } => write!(
                 f,
-                "the app speaks protocol {app} and this client speaks protocol {client} (hint: use a client from the same winit-automation release as the app)"
+                "the app speaks protocol {app} and this client speaks protocol {client}"
             ),
             ClientError::Timeout { seq, waited } => write!(
                 f,
-                "no response to command {seq} after {} ms; the app is alive but did not answer (hint: raise --timeout, or check that the app calls end_frame)",
+                "no response to command {seq} after {} ms; the app is alive but did not answer",
                 waited.as_millis()
             ),
             ClientError::Enqueue(e) => e.fmt(f),
@@ -332,5 +352,33 @@ impl Client {
         }
         let _ = fs::remove_file(&path);
         Ok(Some(response))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hint_is_apart_from_the_message() {
+        let e = ClientError::Timeout {
+            seq: 7,
+            waited: Duration::from_millis(250),
+        };
+        assert_eq!(
+            e.to_string(),
+            "no response to command 7 after 250 ms; the app is alive but did not answer"
+        );
+        assert_eq!(
+            e.hint().as_deref(),
+            Some("raise --timeout, or check that the app calls end_frame")
+        );
+        // A wrapped error lends its hint.
+        let full = ClientError::Enqueue(EnqueueError::QueueFull { capacity: 2 });
+        assert_eq!(
+            full.hint().as_deref(),
+            Some("wait for responses before sending more")
+        );
+        assert!(!full.to_string().contains("hint:"), "{full}");
     }
 }

@@ -129,6 +129,29 @@ fn no_live_app_exits_three_and_says_why() {
     let out = cli(&dir, &["status"]);
     assert_eq!(out.status.code(), Some(3));
     assert!(stderr(&out).contains("app not running"), "{}", stderr(&out));
+    // The hint is a line of its own, never part of the message.
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: app not running: no ready.txt in "),
+        "{err}"
+    );
+    assert!(
+        err.contains("\nhint: start the app with the automation feature"),
+        "{err}"
+    );
+    assert!(!err.contains("(hint"), "{err}");
+    let out = cli(&dir, &["--json", "status"]);
+    assert_eq!(out.status.code(), Some(3));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("{\"ok\":false,\"code\":\"not_running\","),
+        "{text}"
+    );
+    assert!(
+        text.contains(",\"hint\":\"start the app with the automation feature"),
+        "{text}"
+    );
+    assert!(!text.contains("(hint"), "{text}");
 
     let mut app = ChildApp::start(&dir);
     let pid = app.child.id();

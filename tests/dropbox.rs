@@ -330,7 +330,9 @@ fn hostile_directories_are_refused() {
         matches!(err.dir_error(), Some(DirError::Writable { .. })),
         "{err}"
     );
-    assert!(err.to_string().contains("chmod 700"));
+    // The hint is apart from the message.
+    assert!(err.hint().is_some_and(|h| h.contains("chmod 700")), "{err}");
+    assert!(!err.to_string().contains("hint:"), "{err}");
 
     // Owned by another user: as root, give one away; otherwise the root-owned `/` is foreign.
     let foreign = if rustix::process::geteuid().is_root() {

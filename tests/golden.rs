@@ -33,11 +33,7 @@ fn responses() {
         )
         .with_body("@e3 button \"Save\"\n@e9 button \"Save\""),
     );
-    let unparsable = Response::error(
-        10,
-        None,
-        Command::parse("jump \"a\\nb\"").unwrap_err().into(),
-    );
+    let unparsable = Response::error(10, None, Command::parse("jump \"a\\nb\"").unwrap_err());
     insta::assert_snapshot!(format!(
         "{}---\n{}---\n{}---\n{}",
         ok.to_text(),

@@ -19,6 +19,9 @@ pub fn automation(
     }
     let automation = builder.start().unwrap_or_else(|e| {
         eprintln!("{app}: {e}");
+        if let Some(hint) = e.hint() {
+            eprintln!("hint: {hint}");
+        }
         std::process::exit(1);
     });
     match automation.dir() {

@@ -85,40 +85,55 @@ pub enum DirError {
     },
 }
 
+impl DirError {
+    /// How to fix it, if there is a fix to suggest. `Display` never holds it (see
+    /// [`Failure`](crate::protocol::Failure) for the rule).
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            DirError::Symlink { .. } => {
+                Some(format!("point {DIR_ENV} or --dir at the real directory"))
+            }
+            DirError::NotADirectory { .. } => Some("remove it or choose another --dir".to_owned()),
+            DirError::NotOwned { .. } => Some("use a directory you own".to_owned()),
+            DirError::Writable { path, .. } => Some(format!("chmod 700 {}", path.display())),
+            DirError::Locked { .. } => Some(format!(
+                "stop that app, or give this one its own --dir or {DIR_ENV}"
+            )),
+            DirError::Missing { .. } => {
+                Some("start the app with the automation feature, or pass --dir".to_owned())
+            }
+            DirError::Io { .. } => None,
+        }
+    }
+}
+
 impl fmt::Display for DirError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DirError::Symlink { path } => write!(
                 f,
-                "{} is a symbolic link; refusing to use it as the automation directory (hint: point {DIR_ENV} or --dir at the real directory)",
+                "{} is a symbolic link; refusing to use it as the automation directory",
                 path.display()
             ),
-            DirError::NotADirectory { path } => write!(
-                f,
-                "{} exists and is not a directory (hint: remove it or choose another --dir)",
-                path.display()
-            ),
+            DirError::NotADirectory { path } => {
+                write!(f, "{} exists and is not a directory", path.display())
+            }
             DirError::NotOwned { path, owner, me } => write!(
                 f,
-                "{} is owned by uid {owner}, not by the current user (uid {me}) (hint: use a directory you own)",
+                "{} is owned by uid {owner}, not by the current user (uid {me})",
                 path.display()
             ),
             DirError::Writable { path, mode } => write!(
                 f,
-                "{} is writable by group or others (mode {mode:03o}) (hint: chmod 700 {})",
-                path.display(),
+                "{} is writable by group or others (mode {mode:03o})",
                 path.display()
             ),
             DirError::Locked { path, holder } => write!(
                 f,
-                "{} is already used by another running app ({holder}) (hint: stop that app, or give this one its own --dir or {DIR_ENV})",
+                "{} is already used by another running app ({holder})",
                 path.display()
             ),
-            DirError::Missing { path } => write!(
-                f,
-                "{} does not exist (hint: start the app with the automation feature, or pass --dir)",
-                path.display()
-            ),
+            DirError::Missing { path } => write!(f, "{} does not exist", path.display()),
             DirError::Io { path, op, source } => {
                 write!(f, "cannot {op} {}: {source}", path.display())
             }
@@ -298,6 +313,26 @@ mod tests {
         prepare(&dir).unwrap();
         let mode = fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o700);
+    }
+
+    #[test]
+    fn the_hint_is_apart_from_the_message() {
+        let e = DirError::Writable {
+            path: PathBuf::from("/tmp/box"),
+            mode: 0o777,
+        };
+        assert_eq!(
+            e.to_string(),
+            "/tmp/box is writable by group or others (mode 777)"
+        );
+        assert_eq!(e.hint().as_deref(), Some("chmod 700 /tmp/box"));
+        let io = DirError::Io {
+            path: PathBuf::from("/tmp/box"),
+            op: "create",
+            source: io::Error::other("disk full"),
+        };
+        assert_eq!(io.hint(), None);
+        assert!(!io.to_string().contains("hint:"), "{io}");
     }
 
     #[test]

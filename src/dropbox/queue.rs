@@ -148,21 +148,33 @@ pub enum EnqueueError {
     },
 }
 
+impl EnqueueError {
+    /// How to fix it, if there is a fix to suggest. `Display` never holds it (see
+    /// [`Failure`](crate::protocol::Failure) for the rule).
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            EnqueueError::QueueFull { .. } => {
+                Some("wait for responses before sending more".to_owned())
+            }
+            EnqueueError::NotOneLine => {
+                Some("write line breaks in text as \\n inside double quotes".to_owned())
+            }
+            EnqueueError::TooLong { .. } => Some("shorten it".to_owned()),
+            EnqueueError::Io { .. } => None,
+        }
+    }
+}
+
 impl fmt::Display for EnqueueError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EnqueueError::QueueFull { capacity } => write!(
-                f,
-                "queue full: {capacity} commands are already waiting (hint: wait for responses before sending more)"
-            ),
-            EnqueueError::NotOneLine => write!(
-                f,
-                "the command holds a line break (hint: write line breaks in text as \\n inside double quotes)"
-            ),
-            EnqueueError::TooLong { len, max } => write!(
-                f,
-                "the command is {len} bytes, over the app's cap of {max} (hint: shorten it)"
-            ),
+            EnqueueError::QueueFull { capacity } => {
+                write!(f, "queue full: {capacity} commands are already waiting")
+            }
+            EnqueueError::NotOneLine => write!(f, "the command holds a line break"),
+            EnqueueError::TooLong { len, max } => {
+                write!(f, "the command is {len} bytes, over the app's cap of {max}")
+            }
             EnqueueError::Io { path, source } => {
                 write!(f, "cannot write {}: {source}", path.display())
             }
@@ -279,6 +291,21 @@ mod tests {
             enqueue(dir, "a\nb", 8, 100),
             Err(EnqueueError::NotOneLine)
         ));
+    }
+
+    #[test]
+    fn the_hint_is_apart_from_the_message() {
+        let e = EnqueueError::QueueFull { capacity: 4 };
+        assert_eq!(e.to_string(), "queue full: 4 commands are already waiting");
+        assert_eq!(
+            e.hint().as_deref(),
+            Some("wait for responses before sending more")
+        );
+        assert_eq!(
+            EnqueueError::NotOneLine.hint().as_deref(),
+            Some("write line breaks in text as \\n inside double quotes")
+        );
+        assert!(!EnqueueError::NotOneLine.to_string().contains("hint:"));
     }
 
     #[test]

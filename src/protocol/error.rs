@@ -1,4 +1,5 @@
-//! Error codes of the wire protocol and the parse error every rejected input gets.
+//! Error codes of the wire protocol and [`Failure`], the one error shape (code, message, hint,
+//! extra lines) that every rejected input and failed command gets.
 
 use std::fmt;
 
@@ -141,35 +142,94 @@ impl fmt::Display for ErrorCode {
     }
 }
 
-/// Why a command line was rejected: a code, a lowercase message and a hint on how to fix it.
+/// A failure to report: a typed code, a lowercase message, a hint on how to fix it, and optional
+/// extra lines. Every rejected input and every failed command is one of these; the app writes it as
+/// an `error` response (see [`Response::error`](super::Response::error)).
+///
+/// # Display
+///
+/// One rule holds for every error type of this crate that carries a hint (this one,
+/// `dropbox::DirError`, `dropbox::EnqueueError`, `client::ClientError` and
+/// [`StartError`](crate::StartError)): `Display` says what went wrong and never holds the hint;
+/// the hint is reached with `hint()`, so a front end can print it on its own line (the CLI writes
+/// `error: ...` then `hint: ...`). For a `Failure`, `Display` is `code: message`; the body is not
+/// shown either.
+///
+/// ```
+/// use winit_automation::protocol::{Command, ErrorCode};
+///
+/// let e = Command::parse("jump").unwrap_err();
+/// assert_eq!(e.code(), ErrorCode::UnknownVerb);
+/// assert_eq!(e.to_string(), "unknown_verb: unknown verb \"jump\"");
+/// assert!(e.hint().starts_with("verbs are status"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
+pub struct Failure {
     /// The typed code.
     pub code: ErrorCode,
-    /// What is wrong, in lowercase.
+    /// What went wrong, lowercase.
     pub message: String,
-    /// How to fix the input.
+    /// How to fix it.
     pub hint: String,
+    /// Extra lines, each ending in `\n` (may be empty), such as the candidates of an ambiguous
+    /// selector.
+    pub body: String,
 }
 
-impl ParseError {
-    /// A parse error with its code, message and hint.
-    pub fn new(code: ErrorCode, message: impl Into<String>, hint: impl Into<String>) -> Self {
-        ParseError {
+/// Why a command line (or a handshake, a response, a CLI argument) was rejected: a [`Failure`]
+/// with no extra lines. The parsers build it with [`Failure::new`] and the app answers with it as
+/// it is.
+pub type ParseError = Failure;
+
+impl Failure {
+    /// A failure with its code, message and hint, and no extra lines.
+    pub fn new(code: ErrorCode, message: impl Into<String>, hint: impl Into<String>) -> Failure {
+        Failure {
             code,
             message: message.into(),
             hint: hint.into(),
+            body: String::new(),
         }
     }
-}
 
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {} (hint: {})", self.code, self.message, self.hint)
+    /// Adds extra lines (a trailing newline is added when missing).
+    pub fn with_body(mut self, body: impl Into<String>) -> Failure {
+        self.body = body.into();
+        if !self.body.is_empty() && !self.body.ends_with('\n') {
+            self.body.push('\n');
+        }
+        self
+    }
+
+    /// The typed code.
+    pub fn code(&self) -> ErrorCode {
+        self.code
+    }
+
+    /// What went wrong, lowercase.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// How to fix it. Not part of `Display`.
+    pub fn hint(&self) -> &str {
+        &self.hint
+    }
+
+    /// The extra lines (may be empty).
+    pub fn body(&self) -> &str {
+        &self.body
     }
 }
 
-impl std::error::Error for ParseError {}
+impl fmt::Display for Failure {
+    /// `code: message`; the hint and the body are left to [`Failure::hint`] and [`Failure::body`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
 
 #[cfg(test)]
 mod tests {
@@ -181,5 +241,18 @@ mod tests {
             assert_eq!(ErrorCode::parse(code.as_str()), Some(code));
         }
         assert_eq!(ErrorCode::parse("no_such_code"), None);
+    }
+
+    #[test]
+    fn display_is_code_and_message_and_the_hint_is_apart() {
+        let f = Failure::new(
+            ErrorCode::NotFound,
+            "no node matches role=dialog",
+            "take a snapshot",
+        )
+        .with_body("@e1 button \"Save\"");
+        assert_eq!(f.to_string(), "not_found: no node matches role=dialog");
+        assert_eq!(f.hint(), "take a snapshot");
+        assert_eq!(f.body(), "@e1 button \"Save\"\n");
     }
 }

@@ -11,10 +11,8 @@
 //! ```
 //! `<verb>` is `-` when the command had no recognisable verb. Every line ends with `\n`.
 
-use std::fmt;
-
 use super::lexer::{quote_into, tokenize};
-use super::{ErrorCode, ParseError, Verb};
+use super::{ErrorCode, Failure, ParseError, Verb};
 
 /// The verb field of a response to a command with no recognisable verb.
 pub const NO_VERB: &str = "-";
@@ -27,7 +25,7 @@ pub enum Outcome {
         /// Zero or more lines, each ending in `\n`.
         body: String,
     },
-    /// It failed.
+    /// It failed: the wire form of a [`Failure`] (see [`Response::failure`]).
     Error {
         /// The typed code, as text (a newer app may send codes this version does not know).
         code: String,
@@ -50,54 +48,6 @@ pub struct Response {
     /// The outcome.
     pub outcome: Outcome,
 }
-
-/// A failure to report: code, message, hint and optional extra lines.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    /// The typed code.
-    pub code: ErrorCode,
-    /// What went wrong, lowercase.
-    pub message: String,
-    /// How to fix it.
-    pub hint: String,
-    /// Extra lines, each ending in `\n` (may be empty).
-    pub body: String,
-}
-
-impl Failure {
-    /// A failure with no extra lines.
-    pub fn new(code: ErrorCode, message: impl Into<String>, hint: impl Into<String>) -> Failure {
-        Failure {
-            code,
-            message: message.into(),
-            hint: hint.into(),
-            body: String::new(),
-        }
-    }
-
-    /// Adds extra lines (a trailing newline is added when missing).
-    pub fn with_body(mut self, body: impl Into<String>) -> Failure {
-        self.body = body.into();
-        if !self.body.is_empty() && !self.body.ends_with('\n') {
-            self.body.push('\n');
-        }
-        self
-    }
-}
-
-impl From<ParseError> for Failure {
-    fn from(e: ParseError) -> Failure {
-        Failure::new(e.code, e.message, e.hint)
-    }
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {} (hint: {})", self.code, self.message, self.hint)
-    }
-}
-
-impl std::error::Error for Failure {}
 
 impl Response {
     /// A success.
@@ -143,6 +93,26 @@ impl Response {
     pub fn error_code(&self) -> Option<ErrorCode> {
         match &self.outcome {
             Outcome::Error { code, .. } => ErrorCode::parse(code),
+            Outcome::Ok { .. } => None,
+        }
+    }
+
+    /// The failure, if it is an error with a code this version knows: the inverse of
+    /// [`Response::error`]. An error with a code from a newer app is `None` here; its text is still
+    /// in [`Response::outcome`].
+    pub fn failure(&self) -> Option<Failure> {
+        match &self.outcome {
+            Outcome::Error {
+                code,
+                message,
+                hint,
+                body,
+            } => Some(Failure {
+                code: ErrorCode::parse(code)?,
+                message: message.clone(),
+                hint: hint.clone(),
+                body: body.clone(),
+            }),
             Outcome::Ok { .. } => None,
         }
     }
@@ -255,6 +225,21 @@ mod tests {
         let parsed = Response::parse(&err.to_text()).unwrap();
         assert_eq!(parsed, err);
         assert_eq!(parsed.error_code(), Some(ErrorCode::UnknownVerb));
+        let failure = parsed.failure().unwrap();
+        assert_eq!(failure.code(), ErrorCode::UnknownVerb);
+        assert_eq!(failure.hint(), "try status");
+        assert_eq!(failure.body(), "candidates\n");
+        assert_eq!(ok.failure(), None);
+    }
+
+    #[test]
+    fn an_error_with_a_code_from_a_newer_app_parses_but_is_no_failure() {
+        let parsed = Response::parse("error 3 click from_the_future \"m\"\nhint \"h\"\n").unwrap();
+        assert!(
+            matches!(&parsed.outcome, Outcome::Error { code, .. } if code == "from_the_future")
+        );
+        assert_eq!(parsed.error_code(), None);
+        assert_eq!(parsed.failure(), None);
     }
 
     #[test]

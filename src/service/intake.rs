@@ -142,7 +142,7 @@ impl Service {
             ),
             Entry::Incomplete { len } => self.partial(seq, len),
             Entry::Complete(bytes) => match Command::parse_bytes(&bytes, max) {
-                Err(e) => self.fail(seq, guess_verb(&bytes), e.into()),
+                Err(e) => self.fail(seq, guess_verb(&bytes), e),
                 Ok(Command::Status) => self.serve(seq, &Command::Status),
                 Ok(command) => self.jobs.insert(seq, Job::Queued(command)),
             },

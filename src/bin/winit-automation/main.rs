@@ -514,7 +514,7 @@ fn main() -> ExitCode {
     let outgoing = match build(&cli.command, cli.timeout) {
         Ok(o) => o,
         Err(e) => {
-            local_error(cli.json, e.code.as_str(), &e.message, Some(&e.hint));
+            local_error(cli.json, e.code().as_str(), e.message(), Some(e.hint()));
             return ExitCode::from(EXIT_USAGE);
         }
     };
@@ -575,11 +575,6 @@ fn main() -> ExitCode {
 }
 
 fn client_failure(json: bool, e: &ClientError) -> ExitCode {
-    let text = e.to_string();
-    let (message, hint) = match text.rsplit_once(" (hint: ") {
-        Some((m, h)) => (m.to_owned(), Some(h.trim_end_matches(')').to_owned())),
-        None => (text, None),
-    };
-    local_error(json, e.code(), &message, hint.as_deref());
+    local_error(json, e.code(), &e.to_string(), e.hint().as_deref());
     ExitCode::from(EXIT_NO_APP)
 }
