@@ -228,6 +228,27 @@ fn help_documents_targets_and_exit_codes() {
 }
 
 #[test]
+fn clean_help_states_the_answer_format() {
+    let out = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+        .args(["clean", "--help"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    for needle in [
+        "--keep",
+        "--dry-run",
+        "kept screenshot-",
+        "would_remove",
+        "freed_bytes",
+        "symlinks",
+        "app_error",
+    ] {
+        assert!(text.contains(needle), "clean --help lacks {needle}: {text}");
+    }
+}
+
+#[test]
 fn snapshot_find_get_and_wait_against_an_app_that_feeds_a_tree() {
     let (_tmp, dir) = fresh_dir();
     let state = winit_automation::WindowState {

@@ -449,6 +449,68 @@ fn a_screenshot_label_cannot_name_a_path_outside_the_directory() {
     assert!(Label::new("ok-label").is_ok());
 }
 
+#[test]
+fn clean_removes_the_older_screenshots_and_nothing_else() {
+    let app = TestApp::builder().start();
+    let dir = app.dir();
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("screenshot-outside.png");
+    fs::write(&target, b"not the app's").unwrap();
+    let now = std::time::SystemTime::now();
+    for (name, age_s, bytes) in [
+        ("screenshot-new.png", 10, 3),
+        ("screenshot-mid.png", 20, 2),
+        ("screenshot-old.png", 30, 1),
+    ] {
+        let file = fs::File::create(dir.join(name)).unwrap();
+        file.set_len(bytes).unwrap();
+        file.set_modified(now - Duration::from_secs(age_s)).unwrap();
+    }
+    fs::write(dir.join("notes.txt"), b"mine").unwrap();
+    std::os::unix::fs::symlink(&target, dir.join("screenshot-link.png")).unwrap();
+    let ours = || -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.starts_with("screenshot-") || n == "notes.txt")
+            .collect();
+        names.sort();
+        names
+    };
+    let everything = ours();
+
+    assert_eq!(
+        app.ok("clean --keep 1 --dry-run"),
+        "kept screenshot-new.png bytes 3\n\
+         would_remove screenshot-mid.png bytes 2\n\
+         would_remove screenshot-old.png bytes 1\n\
+         total 3 kept 1 would_remove 2 would_free_bytes 3\n"
+    );
+    assert_eq!(ours(), everything);
+
+    assert_eq!(
+        app.ok("clean --keep 1"),
+        "kept screenshot-new.png bytes 3\n\
+         removed screenshot-mid.png bytes 2\n\
+         removed screenshot-old.png bytes 1\n\
+         total 3 kept 1 removed 2 failed 0 freed_bytes 3\n"
+    );
+    assert_eq!(
+        ours(),
+        ["notes.txt", "screenshot-link.png", "screenshot-new.png"]
+    );
+    assert!(dir.join("screenshot-link.png").is_symlink());
+    assert_eq!(fs::read(&target).unwrap(), b"not the app's");
+
+    assert_eq!(
+        app.ok("clean"),
+        "removed screenshot-new.png bytes 3\n\
+         total 1 kept 0 removed 1 failed 0 freed_bytes 3\n"
+    );
+    assert_eq!(ours(), ["notes.txt", "screenshot-link.png"]);
+    assert_eq!(fs::read(&target).unwrap(), b"not the app's");
+}
+
 /// One writer process: pipelines `type "w<id>-<n>"` commands, keeping up to 16 unanswered, and
 /// checks that each answer is its own.
 #[test]

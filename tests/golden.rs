@@ -54,6 +54,7 @@ fn canonical_command_lines() {
         "get 12,40",
         "wait role=dialog --gone --timeout 3000",
         "settle --frames 3",
+        "clean --dry-run --keep 3",
         "click --double @e3 --settle",
         "hover role=link name=\"Help\"",
         "drag @e1 300,40.5",

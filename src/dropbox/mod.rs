@@ -1,13 +1,16 @@
 //! The drop-box: the directory that is the message bus between clients and the app.
 //!
 //! This layer owns files: the directory checks and lock ([`dir`]), atomic publication, the on-disk
-//! queue, the `ready.txt` handshake and the directory watch. Both the client and the service thread
-//! use it. It depends on [`crate::protocol`] only, never on winit, wgpu, the tree or any thread.
+//! queue, the `ready.txt` handshake, the directory watch, and listing and cleaning the app's
+//! screenshots (`clean`). Both the client and the service thread use it. It depends on
+//! [`crate::protocol`] only, never on winit, wgpu, the tree or any thread.
 
 pub mod dir;
 mod publish;
 pub mod queue;
 mod ready;
+#[cfg(feature = "automation")]
+pub(crate) mod screenshots;
 pub(crate) mod watch;
 
 pub use dir::{

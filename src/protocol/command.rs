@@ -93,6 +93,8 @@ pub enum Command {
         frames: Option<u32>,
         timeout_ms: Option<u64>,
     },
+    /// `clean [--keep N] [--dry-run]`: removes the directory's screenshots but the N newest
+    Clean { keep: Option<u32>, dry_run: bool },
     /// `click TARGET [--double] [--right|--middle]`
     Click {
         target: Target,
@@ -271,6 +273,13 @@ impl Command {
                     timeout_ms: a.number("timeout")?,
                 }
             }
+            Verb::Clean => {
+                a.done(0)?;
+                Command::Clean {
+                    keep: a.number("keep")?,
+                    dry_run: a.has("dry-run"),
+                }
+            }
             Verb::Click => Command::Click {
                 target: target_only()?,
                 button: if a.has("right") {
@@ -447,6 +456,11 @@ impl Command {
                 flags.value("timeout", *timeout_ms);
                 vec![]
             }
+            Command::Clean { keep, dry_run } => {
+                flags.value("keep", *keep);
+                flags.switch("dry-run", *dry_run);
+                vec![]
+            }
             Command::Click {
                 target,
                 button,
@@ -598,6 +612,8 @@ mod tests {
             "get @e12",
             "wait name~=\"Done\" --gone --timeout 500",
             "settle --frames 3 --timeout 1000",
+            "clean",
+            "clean --keep 2 --dry-run",
             "click @e3 --double --right --settle --frames 2 --timeout 900",
             "hover 10,20.5",
             "drag @e1 to 300,40",

@@ -155,6 +155,10 @@ verbs! {
     Get => "get", Service, "TARGET", &[];
     Wait => "wait", Service, "SELECTOR", &[FlagRule::Free(Flag::switch("gone")), FlagRule::Free(TIMEOUT)];
     Settle => "settle", Service, "", &[FlagRule::Free(FRAMES), FlagRule::Free(TIMEOUT)];
+    Clean => "clean", Service, "", &[
+        FlagRule::Free(Flag::valued("keep", "N")),
+        FlagRule::Free(Flag::switch("dry-run")),
+    ];
     Click => "click", App, "TARGET", &[
         FlagRule::Free(Flag::switch("double")),
         FlagRule::Either(Flag::switch("right"), Flag::switch("middle"), "pick one button"),
@@ -263,6 +267,7 @@ mod tests {
             "scroll TARGET DX DY [--settle [--frames K]] [--timeout MS]"
         );
         assert_eq!(usage(Verb::Screenshot), "screenshot [LABEL] [--ref TARGET]");
+        assert_eq!(usage(Verb::Clean), "clean [--keep N] [--dry-run]");
     }
 
     #[test]

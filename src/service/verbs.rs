@@ -1,11 +1,13 @@
 //! The verbs the service thread answers itself, from the mirror of the latest published frame:
 //! `status`, `windows`, `snapshot`, `find`, `get`, `wait` (answered when its condition holds), and
-//! `settle` (answered when the trees stop changing; actions sent with `--settle` end here too).
+//! `settle` (answered when the trees stop changing; actions sent with `--settle` end here too),
+//! and `clean` (the app's screenshots in the directory, which this thread owns the I/O of).
 
 use std::time::{Duration, Instant};
 
 use super::Service;
 use super::jobs::{Job, PendingWait, Settling};
+use crate::dropbox::screenshots;
 use crate::protocol::{Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Verb, quote};
 use crate::tree::diff;
 use crate::tree::plan::DEFAULT_SETTLE_FRAMES;
@@ -103,6 +105,10 @@ impl Service {
                 let body = format!("frame {frame}\n");
                 self.start_settle(seq, verb, body, before, *frames, *timeout_ms, frame);
             }
+            Command::Clean { keep, dry_run } => {
+                let result = self.clean(keep.unwrap_or(0), *dry_run);
+                self.reply_with(seq, verb, result);
+            }
             _ => self.fail(
                 seq,
                 Some(verb),
@@ -116,6 +122,21 @@ impl Service {
                 ),
             ),
         }
+    }
+
+    /// `clean`: keeps the `keep` newest screenshots in the directory and removes the others. Any
+    /// removal that failed makes the answer an `app_error` whose body is the full listing.
+    fn clean(&self, keep: u32, dry_run: bool) -> Result<String, Failure> {
+        let keep = usize::try_from(keep).unwrap_or(usize::MAX);
+        screenshots::clean(self.dir(), keep, dry_run)
+            .map_err(|e| {
+                Failure::new(
+                    ErrorCode::AppError,
+                    format!("cannot list the automation directory: {e}"),
+                    "check that the directory still exists and is readable",
+                )
+            })?
+            .into_answer()
     }
 
     fn reply_with(&mut self, seq: u64, verb: Verb, result: Result<String, Failure>) {

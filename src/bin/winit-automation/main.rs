@@ -37,6 +37,20 @@ EXIT CODES:
 
 The directory is --dir, else $WINIT_AUTOMATION_DIR, else target/winit-automation.";
 
+const CLEAN_HELP: &str = "\
+Only regular files named screenshot-LABEL.png with a valid label are listed; symlinks, directories
+and every other file are left alone. Newest first by modification time (equal times by name), the
+first N are kept and the rest removed. The answer has one line per screenshot, then the totals:
+
+  kept screenshot-home.png bytes 4567
+  removed screenshot-old.png bytes 1234
+  total 2 kept 1 removed 1 failed 0 freed_bytes 1234
+
+With --dry-run nothing is removed: `would_remove` replaces `removed`, and the last line is
+`total T kept K would_remove R would_free_bytes B`. A file that cannot be removed gets the line
+`failed NAME bytes B error \"WHY\"`; the others are still removed and the app answers app_error
+(exit 1) with the same listing.";
+
 /// Inspect and drive a running winit + wgpu app through its drop-box directory.
 #[derive(Parser, Debug)]
 #[command(name = "winit-automation", version, after_help = AFTER_HELP)]
@@ -226,6 +240,16 @@ enum Sub {
         /// Unchanged frames that count as settled.
         #[arg(long, value_name = "K")]
         frames: Option<u32>,
+    },
+    /// List the app's screenshots (screenshot-LABEL.png) and remove all but the N newest.
+    #[command(after_help = CLEAN_HELP)]
+    Clean {
+        /// How many of the newest screenshots to keep.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        keep: u32,
+        /// Only say what would be removed.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// Ask the app to exit.
     Quit,
@@ -446,6 +470,10 @@ fn build(sub: &Sub, timeout_ms: u64) -> Result<Outgoing, ParseError> {
         Sub::Settle { frames } => Command::Settle {
             frames: *frames,
             timeout_ms: t,
+        },
+        Sub::Clean { keep, dry_run } => Command::Clean {
+            keep: (*keep != 0).then_some(*keep),
+            dry_run: *dry_run,
         },
         Sub::Quit => Command::Quit,
     }))
