@@ -63,6 +63,9 @@ pub enum ErrorCode {
     Covered,
     /// The target does not list the AccessKit action asked for.
     ActionNotSupported,
+    /// The command's deadline (`--deadline`, its client's timeout) passed before it was carried
+    /// out: it was not carried out, or, when the message says so, only partly.
+    Expired,
 }
 
 impl ErrorCode {
@@ -95,6 +98,7 @@ impl ErrorCode {
         Self::Disabled,
         Self::Covered,
         Self::ActionNotSupported,
+        Self::Expired,
     ];
 
     /// The code as written in responses.
@@ -127,6 +131,7 @@ impl ErrorCode {
             Self::Disabled => "disabled",
             Self::Covered => "covered",
             Self::ActionNotSupported => "action_not_supported",
+            Self::Expired => "expired",
         }
     }
 

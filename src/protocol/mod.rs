@@ -30,13 +30,14 @@ mod target;
 mod verbs;
 
 pub use actions::{ACTIONS, action_name, action_names, parse_action};
-pub use command::{ActOptions, Button, Command, Projection, SnapshotOptions};
+pub use command::{ActOptions, Button, Command, Envelope, Projection, SnapshotOptions};
 pub use error::{ErrorCode, Failure, ParseError};
 pub use key::{Key, KeyChord, Modifiers, NamedKey};
 pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
 pub use names::{
     ACCESSIBILITY_FILE, LOCK_FILE, Label, READY_FILE, SNAPSHOT_FILE, TEMP_PREFIX, WINDOWS_FILE,
-    command_file, parse_command_file, parse_response_file, parse_seq, response_file,
+    command_file, parse_command_file, parse_response_file, parse_seq, parse_taken_file,
+    response_file, taken_file,
 };
 pub use response::{NO_VERB, Outcome, Response};
 pub use target::{NodeRef, Point, Selector, Target, Term};

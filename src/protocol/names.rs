@@ -21,11 +21,23 @@ pub const TEMP_PREFIX: &str = ".tmp-";
 
 const COMMAND_PREFIX: &str = "command-";
 const RESPONSE_PREFIX: &str = "response-";
+const TAKEN_PREFIX: &str = "taken-";
 const TXT: &str = ".txt";
 
 /// `command-<seq>.txt`.
 pub fn command_file(seq: u64) -> String {
     format!("{COMMAND_PREFIX}{seq}{TXT}")
+}
+
+/// `taken-<seq>.txt`: a command entry the app has taken (renamed from `command-<seq>.txt` when its
+/// turn came). From then on its client can no longer withdraw it.
+pub fn taken_file(seq: u64) -> String {
+    format!("{TAKEN_PREFIX}{seq}{TXT}")
+}
+
+/// The seq of a `taken-<seq>.txt` name.
+pub fn parse_taken_file(name: &str) -> Option<u64> {
+    parse_seq(name.strip_prefix(TAKEN_PREFIX)?.strip_suffix(TXT)?)
 }
 
 /// `response-<seq>.txt`.
