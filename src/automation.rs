@@ -22,6 +22,9 @@ pub const DEFAULT_QUEUE_CAPACITY: usize = 256;
 /// The default time after which an entry without its final newline is reaped.
 pub const DEFAULT_REAP_AFTER: Duration = Duration::from_secs(2);
 
+/// The default time a response may wait to be read before the app removes it.
+pub const DEFAULT_RESPONSE_TTL: Duration = Duration::from_secs(60);
+
 /// Configures and starts the plugin.
 #[must_use = "call start() to start automation"]
 pub struct Builder {
@@ -35,6 +38,8 @@ pub struct Builder {
     max_bytes: usize,
     #[cfg(feature = "automation")]
     reap_after: Duration,
+    #[cfg(feature = "automation")]
+    response_ttl: Duration,
     #[cfg(feature = "automation")]
     waker: Option<crate::link::Waker>,
     #[cfg(feature = "automation")]
@@ -90,6 +95,16 @@ impl Builder {
         self
     }
 
+    /// How long a response may wait in the directory to be read before the app removes it
+    /// (default 60 s): the answer to a client that gave up or died does not stay for good.
+    pub fn response_ttl(mut self, ttl: Duration) -> Self {
+        #[cfg(feature = "automation")]
+        {
+            self.response_ttl = ttl;
+        }
+        self
+    }
+
     /// Lets the app answer `screenshot` itself: it arrives as [`Input::Request`](crate::Input::Request)
     /// and the app replies with a body naming the file it wrote (`file screenshot-<label>.png`).
     /// For apps that have their pixels at hand without a GPU copy (a software renderer). By
@@ -137,6 +152,7 @@ impl Builder {
             queue_capacity: self.capacity,
             max_command_bytes: self.max_bytes,
             reap_after: self.reap_after,
+            response_ttl: self.response_ttl,
             waker: self.waker.clone(),
             app_screenshots: self.app_screenshots,
         })
@@ -186,6 +202,8 @@ impl Automation {
             max_bytes: crate::protocol::Command::DEFAULT_MAX_BYTES,
             #[cfg(feature = "automation")]
             reap_after: DEFAULT_REAP_AFTER,
+            #[cfg(feature = "automation")]
+            response_ttl: DEFAULT_RESPONSE_TTL,
             #[cfg(feature = "automation")]
             waker: None,
             #[cfg(feature = "automation")]

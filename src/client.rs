@@ -26,13 +26,21 @@ use crossbeam_channel::{Receiver, bounded};
 
 use crate::dropbox::dir::nofollow;
 use crate::dropbox::{self, DirError, EnqueueError, Ready, queue};
-use crate::protocol::{Command, PROTOCOL_VERSION, READY_FILE, Response, response_file};
+use crate::protocol::{
+    Command, Envelope, ErrorCode, PROTOCOL_VERSION, READY_FILE, Response, response_file,
+};
 
 /// The default time to wait for a response.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How often a waiting client checks that the app is still alive.
 const LIVENESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// How often [`Client::connect_waiting`] looks for an app that has not started yet.
+const START_POLL: Duration = Duration::from_millis(20);
+
+/// The most a command's deadline lies before its client's timeout.
+const DEADLINE_MARGIN: Duration = Duration::from_millis(250);
 
 /// How often a client that cannot watch the directory looks for its response.
 const POLL_INTERVAL: Duration = Duration::from_millis(2);
@@ -60,12 +68,15 @@ pub enum ClientError {
         /// This client's version.
         client: u32,
     },
-    /// No response within the timeout; the app is alive.
+    /// No answer within the timeout; the app is alive. `fate` says whether the command can still
+    /// be carried out.
     Timeout {
         /// The command's seq.
         seq: u64,
         /// How long the client waited.
         waited: Duration,
+        /// What became of the command.
+        fate: Fate,
     },
     /// The command could not be enqueued.
     Enqueue(EnqueueError),
@@ -85,6 +96,23 @@ pub enum ClientError {
         /// The error.
         source: io::Error,
     },
+}
+
+/// What became of a command whose client stopped waiting for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Fate {
+    /// The client removed the entry before the app took it: it is never carried out.
+    Withdrawn,
+    /// The app answered `expired` at the command's deadline; `message` says whether any of it was
+    /// carried out (it was not, unless the message says how much was delivered).
+    Expired {
+        /// The app's message.
+        message: String,
+    },
+    /// The app had taken the command: it may still be carried out. Its answer, unread, is removed
+    /// by the app after the response TTL.
+    Taken,
 }
 
 impl ClientError {
@@ -119,6 +147,12 @@ impl ClientError {
             ClientError::VersionMismatch { .. } => {
                 Some("use a client from the same winit-automation release as the app".to_owned())
             }
+            ClientError::Timeout {
+                fate: Fate::Taken, ..
+            } => Some(
+                "check the app's state before sending it again; raise --timeout, or check that the app calls end_frame"
+                    .to_owned(),
+            ),
             ClientError::Timeout { .. } => {
                 Some("raise --timeout, or check that the app calls end_frame".to_owned())
             }
@@ -142,11 +176,18 @@ impl fmt::Display for ClientError {
                 f,
                 "the app speaks protocol {app} and this client speaks protocol {client}"
             ),
-            ClientError::Timeout { seq, waited } => write!(
-                f,
-                "no response to command {seq} after {} ms; the app is alive but did not answer",
-                waited.as_millis()
-            ),
+            ClientError::Timeout { seq, waited, fate } => {
+                write!(
+                    f,
+                    "no response to command {seq} after {} ms; ",
+                    waited.as_millis()
+                )?;
+                match fate {
+                    Fate::Withdrawn => f.write_str("withdrawn, not carried out"),
+                    Fate::Expired { message } => write!(f, "the app gave up on it: {message}"),
+                    Fate::Taken => f.write_str("taken by the app: it may still be carried out"),
+                }
+            }
             ClientError::Enqueue(e) => e.fmt(f),
             ClientError::Dir(e) => e.fmt(f),
             ClientError::Malformed { path, reason } => {
@@ -244,6 +285,34 @@ impl Client {
         })
     }
 
+    /// Connects like [`Client::connect`], waiting up to `patience` for an app to start in the
+    /// directory: while the directory is missing, holds no handshake, or holds the handshake of an
+    /// app that has exited (a new app replaces it when it starts). Other errors return at once.
+    /// `on_wait` is called once, with the first error, when it starts waiting.
+    pub fn connect_waiting(
+        dir: Option<&Path>,
+        patience: Duration,
+        on_wait: impl FnOnce(&ClientError),
+    ) -> Result<Client, ClientError> {
+        let until = Instant::now() + patience;
+        let mut on_wait = Some(on_wait);
+        loop {
+            match Client::connect(dir) {
+                Err(e @ (ClientError::NotRunning { .. } | ClientError::AppExited { .. }))
+                    if Instant::now() < until =>
+                {
+                    if let Some(f) = on_wait.take() {
+                        f(&e);
+                    }
+                    // A poll, not a barrier: the condition is checked again after each pause.
+                    let left = until.saturating_duration_since(Instant::now());
+                    std::thread::sleep(left.min(START_POLL));
+                }
+                other => return other,
+            }
+        }
+    }
+
     /// Sets how long [`Client::send`] and [`Client::wait`] wait for an answer.
     pub fn with_timeout(mut self, timeout: Duration) -> Client {
         self.timeout = timeout;
@@ -260,16 +329,47 @@ impl Client {
         &self.ready
     }
 
-    /// Sends a command and waits for its response.
+    /// Sends a command and waits for its response, up to the timeout.
+    ///
+    /// The command carries its deadline (`--deadline`, a little before the timeout), so the app
+    /// never starts it after the client gave up; on timeout the client withdraws it if the app has
+    /// not taken it yet. [`ClientError::Timeout`] says which happened.
     pub fn send(&self, command: &Command) -> Result<Response, ClientError> {
-        self.send_line(&command.to_line())
+        let sent = Instant::now();
+        let envelope = Envelope {
+            command: command.clone(),
+            deadline_unix_ms: Some(self.deadline_unix_ms()),
+        };
+        let seq = self.enqueue_line(&envelope.to_line())?;
+        self.wait_until(seq, sent + self.timeout)
     }
 
     /// Sends a raw command line (without its newline) and waits for its response. The app parses
-    /// it; a malformed line comes back as an `error` response.
+    /// it; a malformed line comes back as an `error` response. A line without `--deadline` gets
+    /// the client's, as in [`Client::send`].
     pub fn send_line(&self, line: &str) -> Result<Response, ClientError> {
-        let seq = self.enqueue_line(line)?;
-        self.wait(seq)
+        let sent = Instant::now();
+        let line = match Envelope::parse(line) {
+            Ok(Envelope {
+                deadline_unix_ms: None,
+                ..
+            }) => format!(
+                "{line} --{} {}",
+                Envelope::DEADLINE_FLAG,
+                self.deadline_unix_ms()
+            ),
+            _ => line.to_owned(),
+        };
+        let seq = self.enqueue_line(&line)?;
+        self.wait_until(seq, sent + self.timeout)
+    }
+
+    /// The deadline a command sent now carries: the timeout less a margin (a fifth of it, at
+    /// most 250 ms), so the app's `expired` answer arrives while the client still waits.
+    fn deadline_unix_ms(&self) -> u64 {
+        let margin = (self.timeout / 5).min(DEADLINE_MARGIN);
+        let ms = (self.timeout - margin).as_millis();
+        dropbox::unix_ms_now().saturating_add(u64::try_from(ms).unwrap_or(u64::MAX))
     }
 
     /// Enqueues a raw command line without waiting; returns its seq for [`Client::wait`].
@@ -283,14 +383,26 @@ impl Client {
         .map_err(ClientError::Enqueue)
     }
 
-    /// Waits for the response to `seq`, reads it and removes it.
+    /// Waits for the response to `seq` up to the timeout, reads it and removes it. On timeout it
+    /// withdraws the command if the app has not taken it yet ([`ClientError::Timeout`]).
     pub fn wait(&self, seq: u64) -> Result<Response, ClientError> {
+        self.wait_until(seq, Instant::now() + self.timeout)
+    }
+
+    fn wait_until(&self, seq: u64, deadline: Instant) -> Result<Response, ClientError> {
         let start = Instant::now();
-        let deadline = start + self.timeout;
         let mut next_liveness = start + LIVENESS_INTERVAL;
+        let expired = |response: Response| match response.failure() {
+            Some(f) if f.code == ErrorCode::Expired => Err(ClientError::Timeout {
+                seq,
+                waited: start.elapsed(),
+                fate: Fate::Expired { message: f.message },
+            }),
+            _ => Ok(response),
+        };
         loop {
             if let Some(response) = self.take_response(seq)? {
-                return Ok(response);
+                return expired(response);
             }
             let now = Instant::now();
             if now >= next_liveness {
@@ -300,11 +412,22 @@ impl Client {
             if now >= deadline {
                 // One last look: the answer may have landed during the liveness check.
                 if let Some(response) = self.take_response(seq)? {
-                    return Ok(response);
+                    return expired(response);
+                }
+                // Withdraw it unless the app took it; exactly one of the two succeeds.
+                let withdrawn = queue::withdraw(&self.dir, seq).unwrap_or(false);
+                if !withdrawn && let Some(response) = self.take_response(seq)? {
+                    // Answered between the last look and the withdrawal.
+                    return expired(response);
                 }
                 return Err(ClientError::Timeout {
                     seq,
                     waited: now - start,
+                    fate: if withdrawn {
+                        Fate::Withdrawn
+                    } else {
+                        Fate::Taken
+                    },
                 });
             }
             let mut until = deadline.min(next_liveness);
@@ -364,10 +487,11 @@ mod tests {
         let e = ClientError::Timeout {
             seq: 7,
             waited: Duration::from_millis(250),
+            fate: Fate::Withdrawn,
         };
         assert_eq!(
             e.to_string(),
-            "no response to command 7 after 250 ms; the app is alive but did not answer"
+            "no response to command 7 after 250 ms; withdrawn, not carried out"
         );
         assert_eq!(
             e.hint().as_deref(),

@@ -28,7 +28,8 @@ pub mod input;
 mod present;
 
 pub use automation::{
-    Automation, Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, ENABLED, Inputs, StartError,
+    Automation, Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, DEFAULT_RESPONSE_TTL, ENABLED,
+    Inputs, StartError,
 };
 pub use input::{Input, KeyInput, Request};
 pub use present::{CapturePath, FrameTarget};

@@ -7,7 +7,7 @@
 //!
 //! | channel | direction | carries | capacity |
 //! |---|---|---|---|
-//! | `orders` | service -> render | an action with its planned input ([`Order`]) | [`IN_FLIGHT`] |
+//! | `orders` | service -> render | an action with its planned input and deadline ([`Order`]) | [`IN_FLIGHT`] |
 //! | `replies` | render -> service | the answer to an order, stamped with its frame ([`Reply`]) | [`IN_FLIGHT`] |
 //! | `captures` | render -> service | a screenshot copy to read back and encode ([`CaptureJob`]) | [`IN_FLIGHT`] |
 //! | `scene` | render -> service | tree updates, widget records, window and surface state, the adapter ([`SceneChange`]) | [`SCENE_CHANNEL`] |
@@ -15,10 +15,10 @@
 //! | `tick` | render -> service | "a frame with replies was published" | 1 |
 //! | `stop` | render -> service | the handle was dropped | 1 |
 //!
-//! The frame counters ([`Counters`]) are shared atomics.
+//! The frame counters ([`Counters`]) are shared atomics, and so is each order's [`Claim`].
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
@@ -44,6 +44,47 @@ pub(crate) struct Order {
     pub seq: u64,
     pub command: Command,
     pub plan: Option<Plan>,
+    /// When its client gives up: no input stage is delivered after it.
+    pub deadline: Option<Instant>,
+    /// Shared with the service: decides whether the render side took the order or the service
+    /// withdrew it at its deadline.
+    pub claim: Claim,
+}
+
+/// Who has an [`Order`]: the render side takes it when it delivers its first input stage, the
+/// service withdraws it when its deadline passes first (a stalled frame loop). Whoever moves it
+/// out of `OPEN` first wins; the loser leaves it alone, so the order is either carried out or
+/// answered `expired`, never both. One atomic, no lock: the render side never waits on it.
+#[derive(Clone, Default)]
+pub(crate) struct Claim(Arc<AtomicU8>);
+
+impl Claim {
+    const OPEN: u8 = 0;
+    const TAKEN: u8 = 1;
+    const WITHDRAWN: u8 = 2;
+
+    /// The render side takes the order; `false` when the service withdrew it.
+    pub fn take(&self) -> bool {
+        match self
+            .0
+            .compare_exchange(Self::OPEN, Self::TAKEN, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => true,
+            Err(state) => state == Self::TAKEN,
+        }
+    }
+
+    /// Withdraws the order; `false` when the render side took it (or it was withdrawn already).
+    pub fn withdraw(&self) -> bool {
+        self.0
+            .compare_exchange(
+                Self::OPEN,
+                Self::WITHDRAWN,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            )
+            .is_ok()
+    }
 }
 
 /// The render side's answer to an [`Order`].

@@ -24,7 +24,7 @@ use winit::window::WindowId;
 use crate::capture::{Ring, Staged, Wanted};
 use crate::dropbox::DirLock;
 use crate::input::{Input, KeyInput, Request};
-use crate::link::{CaptureJob, Order, Plan, RenderEnds, Replier, SceneChange, Step, Waker};
+use crate::link::{CaptureJob, Claim, Order, Plan, RenderEnds, Replier, SceneChange, Step, Waker};
 use crate::protocol::{Button, Command, ErrorCode, Failure};
 use crate::widget::WindowState;
 
@@ -62,16 +62,15 @@ struct State {
 }
 
 /// An order taken from the channel, with the stages of input still to deliver.
-enum Pending {
-    /// The plugin carries it out: one stage per frame, answered with `summary` after the last.
-    Planned {
-        seq: u64,
-        command: Command,
-        plan: Plan,
-        next: usize,
-    },
-    /// The app answers it.
-    Forward(Request),
+struct Pending {
+    seq: u64,
+    command: Command,
+    /// `None`: the app answers it (it is handed over as a [`Request`]).
+    plan: Option<Plan>,
+    /// How many stages were delivered.
+    next: usize,
+    deadline: Option<Instant>,
+    claim: Claim,
 }
 
 impl Drop for RenderSide {
@@ -131,34 +130,70 @@ impl RenderSide {
 
     /// This frame's input: one stage of every order in turn. A command's next stage (and every
     /// later command) waits for the next frame, so the app sees each stage as the frame's input.
+    ///
+    /// Deadlines: an order not started by its deadline is dropped (answered `expired` here, or
+    /// already by the service when it withdrew it first); one started and not finished by then
+    /// has its remaining stages dropped and is answered `expired` with what was delivered.
     pub fn begin_frame(&self) -> std::vec::IntoIter<Input> {
         let mut guard = self.state();
         let state = &mut *guard;
-        while let Ok(Order { seq, command, plan }) = self.link.orders.try_recv() {
-            state.pending.push_back(match plan {
-                Some(plan) => Pending::Planned {
-                    seq,
-                    command,
-                    plan,
-                    next: 0,
-                },
-                None => Pending::Forward(Request::new(seq, command, self.request_replier.clone())),
+        while let Ok(Order {
+            seq,
+            command,
+            plan,
+            deadline,
+            claim,
+        }) = self.link.orders.try_recv()
+        {
+            state.pending.push_back(Pending {
+                seq,
+                command,
+                plan,
+                next: 0,
+                deadline,
+                claim,
             });
         }
         if state.pending.is_empty() {
             return Vec::new().into_iter();
         }
+        let now = Instant::now();
         let mut out = Vec::new();
-        while let Some(front) = state.pending.front_mut() {
-            let Pending::Planned {
-                plan,
-                next,
-                seq,
-                command,
-            } = front
-            else {
-                if let Some(Pending::Forward(request)) = state.pending.pop_front() {
-                    out.push(Input::Request(request));
+        while let Some(p) = state.pending.front_mut() {
+            let late = p.deadline.is_some_and(|d| d <= now);
+            if p.next == 0 {
+                // Not started: it starts only before its deadline, and only if the service has
+                // not withdrawn it.
+                if late {
+                    if p.claim.withdraw() {
+                        let total = p.plan.as_ref().map_or(1, |plan| plan.stages.len());
+                        self.replier
+                            .send(p.seq, p.command.verb(), Err(expired(0, total)));
+                    }
+                    state.pending.pop_front();
+                    continue;
+                }
+                if !p.claim.take() {
+                    state.pending.pop_front();
+                    continue;
+                }
+            } else if late && let Some(plan) = &p.plan {
+                // Started, not finished: the rest is not delivered.
+                self.replier.send(
+                    p.seq,
+                    p.command.verb(),
+                    Err(expired(p.next, plan.stages.len())),
+                );
+                state.pending.pop_front();
+                continue;
+            }
+            let Some(plan) = &mut p.plan else {
+                if let Some(p) = state.pending.pop_front() {
+                    out.push(Input::Request(Request::new(
+                        p.seq,
+                        p.command,
+                        self.request_replier.clone(),
+                    )));
                 }
                 continue;
             };
@@ -169,14 +204,14 @@ impl RenderSide {
                 .map_or(1.0, |s| s.scale_factor)
                 .max(f64::MIN_POSITIVE);
             let mut captured = false;
-            if let Some(stage) = plan.stages.get_mut(*next) {
+            if let Some(stage) = plan.stages.get_mut(p.next) {
                 for step in stage.drain(..) {
                     match step {
                         Step::Capture { file, crop } => {
                             captured = true;
                             state.wanted.push(Wanted {
-                                seq: *seq,
-                                command: command.clone(),
+                                seq: p.seq,
+                                command: p.command.clone(),
                                 window: plan.window,
                                 file,
                                 crop,
@@ -186,14 +221,14 @@ impl RenderSide {
                     }
                 }
             }
-            *next += 1;
-            if *next < plan.stages.len() {
+            p.next += 1;
+            if p.next < plan.stages.len() {
                 break;
             }
             if !captured {
                 // A screenshot is answered by the service thread once its PNG is written.
                 let summary = std::mem::take(&mut plan.summary);
-                self.replier.send(*seq, command.verb(), Ok(summary));
+                self.replier.send(p.seq, p.command.verb(), Ok(summary));
             }
             state.pending.pop_front();
         }
@@ -401,6 +436,25 @@ impl RenderSide {
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+}
+
+/// The answer to an order whose deadline passed after `delivered` of its `total` input stages.
+fn expired(delivered: usize, total: usize) -> Failure {
+    if delivered == 0 {
+        Failure::new(
+            ErrorCode::Expired,
+            "its deadline passed before the app's next frame took it; it was not carried out",
+            "its client has given up on it; send it again with a longer --timeout if it is still wanted",
+        )
+    } else {
+        Failure::new(
+            ErrorCode::Expired,
+            format!(
+                "its deadline passed after {delivered} of its {total} input stages were delivered; the rest was dropped"
+            ),
+            "it was partly carried out: check the app's state before sending it again",
+        )
     }
 }
 

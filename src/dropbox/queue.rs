@@ -1,9 +1,14 @@
 //! The command queue on disk: `command-<seq>.txt` entries and their `response-<seq>.txt` answers.
 //!
-//! Both sides use this module. Writers claim a seq above every existing command and response file with
-//! an exclusive create, check that no answer for that seq is still waiting to be read, then write the
-//! line with its final newline. The app reads complete entries in seq order, publishes the response
-//! and only then removes the entry, so a seq is never claimed while any file of it exists.
+//! Both sides use this module. Writers claim a seq above every existing command, taken and response
+//! file with an exclusive create, check that no other file of that seq exists, then write the line
+//! with its final newline. The app reads complete entries in seq order; when a command's turn comes
+//! it takes the entry by renaming it to `taken-<seq>.txt`, and after answering it publishes the
+//! response and only then removes the entry, so a seq is never claimed while any file of it exists.
+//!
+//! The rename is the one point where a command passes from its client to the app: a client that
+//! gives up removes `command-<seq>.txt` ([`withdraw`]); exactly one of the two succeeds, so the client
+//! knows whether the command can still be carried out.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -13,13 +18,18 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use super::dir::nofollow_nonblock;
-use crate::protocol::{command_file, parse_command_file, parse_response_file, response_file};
+use crate::protocol::{
+    command_file, parse_command_file, parse_response_file, parse_taken_file, response_file,
+    taken_file,
+};
 
 /// What a directory holds, by seq.
 #[derive(Debug, Default, Clone)]
 pub struct Listing {
     /// Seqs of `command-<seq>.txt` entries.
     pub commands: BTreeSet<u64>,
+    /// Seqs of `taken-<seq>.txt` entries (taken by the app, not answered yet).
+    pub taken: BTreeSet<u64>,
     /// Seqs of `response-<seq>.txt` files.
     pub responses: BTreeSet<u64>,
     /// Names of the app's temporary files.
@@ -27,11 +37,12 @@ pub struct Listing {
 }
 
 impl Listing {
-    /// The highest seq of any command or response file, if there is one.
+    /// The highest seq of any command, taken or response file, if there is one.
     pub fn max_seq(&self) -> Option<u64> {
         let c = self.commands.last().copied();
+        let t = self.taken.last().copied();
         let r = self.responses.last().copied();
-        c.max(r)
+        c.max(t).max(r)
     }
 }
 
@@ -44,6 +55,8 @@ pub fn scan(dir: &Path) -> io::Result<Listing> {
         let Some(name) = name.to_str() else { continue };
         if let Some(seq) = parse_command_file(name) {
             listing.commands.insert(seq);
+        } else if let Some(seq) = parse_taken_file(name) {
+            listing.taken.insert(seq);
         } else if let Some(seq) = parse_response_file(name) {
             listing.responses.insert(seq);
         } else if name.starts_with(crate::protocol::TEMP_PREFIX) {
@@ -113,11 +126,36 @@ pub fn read_entry(dir: &Path, seq: u64, max_bytes: usize) -> io::Result<Entry> {
     }
 }
 
-/// Removes `command-<seq>.txt`; a missing entry is not an error.
+/// Removes the entry of `seq`, under either name (`command-` or `taken-`); a missing entry is not
+/// an error.
 pub fn remove_command(dir: &Path, seq: u64) -> io::Result<()> {
+    for name in [taken_file(seq), command_file(seq)] {
+        match fs::remove_file(dir.join(name)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The app takes the entry of `seq` (renames `command-<seq>.txt` to `taken-<seq>.txt`). `false`
+/// when the entry is gone: its client withdrew it, and the command must not be carried out.
+pub fn take(dir: &Path, seq: u64) -> io::Result<bool> {
+    match fs::rename(dir.join(command_file(seq)), dir.join(taken_file(seq))) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// A client gives up on `seq`: removes `command-<seq>.txt` unless the app has taken it. `true`
+/// when it was removed (the command will never be carried out); `false` when the app had taken it
+/// or already answered it.
+pub fn withdraw(dir: &Path, seq: u64) -> io::Result<bool> {
     match fs::remove_file(dir.join(command_file(seq))) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
     }
 }
 
@@ -231,9 +269,10 @@ pub fn enqueue(
             }
             Err(e) => return Err(io(path)(e)),
         };
-        // The empty entry is incomplete, so the app leaves it alone. If an answer to an earlier
-        // command with this seq is still waiting to be read, the seq is not free: step over it.
-        if dir.join(response_file(seq)).exists() {
+        // The empty entry is incomplete, so the app leaves it alone. If an earlier command with
+        // this seq is still being carried out or its answer waits to be read, the seq is not
+        // free: step over it.
+        if dir.join(response_file(seq)).exists() || dir.join(taken_file(seq)).exists() {
             drop(file);
             let _ = fs::remove_file(&path);
             seq += 1;
@@ -266,6 +305,22 @@ mod tests {
             fs::read_to_string(dir.join(command_file(3))).unwrap(),
             "status\n"
         );
+    }
+
+    #[test]
+    fn taking_and_withdrawing_race_for_the_entry_and_one_wins() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let seq = enqueue(dir, "click @e1", 8, 100).unwrap();
+        assert!(take(dir, seq).unwrap());
+        assert!(!withdraw(dir, seq).unwrap(), "taken: too late to withdraw");
+        assert!(dir.join(taken_file(seq)).exists());
+        // A taken seq is not free for a new command.
+        assert_eq!(enqueue(dir, "status", 8, 100).unwrap(), seq + 1);
+        assert!(withdraw(dir, seq + 1).unwrap());
+        assert!(!take(dir, seq + 1).unwrap(), "withdrawn: never taken");
+        remove_command(dir, seq).unwrap();
+        assert!(scan(dir).unwrap().max_seq().is_none());
     }
 
     #[test]

@@ -4,14 +4,16 @@
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::Service;
 use super::jobs::Job;
 use crate::dropbox::publish;
 use crate::dropbox::queue::{self, Entry};
 use crate::link::IN_FLIGHT;
-use crate::protocol::{Command, ErrorCode, Failure, READY_FILE, Response, Verb, response_file};
+use crate::protocol::{
+    Command, Envelope, ErrorCode, Failure, READY_FILE, Response, Verb, response_file,
+};
 
 /// Takes over a directory left by a previous run: removes temporaries, answers that run's unread
 /// responses by deleting them, and answers its leftover commands with `stale_command`, never running
@@ -25,19 +27,27 @@ pub(super) fn recover(dir: &Path) -> std::io::Result<BTreeSet<u64>> {
     }
     let _ = fs::remove_file(dir.join(READY_FILE));
     for &seq in &listing.responses {
-        if !listing.commands.contains(&seq) {
+        if !listing.commands.contains(&seq) && !listing.taken.contains(&seq) {
             let _ = fs::remove_file(dir.join(response_file(seq)));
         }
     }
-    for &seq in &listing.commands {
+    for &seq in listing.commands.union(&listing.taken) {
         // A response next to its entry is the real answer: the previous run crashed between
         // publishing it and removing the entry. Keep it.
         if !listing.responses.contains(&seq) {
-            let failure = Failure::new(
-                ErrorCode::StaleCommand,
-                "this command was left by a previous run of the app and was not carried out",
-                "send it again now that the app has restarted",
-            );
+            let failure = if listing.taken.contains(&seq) {
+                Failure::new(
+                    ErrorCode::StaleCommand,
+                    "the previous run of the app stopped while carrying this command out; it may have been partly carried out",
+                    "check the app's state, then send it again if it is still wanted",
+                )
+            } else {
+                Failure::new(
+                    ErrorCode::StaleCommand,
+                    "this command was left by a previous run of the app and was not carried out",
+                    "send it again now that the app has restarted",
+                )
+            };
             publish(
                 dir,
                 &response_file(seq),
@@ -60,6 +70,12 @@ pub(super) fn remove_entry(dir: &Path, seq: u64) -> std::io::Result<()> {
         Err(e) if path.is_dir() => fs::remove_dir(&path).map_err(|_| e),
         other => other,
     }
+}
+
+/// The `Instant` of a Unix time in milliseconds (the past maps to now).
+fn instant_of(unix_ms: u64) -> Instant {
+    let left = unix_ms.saturating_sub(crate::dropbox::unix_ms_now());
+    Instant::now() + Duration::from_millis(left)
 }
 
 /// The verb of an unparsable command, if its first word is one.
@@ -89,6 +105,10 @@ impl Service {
         for &seq in &listing.commands {
             if self.jobs.is_read(seq) {
                 continue;
+            }
+            if let Some(Job::Answered { .. }) = self.jobs.get(seq) {
+                // Its response was read and a new command claimed the seq: a new job.
+                self.jobs.take(seq);
             }
             if self.jobs.active() >= IN_FLIGHT {
                 // The rest stays on disk, in order, until answers make room.
@@ -141,10 +161,22 @@ impl Service {
                 ),
             ),
             Entry::Incomplete { len } => self.partial(seq, len),
-            Entry::Complete(bytes) => match Command::parse_bytes(&bytes, max) {
+            Entry::Complete(bytes) => match Envelope::parse_bytes(&bytes, max) {
                 Err(e) => self.fail(seq, guess_verb(&bytes), e),
-                Ok(Command::Status) => self.serve(seq, &Command::Status),
-                Ok(command) => self.jobs.insert(seq, Job::Queued(command)),
+                Ok(Envelope {
+                    command: Command::Status,
+                    ..
+                }) => self.serve(seq, &Command::Status),
+                Ok(Envelope {
+                    command,
+                    deadline_unix_ms,
+                }) => self.jobs.insert(
+                    seq,
+                    Job::Queued {
+                        command,
+                        deadline: deadline_unix_ms.map(instant_of),
+                    },
+                ),
             },
         }
     }

@@ -7,29 +7,43 @@
 //!
 //! ```text
 //!  disk --read--> Partial --complete--> Queued --turn--> Forwarded --reply--> Replied --frame published--> answered
-//!                                          |                                      `--settle--> Settling --> answered
+//!                                          |     |                |                 `--settle--> Settling --> answered
+//!                                          |     |                `--deadline, not taken by the render side--> answered `expired`
+//!                                          |     `--deadline--> answered `expired` (or dropped: its client withdrew it)
 //!                                          |--turn (service verb)--> answered, or Waiting / Settling --> answered
-//!  answered = response written and entry removed; or Unwritten (retried) / Stuck (entry not removable)
+//!  answered = response written and entry removed (Answered, until its response is read or too old);
+//!             or Unwritten (retried) / Stuck (entry not removable)
 //! ```
+//!
+//! A command's turn comes only before its deadline; its entry is taken (renamed `taken-<seq>.txt`)
+//! then, and a command whose client withdrew the entry first is dropped without an answer.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::link::Reply;
+use crate::link::{Claim, Reply};
 use crate::protocol::{ActOptions, Command, Response, Selector, Verb};
 
 /// Where one command entry is.
 pub(crate) enum Job {
     /// Seen on disk without its final newline: since when it has had this length.
     Partial { since: Instant, len: u64 },
-    /// Read and parsed; waits until every earlier command is answered.
-    Queued(Command),
+    /// Read and parsed; waits until every earlier command is answered (and gives up at its
+    /// deadline).
+    Queued {
+        command: Command,
+        deadline: Option<Instant>,
+    },
     /// A `wait` watching the trees until its deadline. It does not hold later commands back.
     Waiting(PendingWait),
     /// Sent to the render side; no answer yet.
     Forwarded {
         verb: Verb,
         settle: Option<SettleAfter>,
+        since: Instant,
+        /// When its client gives up: the service withdraws it then unless the render side took it.
+        deadline: Option<Instant>,
+        claim: Claim,
     },
     /// The render side answered; the response waits for the answer's frame to be published.
     Replied {
@@ -43,12 +57,17 @@ pub(crate) enum Job {
     /// Answered and written, but the entry could not be removed (a non-empty directory planted
     /// as an entry): never read again while it exists.
     Stuck,
+    /// Answered: the response is written and the entry removed. Kept so that a response nobody
+    /// reads (its client gave up or died) is removed once it is older than the response TTL.
+    Answered { at: Instant },
 }
 
-/// An action sent with `--settle`: its options and the tree text before it.
+/// An action sent with `--settle`: its options, the tree text before it and its command's
+/// deadline (the settle gives up by then too).
 pub(crate) struct SettleAfter {
     pub options: ActOptions,
     pub before: String,
+    pub deadline: Option<Instant>,
 }
 
 /// A `wait` not satisfied yet.
@@ -85,7 +104,7 @@ impl Job {
 
     /// Whether the job takes one of the [`crate::link::IN_FLIGHT`] places.
     fn is_active(&self) -> bool {
-        matches!(self, Job::Queued(_) | Job::Waiting(_)) || self.holds_the_line()
+        matches!(self, Job::Queued { .. } | Job::Waiting(_)) || self.holds_the_line()
     }
 }
 
@@ -100,11 +119,13 @@ impl Jobs {
         self.map.get(&seq)
     }
 
-    /// Whether the entry has been read whole: it is not read from disk again.
+    /// Whether the entry has been read whole: it is not read from disk again. An `Answered` seq
+    /// whose `command-<seq>.txt` is on disk again is a new command (its client read the old
+    /// response and a new client claimed the seq): it is read.
     pub fn is_read(&self, seq: u64) -> bool {
         self.map
             .get(&seq)
-            .is_some_and(|j| !matches!(j, Job::Partial { .. }))
+            .is_some_and(|j| !matches!(j, Job::Partial { .. } | Job::Answered { .. }))
     }
 
     /// How many commands are in progress (read and not answered); reading stops at
@@ -116,6 +137,17 @@ impl Jobs {
     /// How many commands are being carried out (at most one, by the turn rule).
     pub fn in_flight(&self) -> usize {
         self.map.values().filter(|j| j.holds_the_line()).count()
+    }
+
+    /// Since when the oldest forwarded command has waited for the render side to answer.
+    pub fn forwarded_since(&self) -> Option<Instant> {
+        self.map
+            .values()
+            .filter_map(|j| match j {
+                Job::Forwarded { since, .. } => Some(*since),
+                _ => None,
+            })
+            .min()
     }
 
     pub fn insert(&mut self, seq: u64, job: Job) {
@@ -130,19 +162,46 @@ impl Jobs {
     /// The next command whose turn has come: the first queued one, once nothing is being carried
     /// out. Commands run one at a time in seq order, so each is resolved against the tree the
     /// earlier ones left.
-    pub fn next_turn(&mut self) -> Option<(u64, Command)> {
+    pub fn next_turn(&mut self) -> Option<(u64, Command, Option<Instant>)> {
         if self.map.values().any(Job::holds_the_line) {
             return None;
         }
         let seq = self
             .map
             .iter()
-            .find(|(_, j)| matches!(j, Job::Queued(_)))
+            .find(|(_, j)| matches!(j, Job::Queued { .. }))
             .map(|(s, _)| *s)?;
         match self.map.remove(&seq) {
-            Some(Job::Queued(command)) => Some((seq, command)),
+            Some(Job::Queued { command, deadline }) => Some((seq, command, deadline)),
             _ => unreachable!("the job was found queued"),
         }
+    }
+
+    /// The queued and forwarded commands whose deadline has passed at `now`, in seq order. The
+    /// caller answers each (or withdraws it from the render side first).
+    pub fn past_deadline(&self, now: Instant) -> Vec<u64> {
+        self.seqs(|j| match j {
+            Job::Queued { deadline, .. } | Job::Forwarded { deadline, .. } => {
+                deadline.is_some_and(|d| d <= now)
+            }
+            _ => false,
+        })
+    }
+
+    /// Limits a `wait` or a settle to `deadline` (its command's), so it is answered while its
+    /// client still waits.
+    pub fn limit(&mut self, seq: u64, deadline: Option<Instant>) {
+        let Some(limit) = deadline else { return };
+        match self.map.get_mut(&seq) {
+            Some(Job::Waiting(w)) => w.deadline = w.deadline.min(limit),
+            Some(Job::Settling(s)) => s.deadline = s.deadline.min(limit),
+            _ => {}
+        }
+    }
+
+    /// The answered seqs whose response is older than `ttl` at `now`.
+    pub fn answered_before(&self, now: Instant, ttl: Duration) -> Vec<u64> {
+        self.seqs(|j| matches!(j, Job::Answered { at } if now.duration_since(*at) >= ttl))
     }
 
     /// Records the render side's answer to a forwarded command. An answer for a seq that is not
@@ -191,14 +250,17 @@ impl Jobs {
         });
     }
 
-    /// The earliest time something is due: a wait or settle deadline, or a partial entry's reaping.
-    pub fn next_deadline(&self, reap_after: Duration) -> Option<Instant> {
+    /// The earliest time something is due: a command's deadline, a wait or settle deadline, a
+    /// partial entry's reaping, or an unread response's removal.
+    pub fn next_deadline(&self, reap_after: Duration, response_ttl: Duration) -> Option<Instant> {
         self.map
             .values()
             .filter_map(|j| match j {
                 Job::Waiting(w) => Some(w.deadline),
                 Job::Settling(s) => Some(s.deadline),
                 Job::Partial { since, .. } => Some(*since + reap_after),
+                Job::Queued { deadline, .. } | Job::Forwarded { deadline, .. } => *deadline,
+                Job::Answered { at } => Some(*at + response_ttl),
                 _ => None,
             })
             .min()
@@ -230,11 +292,20 @@ mod tests {
     use crate::protocol::Failure;
 
     fn queued(line: &str) -> Job {
-        Job::Queued(Command::parse(line).unwrap())
+        Job::Queued {
+            command: Command::parse(line).unwrap(),
+            deadline: None,
+        }
     }
 
     fn forwarded(verb: Verb) -> Job {
-        Job::Forwarded { verb, settle: None }
+        Job::Forwarded {
+            verb,
+            settle: None,
+            since: Instant::now(),
+            deadline: None,
+            claim: Claim::default(),
+        }
     }
 
     fn reply(seq: u64, frame: u64) -> Reply {
@@ -291,7 +362,7 @@ mod tests {
         assert_eq!(jobs.next_turn().unwrap().0, 2);
         assert_eq!(jobs.active(), 1);
         assert_eq!(
-            jobs.next_deadline(Duration::ZERO),
+            jobs.next_deadline(Duration::ZERO, Duration::ZERO),
             Some(now + Duration::from_secs(5))
         );
     }
@@ -354,11 +425,90 @@ mod tests {
                 settle: Some(SettleAfter {
                     options: act,
                     before: "before".into(),
+                    deadline: None,
                 }),
+                since: Instant::now(),
+                deadline: None,
+                claim: Claim::default(),
             },
         );
         jobs.replied(reply(1, 2));
         let due = jobs.take_replies(2, false);
         assert_eq!(due[0].1.as_ref().unwrap().before, "before");
+    }
+
+    #[test]
+    fn deadlines_come_due_and_limit_waits() {
+        let mut jobs = Jobs::default();
+        let now = Instant::now();
+        let soon = now + Duration::from_millis(50);
+        jobs.insert(
+            1,
+            Job::Queued {
+                command: Command::parse("click @e1").unwrap(),
+                deadline: Some(soon),
+            },
+        );
+        jobs.insert(2, queued("snapshot"));
+        jobs.insert(
+            3,
+            Job::Forwarded {
+                verb: Verb::Click,
+                settle: None,
+                since: now,
+                deadline: Some(now),
+                claim: Claim::default(),
+            },
+        );
+        assert_eq!(jobs.past_deadline(now), vec![3]);
+        assert_eq!(jobs.past_deadline(soon), vec![1, 3]);
+        assert_eq!(
+            jobs.next_deadline(Duration::from_secs(9), Duration::from_secs(9)),
+            Some(now)
+        );
+        assert_eq!(jobs.forwarded_since(), Some(now));
+        // A wait gives up at its command's deadline when that comes first.
+        jobs.insert(
+            4,
+            Job::Waiting(PendingWait {
+                selector: Selector::parse("role=button").unwrap(),
+                gone: false,
+                started: now,
+                deadline: now + Duration::from_secs(5),
+            }),
+        );
+        jobs.limit(4, Some(soon));
+        assert!(matches!(jobs.get(4), Some(Job::Waiting(w)) if w.deadline == soon));
+        jobs.limit(4, Some(now + Duration::from_secs(60)));
+        assert!(matches!(jobs.get(4), Some(Job::Waiting(w)) if w.deadline == soon));
+    }
+
+    #[test]
+    fn answered_seqs_are_swept_after_the_ttl_and_read_again_when_reused() {
+        let mut jobs = Jobs::default();
+        let now = Instant::now();
+        jobs.insert(1, Job::Answered { at: now });
+        assert!(!jobs.is_read(1), "a new command-1.txt is a new command");
+        assert_eq!(jobs.active(), 0);
+        let ttl = Duration::from_secs(60);
+        assert!(jobs.answered_before(now, ttl).is_empty());
+        assert_eq!(jobs.answered_before(now + ttl, ttl), vec![1]);
+        jobs.forget_missing(&std::collections::BTreeSet::new());
+        assert!(
+            jobs.get(1).is_some(),
+            "kept until the ttl: the response may still be unread"
+        );
+    }
+
+    #[test]
+    fn a_claim_is_won_by_exactly_one_side() {
+        let claim = Claim::default();
+        assert!(claim.take());
+        assert!(claim.take(), "taking again is harmless");
+        assert!(!claim.withdraw());
+        let claim = Claim::default();
+        assert!(claim.withdraw());
+        assert!(!claim.take());
+        assert!(!claim.withdraw(), "withdrawn once");
     }
 }

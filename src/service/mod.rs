@@ -22,9 +22,10 @@ use crossbeam_channel::{Receiver, TrySendError, bounded, select};
 
 use crate::dropbox::queue::{self, Entry};
 use crate::dropbox::{Ready, publish, unix_ms_now};
-use crate::link::{self, CaptureJob, Order, ServiceEnds, ServiceThread, Waker};
+use crate::link::{self, CaptureJob, Claim, Order, ServiceEnds, ServiceThread, Waker};
 use crate::protocol::{
-    Command, ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Response, Side, Verb, response_file,
+    Command, ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Response, Side, Verb, command_file,
+    response_file,
 };
 use crate::tree::Trees;
 use jobs::{Job, Jobs, SettleAfter};
@@ -44,6 +45,8 @@ pub(crate) struct Config {
     pub queue_capacity: usize,
     pub max_command_bytes: usize,
     pub reap_after: Duration,
+    /// How long a response may wait to be read before the service removes it.
+    pub response_ttl: Duration,
     pub waker: Option<Waker>,
     /// `screenshot` goes to the app as a request instead of being captured by the plugin.
     pub app_screenshots: bool,
@@ -194,6 +197,7 @@ impl Service {
                 self.jobs.replied(reply);
             }
             self.retry_unwritten();
+            self.expire_due();
             self.write_replies(false);
             if std::mem::take(&mut self.relist) {
                 self.read_entries();
@@ -204,6 +208,7 @@ impl Service {
                 self.take_turns();
             }
             self.publish_artifacts(false);
+            self.sweep_unread_responses();
         }
         self.shutdown();
     }
@@ -248,7 +253,9 @@ impl Service {
             POLL_INTERVAL
         };
         let now = Instant::now();
-        let mut due = self.jobs.next_deadline(self.cfg.reap_after);
+        let mut due = self
+            .jobs
+            .next_deadline(self.cfg.reap_after, self.cfg.response_ttl);
         if let (true, Some(at)) = (self.artifacts_stale, self.artifacts_at) {
             due = Some(due.map_or(at + ARTIFACT_INTERVAL, |d| d.min(at + ARTIFACT_INTERVAL)));
         }
@@ -282,7 +289,7 @@ impl Service {
     fn answer(&mut self, response: Response) {
         let seq = response.seq;
         match self.jobs.take(seq) {
-            Some(job @ (Job::Unwritten(_) | Job::Stuck)) => {
+            Some(job @ (Job::Unwritten(_) | Job::Stuck | Job::Answered { .. })) => {
                 log::error!("winit-automation: command {seq} was already answered; not again");
                 self.jobs.insert(seq, job);
             }
@@ -304,9 +311,109 @@ impl Service {
         self.answered += 1;
         // Room for the entries the last listing left unread.
         self.relist |= self.left_on_disk;
-        if let Err(e) = intake::remove_entry(self.dir(), seq) {
-            log::error!("winit-automation: cannot remove command {seq}: {e}");
-            self.jobs.insert(seq, Job::Stuck);
+        match intake::remove_entry(self.dir(), seq) {
+            Ok(()) => self.jobs.insert(seq, Job::Answered { at: Instant::now() }),
+            Err(e) => {
+                log::error!("winit-automation: cannot remove command {seq}: {e}");
+                self.jobs.insert(seq, Job::Stuck);
+            }
+        }
+    }
+
+    /// Removes the responses nobody read within the response TTL (their client gave up or died).
+    fn sweep_unread_responses(&mut self) {
+        for seq in self
+            .jobs
+            .answered_before(Instant::now(), self.cfg.response_ttl)
+        {
+            self.jobs.take(seq);
+            match fs::remove_file(self.dir().join(response_file(seq))) {
+                Ok(()) => log::debug!(
+                    "winit-automation: removed the response to command {seq}: unread for {:?}",
+                    self.cfg.response_ttl
+                ),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => log::error!(
+                    "winit-automation: cannot remove the unread response to command {seq}: {e}"
+                ),
+            }
+        }
+    }
+
+    /// Answers `expired` the commands whose deadline passed before they were carried out: queued
+    /// ones (taking their entry first: one its client withdrew is dropped unanswered), and
+    /// forwarded ones the render side has not taken (a stalled frame loop). A forwarded command
+    /// the render side took is answered by it, with what it delivered.
+    fn expire_due(&mut self) {
+        let now = Instant::now();
+        let mut freed = false;
+        for seq in self.jobs.past_deadline(now) {
+            match self.jobs.take(seq) {
+                Some(Job::Queued { command, .. }) => {
+                    freed = true;
+                    if self.take_entry(seq, command.verb()) {
+                        self.fail(
+                            seq,
+                            Some(command.verb()),
+                            expired("its deadline passed while it waited for its turn"),
+                        );
+                    }
+                }
+                Some(Job::Forwarded {
+                    verb,
+                    settle,
+                    since,
+                    deadline: _,
+                    claim,
+                }) => {
+                    if claim.withdraw() {
+                        freed = true;
+                        let waited = now.duration_since(since).as_millis();
+                        self.fail(
+                            seq,
+                            Some(verb),
+                            expired(&format!(
+                                "the app did not take it within {waited} ms, before its deadline (is its frame loop running?)"
+                            )),
+                        );
+                    } else {
+                        // Taken: its answer comes from the render side. No deadline left to watch.
+                        self.jobs.insert(
+                            seq,
+                            Job::Forwarded {
+                                verb,
+                                settle,
+                                since,
+                                deadline: None,
+                                claim,
+                            },
+                        );
+                    }
+                }
+                Some(job) => self.jobs.insert(seq, job),
+                None => {}
+            }
+        }
+        if freed {
+            self.take_turns();
+        }
+    }
+
+    /// Takes a command's entry when its turn comes (renames it `taken-<seq>.txt`). `false` when its
+    /// client withdrew it: the command is dropped without an answer (nobody waits for one).
+    fn take_entry(&mut self, seq: u64, verb: Verb) -> bool {
+        match queue::take(self.dir(), seq) {
+            Ok(true) => true,
+            Ok(false) => {
+                log::debug!("winit-automation: command {seq} ({verb}) was withdrawn by its client");
+                false
+            }
+            Err(e) => {
+                // The entry stays under its name; the command is still carried out (its client
+                // can then withdraw it too late, and is told it may have been carried out).
+                log::error!("winit-automation: cannot take command {seq}: {e}");
+                true
+            }
         }
     }
 
@@ -333,15 +440,18 @@ impl Service {
             let (seq, verb, frame) = (reply.seq, reply.verb, reply.frame);
             match (reply.result, settle) {
                 // Carried out; answered once the tree has stopped changing.
-                (Ok(body), Some(settle)) => self.start_settle(
-                    seq,
-                    verb,
-                    format!("frame {frame}\n{body}"),
-                    settle.before,
-                    settle.options.frames,
-                    settle.options.timeout_ms,
-                    frame,
-                ),
+                (Ok(body), Some(settle)) => {
+                    self.start_settle(
+                        seq,
+                        verb,
+                        format!("frame {frame}\n{body}"),
+                        settle.before,
+                        settle.options.frames,
+                        settle.options.timeout_ms,
+                        frame,
+                    );
+                    self.jobs.limit(seq, settle.deadline);
+                }
                 (Ok(body), None) => self.answer(Response::ok(
                     seq,
                     Some(verb),
@@ -358,11 +468,28 @@ impl Service {
     fn take_turns(&mut self) -> bool {
         let mut forwarded = false;
         while !self.stopping
-            && let Some((seq, command)) = self.jobs.next_turn()
+            && let Some((seq, command, deadline)) = self.jobs.next_turn()
         {
-            match command.verb().side() {
-                Side::Service => self.serve(seq, &command),
-                Side::App => match self.forward(seq, command) {
+            let verb = command.verb();
+            if deadline.is_some_and(|d| d <= Instant::now()) {
+                if self.take_entry(seq, verb) {
+                    self.fail(
+                        seq,
+                        Some(verb),
+                        expired("its deadline passed before its turn came"),
+                    );
+                }
+                continue;
+            }
+            if !self.take_entry(seq, verb) {
+                continue;
+            }
+            match verb.side() {
+                Side::Service => {
+                    self.serve(seq, &command);
+                    self.jobs.limit(seq, deadline);
+                }
+                Side::App => match self.forward(seq, command, deadline) {
                     Forwarded::Yes => forwarded = true,
                     Forwarded::No => {}
                     Forwarded::Later => break,
@@ -376,7 +503,7 @@ impl Service {
     }
 
     /// Plans an action against the current trees and sends it to the render side.
-    fn forward(&mut self, seq: u64, command: Command) -> Forwarded {
+    fn forward(&mut self, seq: u64, command: Command, deadline: Option<Instant>) -> Forwarded {
         let verb = command.verb();
         self.drain_scene();
         let app_answers = self.cfg.app_screenshots && verb == Verb::Screenshot;
@@ -405,16 +532,40 @@ impl Service {
             .map(|options| SettleAfter {
                 options,
                 before: self.trees.settle_text(),
+                deadline,
             });
-        match self.link.orders.try_send(Order { seq, command, plan }) {
+        let claim = Claim::default();
+        let order = Order {
+            seq,
+            command,
+            plan,
+            deadline,
+            claim: claim.clone(),
+        };
+        match self.link.orders.try_send(order) {
             Ok(()) => {
-                self.jobs.insert(seq, Job::Forwarded { verb, settle });
+                self.jobs.insert(
+                    seq,
+                    Job::Forwarded {
+                        verb,
+                        settle,
+                        since: Instant::now(),
+                        deadline,
+                        claim,
+                    },
+                );
                 Forwarded::Yes
             }
             Err(TrySendError::Full(order)) => {
                 // Cannot happen: one command is carried out at a time and the channel holds
                 // IN_FLIGHT. Queue it again; it takes its turn after the next answer.
-                self.jobs.insert(seq, Job::Queued(order.command));
+                self.jobs.insert(
+                    seq,
+                    Job::Queued {
+                        command: order.command,
+                        deadline,
+                    },
+                );
                 Forwarded::Later
             }
             Err(TrySendError::Disconnected(_)) => {
@@ -461,12 +612,16 @@ impl Service {
         }
         for (seq, job) in self.jobs.drain() {
             match job {
-                Job::Queued(command)
+                // Withdrawn by its client: nobody waits for an answer.
+                Job::Queued { .. } if !self.dir().join(command_file(seq)).exists() => {}
+                Job::Queued { command, .. }
                     if command.verb().side() == Side::Service && command.verb() != Verb::Settle =>
                 {
                     self.serve(seq, &command)
                 }
-                Job::Queued(command) => self.fail(seq, Some(command.verb()), shutting_down()),
+                Job::Queued { command, .. } => {
+                    self.fail(seq, Some(command.verb()), shutting_down())
+                }
                 Job::Waiting(_) => self.fail(seq, Some(Verb::Wait), shutting_down()),
                 Job::Forwarded { verb, .. } => self.fail(seq, Some(verb), shutting_down()),
                 Job::Replied { reply, .. } => self.fail(seq, Some(reply.verb), shutting_down()),
@@ -484,7 +639,9 @@ impl Service {
                 ),
                 Job::Unwritten(response) => self.write_answer(response),
                 // Already answered, or not complete: left as they are.
-                Job::Stuck | Job::Partial { .. } => self.jobs.insert(seq, job),
+                Job::Stuck | Job::Partial { .. } | Job::Answered { .. } => {
+                    self.jobs.insert(seq, job)
+                }
             }
         }
         // A `wait` served just now whose condition does not hold yet is never checked again.
@@ -519,6 +676,15 @@ fn internal_error(doing: &str, panic: &(dyn std::any::Any + Send)) -> Failure {
             crate::panic_message(panic)
         ),
         "please report it with the command and the snapshot; the app keeps running",
+    )
+}
+
+/// The answer to a command not carried out because its deadline passed.
+fn expired(why: &str) -> Failure {
+    Failure::new(
+        ErrorCode::Expired,
+        format!("{why}; it was not carried out"),
+        "its client has given up on it; send it again with a longer --timeout if it is still wanted",
     )
 }
 

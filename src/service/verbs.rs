@@ -50,7 +50,7 @@ impl Service {
         match command {
             Command::Status => {
                 let body = format!(
-                    "protocol {PROTOCOL_VERSION}\napp {}\npid {}\ncrate_version {}\nstarted_unix_ms {}\nuptime_ms {}\nframe {}\nqueue {}\nin_flight {}\nanswered {}\nwatch {}\n",
+                    "protocol {PROTOCOL_VERSION}\napp {}\npid {}\ncrate_version {}\nstarted_unix_ms {}\nuptime_ms {}\nframe {}\nqueue {}\nin_flight {}\nin_flight_ms {}\nanswered {}\nwatch {}\n",
                     quote(&self.cfg.app_name),
                     std::process::id(),
                     quote(env!("CARGO_PKG_VERSION")),
@@ -59,6 +59,9 @@ impl Service {
                     self.published(),
                     self.on_disk,
                     self.jobs.in_flight(),
+                    self.jobs
+                        .forwarded_since()
+                        .map_or(0, |since| since.elapsed().as_millis()),
                     self.answered,
                     if self.watching { "inotify" } else { "poll" },
                 );

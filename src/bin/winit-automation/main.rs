@@ -33,7 +33,9 @@ EXIT CODES:
   0  the app answered ok
   1  the app answered an error (code, message and hint on stderr)
   2  usage error: bad flags or a malformed command, nothing was sent
-  3  no live app in the directory, protocol mismatch, or no answer before --timeout
+  3  no live app in the directory, protocol mismatch, or no answer before --timeout; then the
+     message says whether the command was withdrawn (never carried out), expired in the app, or
+     was taken by the app and may still be carried out
 
 The directory is --dir, else $WINIT_AUTOMATION_DIR, else target/winit-automation.";
 
@@ -552,9 +554,37 @@ fn main() -> ExitCode {
             | Sub::Key { act, .. } | Sub::Scroll { act, .. } | Sub::Hover { act, .. } | Sub::Drag { act, .. }
             | Sub::Action { act, .. } | Sub::Focus { act, .. } | Sub::Resize { act, .. } if act.settle);
     let margin = if waits_in_app { 2_000 } else { 0 };
-    let client = match Client::connect(cli.dir.as_deref()) {
+    // `wait` also waits for an app that has not started yet, within the same --timeout.
+    let started = std::time::Instant::now();
+    let connected = if matches!(cli.command, Sub::Wait { .. }) {
+        Client::connect_waiting(
+            cli.dir.as_deref(),
+            Duration::from_millis(cli.timeout),
+            |why| {
+                eprintln!(
+                    "waiting up to {} ms for the app to start ({why})",
+                    cli.timeout
+                )
+            },
+        )
+    } else {
+        Client::connect(cli.dir.as_deref())
+    };
+    let client = match connected {
         Ok(c) => c.with_timeout(Duration::from_millis(cli.timeout.saturating_add(margin))),
         Err(e) => return client_failure(cli.json, &e),
+    };
+    let outgoing = match (&cli.command, outgoing) {
+        // The time spent waiting for the app comes off the wait's own timeout.
+        (Sub::Wait { .. }, Outgoing::Command(Command::Wait { selector, gone, .. })) => {
+            let spent = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            Outgoing::Command(Command::Wait {
+                selector,
+                gone,
+                timeout_ms: Some(cli.timeout.saturating_sub(spent).max(1)),
+            })
+        }
+        (_, outgoing) => outgoing,
     };
     let result = match &outgoing {
         Outgoing::Command(c) => client.send(c),
