@@ -117,6 +117,8 @@ fn a_command_sent_to_a_stopped_app_is_withdrawn_and_never_carried_out() {
     let client = Client::connect(Some(&dir))
         .unwrap()
         .with_timeout(Duration::from_secs(20));
+    // The child publishes its tree with its first frame, after its handshake.
+    assert!(client.send_line("wait role=checkbox").unwrap().is_ok());
     let before = remember(&client);
     assert!(before.contains(" unchecked"), "{before}");
 
