@@ -270,6 +270,51 @@ fn covered_disabled_zero_size_and_offscreen_targets_are_refused_before_dispatch(
 }
 
 #[test]
+fn a_node_whose_bounds_are_not_finite_covers_nothing_and_is_not_aimed_at() {
+    // The table lies on top of the button in paint order, and its infinite bounds would contain
+    // every point: it must not cover the button, nor anything else in the window.
+    let app = start_app(1.0, fixture::unbounded_table(), |_| None);
+    let (response, frames) = run(&app, "click name=Under");
+    assert!(response.is_ok(), "{response:?}");
+    assert_eq!(frames[0].handed, [Handed::Move(60.0, 25.0)]);
+    assert_eq!(
+        all(&frames)[1..],
+        [
+            Handed::Button(MouseButton::Left, true),
+            Handed::Button(MouseButton::Left, false)
+        ]
+    );
+    // A row inside it, with bounds of its own, is clear too (the table clips nothing).
+    let (response, frames) = run(&app, "hover name=\"row one\"");
+    assert!(response.is_ok(), "{response:?}");
+    assert_eq!(all(&frames), [Handed::Move(110.0, 110.0)]);
+    // The table itself, and its unbounded row, have no area to aim at.
+    for line in ["click name=table", "hover name=\"row everywhere\""] {
+        let why = refused(&app, line, ErrorCode::ZeroSize);
+        assert!(why.contains("bounds that are not finite"), "{line}: {why}");
+    }
+}
+
+#[test]
+fn a_label_whose_text_is_its_value_is_clicked_by_text() {
+    let app = form_app(&Form {
+        hostile: "Welcome to the gallery".into(),
+        ..Form::default()
+    });
+    // The label at 20,200 (300x20) has no name; its text is in its value.
+    let why = refused(&app, "click name~=Welcome", ErrorCode::NotFound);
+    assert!(why.contains("no node matches"), "{why}");
+    for line in [
+        "click text~=welcome",
+        "click text=\"Welcome to the gallery\"",
+    ] {
+        let (response, frames) = run(&app, line);
+        assert!(response.is_ok(), "{line}: {response:?}");
+        assert_eq!(frames[0].handed, [Handed::Move(170.0, 210.0)], "{line}");
+    }
+}
+
+#[test]
 fn a_list_item_scrolled_out_of_its_list_is_offscreen_until_scrolled_into_view() {
     let mut form = Form::default();
     let app = form_app(&form);

@@ -68,6 +68,8 @@ fn target() -> impl Strategy<Value = Target> {
         "[a-z]{1,10}".prop_map(Term::Role),
         text().prop_map(Term::Name),
         text().prop_map(Term::NameContains),
+        text().prop_map(Term::Text),
+        text().prop_map(Term::TextContains),
         "[A-Za-z0-9_.-]{1,10}".prop_map(Term::Id),
     ];
     prop_oneof![

@@ -241,6 +241,88 @@ fn find_get_and_ambiguous_selectors() {
 }
 
 #[test]
+fn text_selectors_match_a_label_by_its_value_where_name_selectors_do_not() {
+    // The hostile label's text is only in its AccessKit value, as egui publishes labels.
+    let app = with_form(&Form {
+        hostile: "Welcome to the gallery".into(),
+        ..Form::default()
+    });
+    assert!(app.ok("find name~=Welcome").starts_with("matches 0\n"));
+    let found = app.ok("find text~=welcome");
+    assert!(found.starts_with("matches 1\n"), "{found}");
+    assert!(
+        found.contains(" text value=\"Welcome to the gallery\""),
+        "{found}"
+    );
+    let label = refs(&found)[0].clone();
+    // Exact text: the whole value, case and all.
+    assert_eq!(
+        refs(&app.ok("find text=\"Welcome to the gallery\"")),
+        [label.as_str()]
+    );
+    assert!(app.ok("find text=Welcome").starts_with("matches 0\n"));
+    assert!(
+        app.ok("find text=\"welcome to the gallery\"")
+            .starts_with("matches 0\n")
+    );
+    // The name counts too: text= finds the button named Save, text~= the email box by its value.
+    assert!(
+        app.ok("find text=Save").contains("button \"Save\""),
+        "text= matches names"
+    );
+    let by_value = app.ok("find role=textbox text~=EXAMPLE.com");
+    assert!(by_value.contains("textbox \"Email\""), "{by_value}");
+    // get resolves by text, to the same node and ref.
+    let details = app.ok("get text~=gallery");
+    assert!(details.starts_with(&format!("{label} text ")), "{details}");
+    assert!(details.contains("node_id 8\n"), "{details}");
+    let r = app.send("get text~=zzz");
+    assert_eq!(r.error_code(), Some(ErrorCode::NotFound), "{r:?}");
+}
+
+#[test]
+fn a_node_whose_bounds_are_not_finite_prints_no_bounds_and_hides_none_of_its_children() {
+    let app = TestApp::builder()
+        .name("trees")
+        .window(window_state("Gallery", 1.0))
+        .tree(fixture::unbounded_table())
+        .stepped();
+    let regular = app.snapshot("");
+    let table = regular
+        .lines()
+        .find(|l| l.contains("group \"table\""))
+        .unwrap_or_else(|| panic!("no table in\n{regular}"));
+    // Neither `bounds=0,0,0x0` nor NaN: no bounds field at all.
+    assert!(!table.contains("bounds="), "{table}");
+    assert!(table.ends_with(" actions=click"), "{table}");
+    // Its children are judged by their own bounds: the finite row and the unbounded one are
+    // shown; only the row below the window is cut off (by the window, not by the table).
+    let row_one = regular
+        .lines()
+        .find(|l| l.contains("row \"row one\""))
+        .unwrap_or_else(|| panic!("no row one in\n{regular}"));
+    assert!(row_one.ends_with(" bounds=10,100,200x20"), "{row_one}");
+    let everywhere = regular
+        .lines()
+        .find(|l| l.contains("row \"row everywhere\""))
+        .unwrap_or_else(|| panic!("no unbounded row in\n{regular}"));
+    assert!(!everywhere.contains("bounds="), "{everywhere}");
+    assert!(!regular.contains("left]"), "{regular}");
+    assert!(regular.contains("[1 item below]"), "{regular}");
+    assert!(!regular.contains("\"row below\""), "{regular}");
+    // The raw projection marks only that row off-screen.
+    let raw = app.snapshot("--raw");
+    let offscreen: Vec<_> = raw.lines().filter(|l| l.ends_with(" offscreen")).collect();
+    assert_eq!(offscreen.len(), 1, "{raw}");
+    assert!(offscreen[0].contains("\"row below\""), "{raw}");
+    // `get` says why the table has no bounds; a point on it hits what lies under it.
+    let details = app.ok("get name=table");
+    assert!(details.contains("\nbounds_not_finite\n"), "{details}");
+    assert!(app.ok("get 50,20").contains("button \"Under\""));
+    assert!(app.ok("get 400,300").contains("window \"Gallery\""));
+}
+
+#[test]
 fn wait_is_answered_when_a_later_frame_satisfies_it() {
     let mut form = Form::default();
     let app = with_form(&form);

@@ -698,6 +698,8 @@ mod tests {
             "find role=button name=\"Save\"",
             "get @e12",
             "wait name~=\"Done\" --gone --timeout 500",
+            "find text~=\"Welcome\" role=text",
+            "click text=\"Save as\" nth=1",
             "settle --frames 3 --timeout 1000",
             "clean",
             "clean --keep 2 --dry-run",

@@ -80,6 +80,11 @@ pub enum Term {
     NameContains(String),
     /// `id=save-button`: the author id (AccessKit `author_id`, or a widget record's id).
     Id(String),
+    /// `text="Welcome"`: the accessible name or the text value, exactly (toolkits such as egui put
+    /// a label's text in its value).
+    Text(String),
+    /// `text~=Welc`: the accessible name or the text value contains this text.
+    TextContains(String),
 }
 
 /// A set of ANDed terms, with an optional 0-based index among the matches in tree order.
@@ -104,6 +109,8 @@ impl fmt::Display for Selector {
                 Term::Name(v) => write!(f, "name={}", quote(v))?,
                 Term::NameContains(v) => write!(f, "name~={}", quote(v))?,
                 Term::Id(v) => write!(f, "id={}", word(v))?,
+                Term::Text(v) => write!(f, "text={}", quote(v))?,
+                Term::TextContains(v) => write!(f, "text~={}", quote(v))?,
             }
         }
         if let Some(n) = self.nth {
@@ -165,6 +172,9 @@ impl Selector {
     }
 }
 
+const TERMS_HINT: &str =
+    "selector terms are role=..., name=..., name~=..., text=..., text~=..., id=... and nth=N";
+
 const TARGET_HINT: &str = "a target is a ref such as @e12, a point such as 120,48, or a selector such as role=button name=\"Save\"";
 
 /// Whether a token is a selector term: its bare (unquoted) part holds `=`, as in `key=value`,
@@ -223,7 +233,7 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
                 return Err(ParseError::new(
                     ErrorCode::BadArgument,
                     format!("{} is not a selector term", quote(&token.text())),
-                    "selector terms are role=..., name=..., name~=..., id=... and nth=N",
+                    TERMS_HINT,
                 ));
             }
         };
@@ -242,7 +252,7 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
             ParseError::new(
                 ErrorCode::BadArgument,
                 format!("{what} does not take ~="),
-                format!("only name~= matches by substring; write {what}=VALUE"),
+                format!("only name~= and text~= match by substring; write {what}=VALUE"),
             )
         };
         let term = match (key, contains) {
@@ -250,6 +260,8 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
             ("name", false) => Term::Name(value),
             ("name", true) => Term::NameContains(value),
             ("id", false) => Term::Id(value),
+            ("text", false) => Term::Text(value),
+            ("text", true) => Term::TextContains(value),
             ("nth", false) => {
                 if nth.is_some() {
                     return Err(ParseError::new(
@@ -272,7 +284,7 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
                 return Err(ParseError::new(
                     ErrorCode::BadArgument,
                     format!("unknown selector key {}", quote(key)),
-                    "selector terms are role=..., name=..., name~=..., id=... and nth=N",
+                    TERMS_HINT,
                 ));
             }
         };
@@ -282,7 +294,7 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
         return Err(ParseError::new(
             ErrorCode::BadArgument,
             "a selector needs a term besides nth=",
-            "add role=..., name=..., name~=... or id=...",
+            "add role=..., name=..., name~=..., text=..., text~=... or id=...",
         ));
     }
     Ok(Selector { terms, nth })
@@ -321,6 +333,45 @@ mod tests {
         let (t, _) = target(line).unwrap();
         let again = target(&t.to_string()).unwrap().0;
         assert_eq!(t, again);
+    }
+
+    #[test]
+    fn text_terms_parse_and_format_in_canonical_form() {
+        let (t, used) = target("text=Welcome text~=\"to egui\" role=text").unwrap();
+        assert_eq!(used, 3);
+        let Target::Selector(s) = &t else {
+            panic!("{t:?} is not a selector")
+        };
+        assert_eq!(
+            s.terms,
+            [
+                Term::Text("Welcome".into()),
+                Term::TextContains("to egui".into()),
+                Term::Role("text".into()),
+            ]
+        );
+        // Text values are always quoted in the canonical form, like names.
+        assert_eq!(
+            t.to_string(),
+            "text=\"Welcome\" text~=\"to egui\" role=text"
+        );
+        assert_eq!(target(&t.to_string()).unwrap().0, t);
+        // An empty text is written quoted; a bare empty one is refused like name=.
+        let empty = Selector::parse("text=\"\"").unwrap();
+        assert_eq!(empty.terms, [Term::Text(String::new())]);
+        assert_eq!(empty.to_string(), "text=\"\"");
+        for line in ["text=", "text~="] {
+            let err = target(line).unwrap_err();
+            assert_eq!(err.code, ErrorCode::BadArgument, "{line}");
+            assert!(
+                err.message.contains("has no value"),
+                "{line}: {}",
+                err.message
+            );
+        }
+        // The hint for an unknown key lists the text terms.
+        let err = target("txt=x").unwrap_err();
+        assert!(err.hint.contains("text~="), "{}", err.hint);
     }
 
     #[test]

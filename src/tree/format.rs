@@ -10,7 +10,7 @@ use std::fmt::Write;
 use accesskit::{Action, Affine, Rect, Toggled};
 use accesskit_consumer::NodeRef as Node;
 
-use super::geometry::{clip_at, clips, direction, intersect, overlaps};
+use super::geometry::{self, clip_at, clips, direction, finite, intersect, overlaps};
 use super::mirror::{Mirror, WindowMirror};
 use super::refs::{Found, Refs, name_of};
 
@@ -154,7 +154,7 @@ fn write_node(
 /// `@eN role "name" fields...` without indentation or newline.
 pub(crate) fn node_line(refs: &mut Refs, window: u64, w: &WindowMirror, node: &Node) -> String {
     let mut out = String::new();
-    write_node(&mut out, refs, window, w, node, node.bounding_box());
+    write_node(&mut out, refs, window, w, node, geometry::bounds(node));
     out
 }
 
@@ -232,7 +232,7 @@ fn walk(
     let mut stack = vec![Item::Node {
         node: start,
         transform: start.transform(),
-        bounds: start.bounding_box(),
+        bounds: geometry::bounds(&start),
         depth: 0,
         clip: clip_at(w, &start),
         indent,
@@ -299,9 +299,11 @@ fn walk(
         for child in children.rev() {
             let hidden = child.data().is_hidden();
             let child_transform = transform * child.direct_transform();
+            // Bounds that are not finite are no bounds: such a child is never cut off, and
+            // clips nothing below it.
             let child_bounds = child
                 .raw_bounds()
-                .map(|r| child_transform.transform_rect_bbox(r));
+                .and_then(|r| finite(child_transform.transform_rect_bbox(r)));
             let outside = match (child_bounds, child_clip) {
                 (Some(b), Some(c)) if !overlaps(b, c) => Some(direction(b, c)),
                 _ => None,
@@ -429,6 +431,9 @@ pub(crate) fn details(mirror: &Mirror, refs: &mut Refs, f: Found) -> String {
     }
     if node.is_read_only() {
         out.push_str("read_only\n");
+    }
+    if geometry::has_non_finite_bounds(&node) {
+        out.push_str("bounds_not_finite\n");
     }
     out
 }

@@ -2,11 +2,37 @@
 //! ancestors. Shared by the projections (what is visible) and the hit test (what is on top).
 //!
 //! Pure: no tree state beyond the nodes it is handed.
+//!
+//! A node whose bounds are not finite after its transforms (NaN or infinite in any coordinate: a
+//! toolkit's "unbounded" cell, or infinities that a transform turned into NaN) has no bounds here,
+//! for every purpose: [`bounds`] is the only way the tree code reads a node's bounds.
 
 use accesskit::{Point as AkPoint, Rect};
 use accesskit_consumer::NodeRef as Node;
 
 use super::mirror::WindowMirror;
+
+/// Whether every coordinate of a rectangle is finite.
+pub(crate) fn is_finite(r: Rect) -> bool {
+    r.x0.is_finite() && r.y0.is_finite() && r.x1.is_finite() && r.y1.is_finite()
+}
+
+/// A rectangle, or `None` when a coordinate is not finite.
+pub(crate) fn finite(r: Rect) -> Option<Rect> {
+    Some(r).filter(|r| is_finite(*r))
+}
+
+/// A node's bounding box in tree units (its bounds through its and its ancestors' transforms), or
+/// `None` when it has none or when they are not finite. Such a node never covers another, is never
+/// hit, cannot be aimed at, prints no `bounds=`, and does not clip its children.
+pub(crate) fn bounds(node: &Node) -> Option<Rect> {
+    node.bounding_box().and_then(finite)
+}
+
+/// Whether a node has bounds that [`bounds`] drops for not being finite.
+pub(crate) fn has_non_finite_bounds(node: &Node) -> bool {
+    node.raw_bounds().is_some() && bounds(node).is_none()
+}
 
 pub(crate) fn clips(node: &Node) -> bool {
     node.clips_children() || node.scroll_x().is_some() || node.scroll_y().is_some()
@@ -42,7 +68,7 @@ pub(crate) fn direction(b: Rect, clip: Rect) -> usize {
     }
 }
 
-/// The node's fields after its ref, role and name. `bounds` is its bounding box, already computed.
+/// Whether a rectangle has no area.
 pub(crate) fn is_empty(r: Rect) -> bool {
     r.x1 <= r.x0 || r.y1 <= r.y0
 }
@@ -62,9 +88,37 @@ pub(crate) fn clip_at(w: &WindowMirror, node: &Node<'_>) -> Option<Rect> {
     }
     let mut clip = w.viewport();
     for a in ancestors.iter().rev() {
-        if let (true, Some(b)) = (clips(a), a.bounding_box()) {
+        if let (true, Some(b)) = (clips(a), bounds(a)) {
             clip = Some(clip.map_or(b, |c| intersect(c, b)));
         }
     }
     clip
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_rectangles_with_every_coordinate_finite_are_kept() {
+        let r = Rect::new(1.0, 2.0, 3.0, 4.0);
+        assert_eq!(finite(r), Some(r));
+        for bad in [
+            Rect::new(f64::NAN, 2.0, 3.0, 4.0),
+            Rect::new(1.0, f64::NEG_INFINITY, 3.0, 4.0),
+            Rect::new(1.0, 2.0, f64::INFINITY, 4.0),
+            Rect::new(1.0, 2.0, 3.0, f64::NAN),
+        ] {
+            assert!(!is_finite(bad), "{bad:?}");
+            assert_eq!(finite(bad), None, "{bad:?}");
+        }
+        // Infinite bounds through the identity transform come out NaN, and stay dropped.
+        let through = accesskit::Affine::IDENTITY.transform_rect_bbox(Rect::new(
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::INFINITY,
+        ));
+        assert_eq!(finite(through), None, "{through:?}");
+    }
 }

@@ -8,7 +8,7 @@ use accesskit::{Point as AkPoint, Role};
 use accesskit_consumer::NodeRef as Node;
 
 use super::format::{self, num};
-use super::geometry::{clip_at, clips, contains, intersect, is_empty};
+use super::geometry::{self, clip_at, clips, contains, intersect, is_empty};
 use super::mirror::WindowMirror;
 use super::refs::{self, Found};
 use super::{Trees, roles::role_name};
@@ -70,7 +70,7 @@ fn hit<'a>(
         if node.is_dialog() && node.is_modal() {
             modal = Some(node);
         }
-        let bounds = node.bounding_box();
+        let bounds = geometry::bounds(&node);
         let visible = match (bounds, clip) {
             (Some(b), Some(c)) => Some(intersect(b, c)),
             (b, None) => b,
@@ -90,6 +90,17 @@ fn hit<'a>(
         stack.extend(children.into_iter().rev().map(|c| (c, child_clip)));
     }
     (top, modal)
+}
+
+/// The `zero_size` refusal of a node with no area: no bounds, bounds that are not finite, or zero
+/// width or height. `what` is what the verb would do with the area ("aim at", "crop to").
+fn no_area(node: &Node, line: &str, what: &str, hint: &str) -> Failure {
+    let why = if geometry::has_non_finite_bounds(node) {
+        "has bounds that are not finite (NaN or infinite), so no area"
+    } else {
+        "has no area"
+    };
+    failure(ErrorCode::ZeroSize, format!("{line} {why} to {what}"), hint)
 }
 
 pub(super) fn failure(code: ErrorCode, message: String, hint: &str) -> Failure {
@@ -179,11 +190,12 @@ impl Trees {
                 "wait for it to be enabled (wait, or snapshot again) before acting on it",
             ));
         }
-        let Some(bounds) = node.bounding_box().filter(|b| !is_empty(*b)) else {
-            return Err(failure(
-                ErrorCode::ZeroSize,
-                format!("{line} has no area to aim at"),
-                "act on it with `action TARGET NAME` instead, or aim at its parent",
+        let Some(bounds) = geometry::bounds(&node).filter(|b| !is_empty(*b)) else {
+            return Err(no_area(
+                &node,
+                &line,
+                "aim at",
+                "act on it with `action TARGET NAME` instead, or aim at its parent or a child",
             ));
         };
         let visible = clip_at(w, &node).map_or(bounds, |c| intersect(bounds, c));
@@ -251,10 +263,11 @@ impl Trees {
         let line = self.node_line(found);
         let w = &self.mirror.windows[&found.window];
         let node = live_node(w, found, &line)?;
-        let Some(bounds) = node.bounding_box().filter(|b| !is_empty(*b)) else {
-            return Err(failure(
-                ErrorCode::ZeroSize,
-                format!("{line} has no area to crop to"),
+        let Some(bounds) = geometry::bounds(&node).filter(|b| !is_empty(*b)) else {
+            return Err(no_area(
+                &node,
+                &line,
+                "crop to",
                 "crop to a node with bounds, or take the whole window",
             ));
         };
@@ -414,6 +427,103 @@ mod tests {
         assert!(click(&mut t, "row1").is_ok());
         let err = click(&mut t, "row9").unwrap_err();
         assert_eq!(err.code, ErrorCode::Offscreen, "{}", err.message);
+    }
+
+    #[test]
+    fn a_node_with_bounds_that_are_not_finite_covers_nothing_and_is_not_aimed_at() {
+        // An interactive cell published after (so on top of) the button, with infinite bounds
+        // (which a transform turns into NaN) and one with NaN bounds outright.
+        let infinite = Widget::new("cell", Role::Group, "cell")
+            .bounds(Bounds::new(
+                f64::NEG_INFINITY,
+                f64::NEG_INFINITY,
+                f64::INFINITY,
+                f64::INFINITY,
+            ))
+            .action(Action::Click);
+        let nan = Widget::new("nan", Role::Button, "nan")
+            .bounds(Bounds::new(f64::NAN, 10.0, 80.0, 30.0))
+            .action(Action::Click);
+        // A clipping container with infinite bounds clips nothing: its child stays reachable.
+        let table = Widget::new("table", Role::Table, "table")
+            .bounds(Bounds::new(0.0, f64::INFINITY, 400.0, 300.0))
+            .states(WidgetStates {
+                clips_children: true,
+                ..WidgetStates::default()
+            });
+        let row = button("row", 200.0, 200.0).parent("table");
+        let mut t = trees(vec![button("save", 10.0, 10.0), infinite, nan, table, row]);
+        let summary = click(&mut t, "save").unwrap();
+        assert!(summary.contains("50,25"), "{summary}");
+        let summary = click(&mut t, "row").unwrap();
+        assert!(summary.contains("240,215"), "{summary}");
+        for id in ["cell", "nan"] {
+            let err = click(&mut t, id).unwrap_err();
+            assert_eq!(err.code, ErrorCode::ZeroSize, "{id}: {}", err.message);
+            assert!(err.message.contains("not finite"), "{id}: {}", err.message);
+        }
+    }
+
+    #[test]
+    fn a_point_target_never_hits_a_node_whose_bounds_are_not_finite() {
+        use crate::protocol::Target;
+        use accesskit::{Node, NodeId, Rect, TreeId, TreeInfo, TreeUpdate};
+        let mut root = Node::new(Role::Window);
+        root.set_bounds(Rect::new(0.0, 0.0, 400.0, 300.0));
+        root.set_children(vec![NodeId(1), NodeId(2)]);
+        let mut save = Node::new(Role::Button);
+        save.set_label("save");
+        save.set_bounds(Rect::new(10.0, 10.0, 90.0, 40.0));
+        save.add_action(Action::Click);
+        // Its raw rect contains every point; its child, with finite bounds, is still hit.
+        let mut cell = Node::new(Role::Group);
+        cell.set_label("cell");
+        cell.set_bounds(Rect::new(
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::INFINITY,
+        ));
+        cell.add_action(Action::Click);
+        cell.set_children(vec![NodeId(3)]);
+        let mut inner = Node::new(Role::Label);
+        inner.set_value("inner");
+        inner.set_bounds(Rect::new(200.0, 200.0, 300.0, 220.0));
+        let mut t = trees(vec![]);
+        t.apply(SceneChange::Update(
+            1,
+            TreeUpdate {
+                nodes: vec![
+                    (NodeId(0), root),
+                    (NodeId(1), save),
+                    (NodeId(2), cell),
+                    (NodeId(3), inner),
+                ],
+                tree: Some(TreeInfo::new(NodeId(0))),
+                tree_id: TreeId::ROOT,
+                focus: NodeId(0),
+            },
+        ));
+        let get = |t: &mut Trees, at: &str| t.get(&Target::parse(at).unwrap());
+        let line = get(&mut t, "50,25").unwrap();
+        assert!(
+            line.starts_with("@e") && line.contains("button \"save\""),
+            "{line}"
+        );
+        let line = get(&mut t, "250,210").unwrap();
+        assert!(line.contains("value=\"inner\""), "{line}");
+        // Nothing else lies at 350,100: the cell is not hit there, the window root is.
+        let line = get(&mut t, "350,100").unwrap();
+        assert!(line.contains(" window "), "{line}");
+        // The cell itself prints no bounds, and `get` says why.
+        let cell = get(&mut t, "role=group").unwrap();
+        assert!(!cell.contains("bounds="), "{cell}");
+        assert!(cell.contains("\nbounds_not_finite\n"), "{cell}");
+        // Clicking on the button is clear: the cell covers nothing.
+        assert!(
+            t.plan(&Command::parse("click role=button").unwrap())
+                .is_ok()
+        );
     }
 
     #[test]

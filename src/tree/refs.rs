@@ -9,6 +9,7 @@ use rustc_hash::FxHashMap;
 use accesskit::Point as AkPoint;
 use accesskit_consumer::{FilterResult, FullNodeId, NodeRef as Node};
 
+use super::geometry;
 use super::mirror::Mirror;
 use super::roles::role_name;
 use crate::protocol::{ErrorCode, Failure, NodeRef, Selector, Target, Term, quote};
@@ -208,13 +209,24 @@ impl Refs {
     }
 }
 
+/// Whether `text` contains `part`, ignoring case (as `name~=` and `text~=` match).
+fn contains_ignoring_case(text: &str, part: &str) -> bool {
+    text.to_lowercase().contains(&part.to_lowercase())
+}
+
 /// Whether a node matches every term of a selector.
 pub(crate) fn matches(node: &Node, selector: &Selector) -> bool {
     selector.terms.iter().all(|term| match term {
         Term::Role(r) => role_name(node.role()) == r.as_str(),
         Term::Name(n) => name_of(node) == *n,
-        Term::NameContains(n) => name_of(node).to_lowercase().contains(&n.to_lowercase()),
+        Term::NameContains(n) => contains_ignoring_case(&name_of(node), n),
         Term::Id(id) => node.author_id() == Some(id.as_str()),
+        // The name or the text value: egui, for one, puts a label's text in its value.
+        Term::Text(t) => name_of(node) == *t || node.value().is_some_and(|v| v == *t),
+        Term::TextContains(t) => {
+            contains_ignoring_case(&name_of(node), t)
+                || node.value().is_some_and(|v| contains_ignoring_case(&v, t))
+        }
     })
 }
 
@@ -254,7 +266,7 @@ pub(crate) fn resolve(
                 (_, 0) => Err(Failure::new(
                     ErrorCode::NotFound,
                     format!("no node matches {selector}"),
-                    "check the selector against a fresh snapshot; name~= matches part of a name",
+                    "check the selector against a fresh snapshot; name~= matches part of a name, text~= part of a name or value",
                 )),
                 (Some(n), len) if n >= len => Err(Failure::new(
                     ErrorCode::NotFound,
@@ -295,9 +307,13 @@ pub(crate) fn resolve(
                 ));
             };
             let k = w.units_per_logical();
+            // A node whose bounds are not finite has none: it is never hit (an infinite rect
+            // would contain every point), but its children still may be.
             let filter = |n: &Node| {
                 if n.is_hidden() {
                     FilterResult::ExcludeSubtree
+                } else if geometry::has_non_finite_bounds(n) {
+                    FilterResult::ExcludeNode
                 } else {
                     FilterResult::Include
                 }

@@ -135,6 +135,58 @@ impl Form {
     }
 }
 
+/// A window (800x600 at scale 1) with a button `Under` at 10,10 (100x30) and, published after it
+/// (so on top in paint order), an interactive, clipping `table` group whose bounds are infinite, as
+/// an `egui_extras` table publishes its cells. The table holds a row with finite bounds at 10,100
+/// (200x20), a row with infinite bounds too, and a row below the window.
+pub fn unbounded_table() -> TreeUpdate {
+    let everywhere = Rect::new(
+        f64::NEG_INFINITY,
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        f64::INFINITY,
+    );
+    let mut root = Node::new(Role::Window);
+    root.set_label("Gallery");
+    root.set_bounds(Rect::new(0.0, 0.0, 800.0, 600.0));
+    root.set_children(vec![NodeId(2), NodeId(3)]);
+    let mut under = Node::new(Role::Button);
+    under.set_label("Under");
+    under.set_bounds(Rect::new(10.0, 10.0, 110.0, 40.0));
+    under.add_action(Action::Click);
+    let mut table = Node::new(Role::Group);
+    table.set_label("table");
+    table.set_bounds(everywhere);
+    table.set_clips_children();
+    table.add_action(Action::Click);
+    table.set_children(vec![NodeId(4), NodeId(5), NodeId(6)]);
+    let row = |name: &str, bounds: Rect| {
+        let mut row = Node::new(Role::Row);
+        row.set_label(name);
+        row.set_bounds(bounds);
+        row
+    };
+    TreeUpdate {
+        nodes: vec![
+            (NodeId(1), root),
+            (NodeId(2), under),
+            (NodeId(3), table),
+            (
+                NodeId(4),
+                row("row one", Rect::new(10.0, 100.0, 210.0, 120.0)),
+            ),
+            (NodeId(5), row("row everywhere", everywhere)),
+            (
+                NodeId(6),
+                row("row below", Rect::new(10.0, 700.0, 210.0, 720.0)),
+            ),
+        ],
+        tree: Some(TreeInfo::new(NodeId(1))),
+        tree_id: TreeId::ROOT,
+        focus: NodeId(1),
+    }
+}
+
 /// A full tree of `n` buttons under the root, each 10 pixels tall in a column.
 pub fn wide(n: u64) -> TreeUpdate {
     let mut root = Node::new(Role::Window);

@@ -24,7 +24,8 @@ const AFTER_HELP: &str = "\
 TARGETS:
   @e12                     a ref from a snapshot
   120,48                   a point in logical pixels
-  role=button name=Save    a selector: terms ANDed (role=, name=, name~= for contains, id=, nth=N)
+  role=button name=Save    a selector: terms ANDed (role=, name=, name~= for contains, text=,
+                           text~= for the name or text value, id=, nth=N)
   A selector may be one argument ('role=button name=\"Save as\"') or one argument per term
   (role=button 'name=Save as').
   Put flags before `--` and text that starts with - after it: fill @e3 --settle -- -5 degrees.
