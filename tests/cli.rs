@@ -8,7 +8,9 @@ mod fixture;
 use std::path::Path;
 use std::process::{Command as Process, Output};
 
-use common::{ChildApp, InProcessApp, fresh_dir};
+use accesskit::{Action, ActionData};
+use common::{ChildApp, Handed, InProcessApp, TestApp, fresh_dir};
+use winit_automation::protocol::Verb;
 
 #[test]
 #[ignore = "entry point of the child-app process other tests start"]
@@ -296,4 +298,176 @@ fn snapshot_find_get_and_wait_against_an_app_that_feeds_a_tree() {
     let out = cli(&dir, &["get", "@e9999"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("not_found"), "{}", stderr(&out));
+}
+
+/// The form, with its Volume slider also taking `set_value` (as egui's sliders do).
+fn form_with_settable_slider() -> accesskit::TreeUpdate {
+    let mut update = fixture::Form::default().update();
+    for (id, node) in &mut update.nodes {
+        if *id == fixture::VOLUME {
+            node.add_action(Action::SetValue);
+        }
+    }
+    update
+}
+
+#[test]
+fn action_takes_its_value_after_the_name_as_the_protocol_does_or_with_value() {
+    let (_tmp, dir) = fresh_dir();
+    let (_, state) = common::test_window();
+    let app = TestApp::builder()
+        .dir(&dir)
+        .window(state)
+        .tree(form_with_settable_slider())
+        .start();
+    let found = stdout(&cli(&dir, &["find", "role=slider"]));
+    let slider = found
+        .lines()
+        .nth(1)
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no slider in {found}"))
+        .to_owned();
+    assert!(slider.starts_with("@e"), "{found}");
+    let sent = |args: &[&str]| {
+        app.take_frames();
+        let out = cli(&dir, args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert!(
+            stdout(&out).contains("path action\naction "),
+            "{}",
+            stdout(&out)
+        );
+        common::all(&app.take_frames())
+    };
+    // The egui gallery's case: a ref, a name, a number.
+    assert_eq!(
+        sent(&["action", &slider, "set_value", "100"]),
+        [Handed::Action(
+            Action::SetValue,
+            fixture::VOLUME,
+            Some(ActionData::NumericValue(100.0))
+        )]
+    );
+    assert_eq!(
+        sent(&["action", &slider, "set_value", "-5"]),
+        [Handed::Action(
+            Action::SetValue,
+            fixture::VOLUME,
+            Some(ActionData::NumericValue(-5.0))
+        )]
+    );
+    // Selector terms, one per argument, then the name and a value with spaces and an `=`.
+    assert_eq!(
+        sent(&["action", "role=textbox", "name=Email", "set_value", "a b=c"]),
+        [Handed::Action(
+            Action::SetValue,
+            fixture::EMAIL,
+            Some(ActionData::Value("a b=c".into()))
+        )]
+    );
+    // A value that is itself an action name is still the value.
+    assert_eq!(
+        sent(&["action", "role=textbox", "set_value", "focus"]),
+        [Handed::Action(
+            Action::SetValue,
+            fixture::EMAIL,
+            Some(ActionData::Value("focus".into()))
+        )]
+    );
+    // A text starting with - goes after --.
+    assert_eq!(
+        sent(&["action", "role=textbox", "set_value", "--", "-x"]),
+        [Handed::Action(
+            Action::SetValue,
+            fixture::EMAIL,
+            Some(ActionData::Value("-x".into()))
+        )]
+    );
+    // --value still works.
+    assert_eq!(
+        sent(&["action", &slider, "set_value", "--value", "7"]),
+        [Handed::Action(
+            Action::SetValue,
+            fixture::VOLUME,
+            Some(ActionData::NumericValue(7.0))
+        )]
+    );
+    // No value where none is needed.
+    assert_eq!(
+        sent(&["action", &slider, "increment"]),
+        [Handed::Action(Action::Increment, fixture::VOLUME, None)]
+    );
+    // Given twice, or with a stray argument after it: a usage error, nothing sent.
+    app.take_frames();
+    for args in [
+        &["action", &slider, "set_value", "1", "--value", "2"][..],
+        &["action", &slider, "set_value", "1", "2"],
+        &["action", &slider, "fly", "2"],
+    ] {
+        let out = cli(&dir, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+    let out = cli(&dir, &["action", &slider, "fly", "2"]);
+    assert!(
+        stderr(&out).contains("unknown action \"fly\""),
+        "{}",
+        stderr(&out)
+    );
+    assert!(common::all(&app.stop()).is_empty());
+}
+
+#[test]
+fn action_help_says_value_goes_after_the_name_or_with_value() {
+    let out = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+        .args(["action", "--help"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    for needle in ["TARGET... NAME [VALUE]", "--value", "set_value 100"] {
+        assert!(
+            text.contains(needle),
+            "action --help lacks {needle}: {text}"
+        );
+    }
+}
+
+#[test]
+fn every_protocol_verb_has_a_subcommand() {
+    for verb in Verb::ALL {
+        let out = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+            .args([verb.as_str(), "--help"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "the CLI has no `{verb}` subcommand (`send '{verb} ...'` does not count): {}",
+            stderr(&out)
+        );
+        assert!(
+            stdout(&out).contains(&format!("winit-automation {verb}")),
+            "{verb}: {}",
+            stdout(&out)
+        );
+    }
+}
+
+#[test]
+fn windows_lists_the_app_s_windows() {
+    let (_tmp, dir) = fresh_dir();
+    let (_, state) = common::test_window();
+    let _app = InProcessApp::start_with_tree(&dir, state, fixture::Form::default().update());
+    let out = cli(&dir, &["windows"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.starts_with("window "), "{text}");
+    assert!(text.contains(" \"Test\" size=800x600 scale=1"), "{text}");
+    let out = cli(&dir, &["--json", "windows"]);
+    assert!(
+        stdout(&out).contains("\"verb\":\"windows\""),
+        "{}",
+        stdout(&out)
+    );
 }

@@ -419,3 +419,96 @@ fn commands_run_one_at_a_time_each_against_the_tree_the_previous_left() {
     let response = app.client().wait(second).unwrap();
     assert!(response.is_ok(), "{response:?}");
 }
+
+#[test]
+fn type_with_nothing_focused_is_refused_and_types_once_a_text_field_has_the_focus() {
+    // The form as a toolkit sends it when nothing inside has the focus: the focus on the root.
+    let mut unfocused = Form::default().update();
+    unfocused.focus = fixture::ROOT;
+    let app = start_app(1.0, unfocused, |_| None);
+    let why = refused(&app, "type hello", ErrorCode::NoFocus);
+    assert!(why.contains("nothing has the keyboard focus"), "{why}");
+    let response = app.send("type hello");
+    let Outcome::Error { hint, .. } = &response.outcome else {
+        panic!("{response:?}")
+    };
+    assert!(hint.contains("focus TARGET"), "{hint}");
+    // Keys are still delivered: Tab moves the focus in, Escape and shortcuts act without one.
+    let (response, frames) = run(&app, "key Tab");
+    assert!(response.is_ok(), "{response:?}");
+    assert_eq!(
+        all(&frames),
+        [
+            Handed::Key("Tab".into(), true),
+            Handed::Key("Tab".into(), false)
+        ]
+    );
+    // Once the text field has the focus, the text goes to it as before.
+    let mut focused = Form::default().update();
+    focused.focus = fixture::EMAIL;
+    app.publish(focused);
+    let (response, frames) = run(&app, "type hello");
+    assert!(response.is_ok(), "{response:?}");
+    assert!(
+        response.body().contains("focus @e") && response.body().contains("textbox \"Email\""),
+        "{}",
+        response.body()
+    );
+    assert_eq!(all(&frames), [Handed::Text("hello".into())]);
+    // No refused text arrives later either.
+    let texts: Vec<Handed> = all(&app.stop())
+        .into_iter()
+        .filter(|h| matches!(h, Handed::Text(_)))
+        .collect();
+    assert!(texts.is_empty(), "{texts:?}");
+}
+
+#[test]
+fn type_is_never_refused_where_the_tree_cannot_say_where_text_goes() {
+    // No tree at all.
+    let app = TestApp::builder().name("input-test").start();
+    let (response, frames) = run(&app, "type a");
+    assert!(response.is_ok(), "{response:?}");
+    assert_eq!(all(&frames), [Handed::Text("a".into())]);
+    // Only a root (a placeholder tree, or an app that draws its own controls).
+    let mut root = Node::new(Role::Window);
+    root.set_bounds(Rect::new(0.0, 0.0, 800.0, 600.0));
+    app.publish(TreeUpdate {
+        nodes: vec![(NodeId(0), root)],
+        tree: Some(TreeInfo::new(NodeId(0))),
+        tree_id: TreeId::ROOT,
+        focus: NodeId(0),
+    });
+    let (response, frames) = run(&app, "type b");
+    assert!(response.is_ok(), "{response:?}");
+    assert_eq!(all(&frames), [Handed::Text("b".into())]);
+    // A root that is itself the text field.
+    let mut editor = Node::new(Role::MultilineTextInput);
+    editor.set_bounds(Rect::new(0.0, 0.0, 800.0, 600.0));
+    editor.set_children(vec![NodeId(1)]);
+    let mut line = Node::new(Role::TextRun);
+    line.set_bounds(Rect::new(0.0, 0.0, 800.0, 20.0));
+    app.publish(TreeUpdate {
+        nodes: vec![(NodeId(0), editor), (NodeId(1), line)],
+        tree: Some(TreeInfo::new(NodeId(0))),
+        tree_id: TreeId::ROOT,
+        focus: NodeId(0),
+    });
+    let (response, frames) = run(&app, "type c");
+    assert!(response.is_ok(), "{response:?}");
+    assert_eq!(all(&frames), [Handed::Text("c".into())]);
+    // Widget records, none of them focused: records may leave the focus out.
+    app.feed(|automation| {
+        automation.widgets(
+            common::window_id(),
+            vec![
+                winit_automation::Widget::new("name", Role::TextInput, "Name")
+                    .bounds(winit_automation::Bounds::new(10.0, 10.0, 200.0, 30.0)),
+            ],
+        );
+    });
+    let (response, frames) = run(&app, "type d");
+    assert!(response.is_ok(), "{response:?}");
+    assert_eq!(all(&frames), [Handed::Text("d".into())]);
+    app.stop();
+}

@@ -478,6 +478,55 @@ fn an_unchanged_tree_answers_unchanged_and_diff_shows_what_changed() {
 }
 
 #[test]
+fn diff_and_unchanged_compare_with_the_last_snapshot_of_the_same_view() {
+    let mut form = Form::default();
+    let app = with_form(&form);
+    app.automation().end_frame();
+    let regular = app.snapshot("");
+    assert!(regular.contains("[45 items below]"), "{regular}");
+    let interactive = app.snapshot("-i");
+    assert!(interactive.contains("\"Remember me\""), "{interactive}");
+    // Another projection in between does not make the regular one look changed.
+    let again = app.snapshot("");
+    assert!(again.contains("unchanged since frame "), "{again}");
+    app.snapshot("-i");
+    let changes = |text: &str| {
+        text.lines()
+            .filter(|l| l.starts_with(['+', '-', '~']))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    form.remember = true;
+    app.automation().tree_update(win(1), form.update());
+    // Against the regular snapshot, not the interactive one taken after it: one changed line.
+    let diff = app.snapshot("--diff");
+    let lines = changes(&diff);
+    assert_eq!(lines.len(), 1, "{diff}");
+    assert!(lines[0].starts_with("~ @e"), "{diff}");
+    assert!(
+        lines[0].contains("checkbox \"Remember me\" checked"),
+        "{diff}"
+    );
+    // The interactive projection has its own last snapshot, and the same one change.
+    let diff = app.snapshot("-i --diff");
+    let lines = changes(&diff);
+    assert_eq!(lines.len(), 1, "{diff}");
+    assert!(
+        lines[0].contains("checkbox \"Remember me\" checked"),
+        "{diff}"
+    );
+    // A depth or a scope is a view of its own: the first --diff of one prints the whole view.
+    let list = app.snapshot("--scope role=list --diff");
+    assert!(changes(&list).is_empty(), "{list}");
+    assert!(list.contains("list \"Files\""), "{list}");
+    form.scroll = 20.0;
+    app.automation().tree_update(win(1), form.update());
+    let list = app.snapshot("--scope role=list --diff");
+    assert!(list.contains("+ [1 item above]"), "{list}");
+    assert!(!list.contains("Remember me"), "{list}");
+}
+
+#[test]
 fn the_artifacts_follow_the_tree_and_accessibility_txt_is_byte_identical_for_the_same_state() {
     let mut form = Form::default();
     let app = with_form(&form);

@@ -63,6 +63,9 @@ pub enum ErrorCode {
     Covered,
     /// The target does not list the AccessKit action asked for.
     ActionNotSupported,
+    /// `type` with nothing focused: the window's tree says no node has the keyboard focus, so the
+    /// text would go nowhere.
+    NoFocus,
     /// The command's deadline (`--deadline`, its client's timeout) passed before it was carried
     /// out: it was not carried out, or, when the message says so, only partly.
     Expired,
@@ -98,6 +101,7 @@ impl ErrorCode {
         Self::Disabled,
         Self::Covered,
         Self::ActionNotSupported,
+        Self::NoFocus,
         Self::Expired,
     ];
 
@@ -131,6 +135,7 @@ impl ErrorCode {
             Self::Disabled => "disabled",
             Self::Covered => "covered",
             Self::ActionNotSupported => "action_not_supported",
+            Self::NoFocus => "no_focus",
             Self::Expired => "expired",
         }
     }

@@ -75,12 +75,16 @@ impl FrameStats {
     }
 }
 
-/// The last snapshot answered, for `unchanged since` and `--diff`.
+/// The last snapshot answered for one view (projection, depth, scope), for `unchanged since` and
+/// `--diff`.
 struct Last {
     key: String,
     trees: String,
     since_frame: u64,
 }
+
+/// How many views keep their last snapshot; the least recently asked for goes first.
+const LAST_VIEWS: usize = 16;
 
 /// Everything the service thread knows about the app's trees.
 #[derive(Default)]
@@ -88,16 +92,15 @@ pub(crate) struct Trees {
     pub mirror: Mirror,
     refs: Refs,
     stats: FrameStats,
-    last: Option<Last>,
+    /// The last snapshot of each view, the most recently asked for last.
+    last: Vec<Last>,
 }
 
-fn view_key(o: &SnapshotOptions) -> String {
-    format!(
-        "{:?} {:?} {:?}",
-        o.projection,
-        o.depth,
-        o.scope.as_ref().map(ToString::to_string)
-    )
+/// What a snapshot is compared with: the last one of the same projection, depth and scope node (a
+/// scope is keyed on the node it resolved to, so `--scope @e5` and a selector for the same node
+/// share their last snapshot).
+fn view_key(o: &SnapshotOptions, scope: Option<Found>) -> String {
+    format!("{:?} {:?} {:?}", o.projection, o.depth, scope)
 }
 
 impl Trees {
@@ -139,13 +142,15 @@ impl Trees {
         };
         let trees = format::trees(&self.mirror, &mut self.refs, &view);
         let (header, warnings) = self.header(frame);
-        let key = view_key(o);
+        let key = view_key(o, scope);
         let mut out = header;
         out.push_str(&warnings);
-        let previous = self.last.take();
-        let unchanged = previous
-            .as_ref()
-            .filter(|p| p.key == key && p.trees == trees);
+        let previous = self
+            .last
+            .iter()
+            .position(|l| l.key == key)
+            .map(|i| self.last.remove(i));
+        let unchanged = previous.as_ref().filter(|p| p.trees == trees);
         let since = unchanged.map_or(frame, |p| p.since_frame);
         if o.diff {
             match &previous {
@@ -158,7 +163,10 @@ impl Trees {
             out.push_str(&trees);
         }
         out.push_str(&self.stats.line(frame, self.mirror.gpu.as_ref()));
-        self.last = Some(Last {
+        if self.last.len() >= LAST_VIEWS {
+            self.last.remove(0);
+        }
+        self.last.push(Last {
             key,
             trees,
             since_frame: since,

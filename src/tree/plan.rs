@@ -14,6 +14,7 @@ use accesskit_consumer::NodeRef as Node;
 use super::Trees;
 use super::format::{self, num};
 use super::hit::{Aim, default_window, failure, live_node};
+use super::mirror::Source;
 use super::refs::Found;
 use crate::protocol::{
     Button, Command, ErrorCode, Failure, KeyChord, Point, Target, action_name, quote,
@@ -144,6 +145,42 @@ impl Trees {
         }
     }
 
+    /// Refuses `type` when the window's AccessKit tree says that nothing has the keyboard focus:
+    /// the tree's focus is its root, the root has children (the tree describes the UI, not only
+    /// the window), no active descendant, and is not itself a text input. A window with no tree, a
+    /// rejected tree, widget records (which may leave the focus out) or only a root is never
+    /// refused: there the plugin cannot tell where text goes, and the app is trusted with it.
+    fn text_focus(&self, window: u64) -> Result<(), Failure> {
+        let Some(w) = self.mirror.windows.get(&window) else {
+            return Ok(());
+        };
+        let (Source::AccessKit, Some(tree)) = (w.source, w.tree.as_ref()) else {
+            return Ok(());
+        };
+        let state = tree.state();
+        let focus = state.focus_in_tree();
+        let nothing = focus.is_root()
+            && focus.children().next().is_some()
+            && focus.active_descendant().is_none()
+            && !focus.is_text_input()
+            && focus.role() != Role::Terminal;
+        if !nothing {
+            return Ok(());
+        }
+        let title = w
+            .state
+            .as_ref()
+            .map(|s| format!(" {}", quote(&s.title)))
+            .unwrap_or_default();
+        Err(failure(
+            ErrorCode::NoFocus,
+            format!(
+                "nothing has the keyboard focus in window {window}{title}, so the text would go nowhere"
+            ),
+            "focus a text field first: focus TARGET, or click it (fill TARGET TEXT does both)",
+        ))
+    }
+
     /// The tree text that `--settle` diffs against: the regular projection of every window.
     pub(crate) fn settle_text(&mut self) -> String {
         format::trees(&self.mirror, &mut self.refs, &format::View::default())
@@ -234,6 +271,7 @@ impl Trees {
             }
             Command::Type { text, .. } => {
                 let window = default_window(self)?;
+                self.text_focus(window)?;
                 summary.push_str("path text\n");
                 summary.push_str(&self.focus_line(window));
                 let _ = writeln!(summary, "typed {}", quote(text));

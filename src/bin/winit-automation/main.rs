@@ -8,11 +8,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use accesskit::Action;
 use clap::{Args, Parser, Subcommand};
 use winit_automation::client::{Client, ClientError};
 use winit_automation::protocol::{
-    ActOptions, Button, Command, KeyChord, Label, Outcome, ParseError, Projection, Response,
-    Selector, SnapshotOptions, Target, parse_action, quote,
+    ActOptions, Button, Command, ErrorCode, KeyChord, Label, Outcome, ParseError, Projection,
+    Response, Selector, SnapshotOptions, Target, parse_action, quote,
 };
 
 const EXIT_OK: u8 = 0;
@@ -85,6 +86,8 @@ struct Act {
 enum Sub {
     /// Show the handshake and the app's runtime status.
     Status,
+    /// List the app's windows: id, title, size, scale factor, focus.
+    Windows,
     /// Send a raw protocol command line, e.g. `send 'click @e3 --settle'`.
     Send {
         /// The command line; several arguments are joined with spaces.
@@ -105,10 +108,11 @@ enum Sub {
         /// Only this subtree.
         #[arg(long, value_name = "TARGET")]
         scope: Option<String>,
-        /// Print the tree even if it is unchanged since the last snapshot.
+        /// Print the tree even if it is unchanged since the last snapshot of the same view.
         #[arg(long)]
         force: bool,
-        /// Print changes against the previous snapshot.
+        /// Print changes against the last snapshot of the same projection (regular, -i or --raw),
+        /// depth and scope node; the whole tree when there is none yet.
         #[arg(long)]
         diff: bool,
     },
@@ -150,7 +154,8 @@ enum Sub {
         #[command(flatten)]
         act: Act,
     },
-    /// Type text into the focused node.
+    /// Type text into the focused node. Refused (no_focus) when the app's tree says nothing is
+    /// focused: focus a text field first (focus TARGET, click it, or use fill).
     Type {
         /// The text, exactly as given.
         #[arg(allow_hyphen_values = true)]
@@ -198,12 +203,19 @@ enum Sub {
         #[command(flatten)]
         act: Act,
     },
-    /// Request an AccessKit action on a target, e.g. `action @e5 increment`.
+    /// Request an AccessKit action on a target, e.g. `action @e5 increment`, `action @e7 set_value
+    /// 100`.
+    ///
+    /// As in the protocol, VALUE follows the action name: `action TARGET NAME [VALUE]`.
+    /// `--value V` does the same (give the value one way only). A VALUE that starts with - other
+    /// than a number goes after `--`: `action @e3 set_value -- -x`.
     Action {
-        /// The target, then the action name (click, focus, increment, set_value, ...).
-        #[arg(required = true, num_args = 2.., allow_negative_numbers = true, value_name = "TARGET... NAME")]
+        /// The target, then the action name (click, focus, increment, set_value, ...), then its
+        /// VALUE if it takes one (set_value, replace_selected_text, custom_action, scroll_to_point,
+        /// set_scroll_offset).
+        #[arg(required = true, num_args = 2.., allow_negative_numbers = true, value_name = "TARGET... NAME [VALUE]")]
         args: Vec<String>,
-        /// The action's value (set_value, replace_selected_text, custom_action).
+        /// The action's value, the same as VALUE after the name.
         #[arg(long, allow_hyphen_values = true)]
         value: Option<String>,
         #[command(flatten)]
@@ -293,6 +305,44 @@ fn act(a: &Act, timeout_ms: Option<u64>) -> ActOptions {
     }
 }
 
+/// Splits `action`'s arguments into the target, the action and the positional VALUE: the action name
+/// is the first argument after a valid target that names an action (a target never holds a bare
+/// action name), and at most one argument follows it.
+fn split_action(args: &[String]) -> Result<(Target, Action, Option<String>), ParseError> {
+    let named = (1..args.len()).find_map(|i| {
+        let action = parse_action(&args[i])?;
+        let target = target_from(&args[..i]).ok()?;
+        Some((i, target, action))
+    });
+    let Some((at, target, action)) = named else {
+        // Name the argument after the longest valid target, or the target's own error.
+        let after = (1..args.len())
+            .rev()
+            .find(|&k| target_from(&args[..k]).is_ok())
+            .unwrap_or(1);
+        target_from(&args[..after])?;
+        return Err(ParseError::new(
+            ErrorCode::BadArgument,
+            format!("unknown action {}", quote(&args[after])),
+            format!(
+                "actions are {}",
+                winit_automation::protocol::action_names()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    };
+    match &args[at + 1..] {
+        [] => Ok((target, action, None)),
+        [value] => Ok((target, action, Some(value.clone()))),
+        [_, extra, ..] => Err(ParseError::new(
+            ErrorCode::UnexpectedArgument,
+            format!("unexpected {} after the action's VALUE", quote(extra)),
+            "usage: action TARGET NAME [VALUE]; quote a VALUE that holds spaces",
+        )),
+    }
+}
+
 fn split_last(args: &[String], n: usize) -> (&[String], &[String]) {
     args.split_at(args.len().saturating_sub(n))
 }
@@ -307,6 +357,7 @@ fn build(sub: &Sub, timeout_ms: u64) -> Result<Outgoing, ParseError> {
     let t = Some(timeout_ms);
     Ok(Outgoing::Command(match sub {
         Sub::Status => Command::Status,
+        Sub::Windows => Command::Windows,
         Sub::Send { line } => return Ok(Outgoing::Raw(line.join(" "))),
         Sub::Snapshot {
             interactive,
@@ -384,7 +435,7 @@ fn build(sub: &Sub, timeout_ms: u64) -> Result<Outgoing, ParseError> {
                     .filter(|v| v.is_finite())
                     .ok_or_else(|| {
                         ParseError::new(
-                            winit_automation::protocol::ErrorCode::BadArgument,
+                            ErrorCode::BadArgument,
                             format!("{what} {} is not a number", quote(s)),
                             "usage: scroll TARGET DX DY, e.g. scroll @e4 0 120",
                         )
@@ -407,7 +458,7 @@ fn build(sub: &Sub, timeout_ms: u64) -> Result<Outgoing, ParseError> {
                 None if args.len() == 2 => (&args[..1], &args[1..]),
                 None => {
                     return Err(ParseError::new(
-                        winit_automation::protocol::ErrorCode::BadArgument,
+                        ErrorCode::BadArgument,
                         "cannot tell where FROM ends and TO starts",
                         "put `to` between the two targets: drag role=slider to 200,40",
                     ));
@@ -424,23 +475,25 @@ fn build(sub: &Sub, timeout_ms: u64) -> Result<Outgoing, ParseError> {
             value,
             act: a,
         } => {
-            let (target, name) = split_last(args, 1);
-            let action = parse_action(&name[0]).ok_or_else(|| {
-                ParseError::new(
-                    winit_automation::protocol::ErrorCode::BadArgument,
-                    format!("unknown action {}", quote(&name[0])),
-                    format!(
-                        "actions are {}",
-                        winit_automation::protocol::action_names()
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
-            })?;
+            let (target, action, positional) = split_action(args)?;
+            let value = match (positional, value) {
+                (Some(p), Some(v)) => {
+                    return Err(ParseError::new(
+                        ErrorCode::UnexpectedArgument,
+                        format!(
+                            "the value is given twice: {} and --value {}",
+                            quote(&p),
+                            quote(v)
+                        ),
+                        "give VALUE after the action name or with --value, not both",
+                    ));
+                }
+                (p, v) => p.or_else(|| v.clone()),
+            };
             Command::Action {
-                target: target_from(target)?,
+                target,
                 action,
-                value: value.clone(),
+                value,
                 opts: act(a, t),
             }
         }
@@ -455,7 +508,7 @@ fn build(sub: &Sub, timeout_ms: u64) -> Result<Outgoing, ParseError> {
         } => {
             if *width == 0 || *height == 0 {
                 return Err(ParseError::new(
-                    winit_automation::protocol::ErrorCode::BadArgument,
+                    ErrorCode::BadArgument,
                     "width and height must be at least 1",
                     "usage: resize WIDTH HEIGHT, e.g. resize 800 600",
                 ));
