@@ -21,6 +21,7 @@
 mod actions;
 mod args;
 mod command;
+mod envelope;
 mod error;
 mod key;
 mod lexer;
@@ -30,7 +31,8 @@ mod target;
 mod verbs;
 
 pub use actions::{ACTIONS, action_name, action_names, parse_action};
-pub use command::{ActOptions, Button, Command, Envelope, Projection, SnapshotOptions};
+pub use command::{ActOptions, Button, Command, Projection, SnapshotOptions};
+pub use envelope::Envelope;
 pub use error::{ErrorCode, Failure, ParseError};
 pub use key::{Key, KeyChord, Modifiers, NamedKey};
 pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};

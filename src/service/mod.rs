@@ -9,6 +9,7 @@
 //! Every command's state is one [`jobs::Job`] in one map: exactly one response per entry holds
 //! because answering takes the job out, and shutdown is one loop over the map.
 
+mod deadlines;
 mod intake;
 mod jobs;
 mod png;
@@ -320,103 +321,6 @@ impl Service {
         }
     }
 
-    /// Removes the responses nobody read within the response TTL (their client gave up or died).
-    fn sweep_unread_responses(&mut self) {
-        for seq in self
-            .jobs
-            .answered_before(Instant::now(), self.cfg.response_ttl)
-        {
-            self.jobs.take(seq);
-            match fs::remove_file(self.dir().join(response_file(seq))) {
-                Ok(()) => log::debug!(
-                    "winit-automation: removed the response to command {seq}: unread for {:?}",
-                    self.cfg.response_ttl
-                ),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => log::error!(
-                    "winit-automation: cannot remove the unread response to command {seq}: {e}"
-                ),
-            }
-        }
-    }
-
-    /// Answers `expired` the commands whose deadline passed before they were carried out: queued
-    /// ones (taking their entry first: one its client withdrew is dropped unanswered), and
-    /// forwarded ones the render side has not taken (a stalled frame loop). A forwarded command
-    /// the render side took is answered by it, with what it delivered.
-    fn expire_due(&mut self) {
-        let now = Instant::now();
-        let mut freed = false;
-        for seq in self.jobs.past_deadline(now) {
-            match self.jobs.take(seq) {
-                Some(Job::Queued { command, .. }) => {
-                    freed = true;
-                    if self.take_entry(seq, command.verb()) {
-                        self.fail(
-                            seq,
-                            Some(command.verb()),
-                            expired("its deadline passed while it waited for its turn"),
-                        );
-                    }
-                }
-                Some(Job::Forwarded {
-                    verb,
-                    settle,
-                    since,
-                    deadline: _,
-                    claim,
-                }) => {
-                    if claim.withdraw() {
-                        freed = true;
-                        let waited = now.duration_since(since).as_millis();
-                        self.fail(
-                            seq,
-                            Some(verb),
-                            expired(&format!(
-                                "the app did not take it within {waited} ms, before its deadline (is its frame loop running?)"
-                            )),
-                        );
-                    } else {
-                        // Taken: its answer comes from the render side. No deadline left to watch.
-                        self.jobs.insert(
-                            seq,
-                            Job::Forwarded {
-                                verb,
-                                settle,
-                                since,
-                                deadline: None,
-                                claim,
-                            },
-                        );
-                    }
-                }
-                Some(job) => self.jobs.insert(seq, job),
-                None => {}
-            }
-        }
-        if freed {
-            self.take_turns();
-        }
-    }
-
-    /// Takes a command's entry when its turn comes (renames it `taken-<seq>.txt`). `false` when its
-    /// client withdrew it: the command is dropped without an answer (nobody waits for one).
-    fn take_entry(&mut self, seq: u64, verb: Verb) -> bool {
-        match queue::take(self.dir(), seq) {
-            Ok(true) => true,
-            Ok(false) => {
-                log::debug!("winit-automation: command {seq} ({verb}) was withdrawn by its client");
-                false
-            }
-            Err(e) => {
-                // The entry stays under its name; the command is still carried out (its client
-                // can then withdraw it too late, and is told it may have been carried out).
-                log::error!("winit-automation: cannot take command {seq}: {e}");
-                true
-            }
-        }
-    }
-
     /// Tries again to publish the responses that could not be written.
     fn retry_unwritten(&mut self) {
         for seq in self.jobs.seqs(|j| matches!(j, Job::Unwritten(_))) {
@@ -476,7 +380,7 @@ impl Service {
                     self.fail(
                         seq,
                         Some(verb),
-                        expired("its deadline passed before its turn came"),
+                        deadlines::expired("its deadline passed before its turn came"),
                     );
                 }
                 continue;
@@ -676,15 +580,6 @@ fn internal_error(doing: &str, panic: &(dyn std::any::Any + Send)) -> Failure {
             crate::panic_message(panic)
         ),
         "please report it with the command and the snapshot; the app keeps running",
-    )
-}
-
-/// The answer to a command not carried out because its deadline passed.
-fn expired(why: &str) -> Failure {
-    Failure::new(
-        ErrorCode::Expired,
-        format!("{why}; it was not carried out"),
-        "its client has given up on it; send it again with a longer --timeout if it is still wanted",
     )
 }
 
