@@ -228,13 +228,15 @@ fn run_headless(automation: Automation, wake: crossbeam_channel::Receiver<()>, (
                 _ => {}
             }
         }
+        let output = ctx.run_ui(raw, |ui| model.ui(ui));
+        automation.animating(window, winit_automation::egui::is_animating(&output));
         let egui::FullOutput {
             platform_output,
             mut textures_delta,
             shapes,
             pixels_per_point,
             viewport_output,
-        } = ctx.run_ui(raw, |ui| model.ui(ui));
+        } = output;
         if let Some(update) = platform_output.accesskit_update {
             automation.tree_update(window, update);
         }
@@ -318,13 +320,16 @@ impl App {
             }
         }
         let model = &mut self.model;
+        let output = self.ctx.run_ui(raw, |ui| model.ui(ui));
+        self.automation
+            .animating(window.id(), winit_automation::egui::is_animating(&output));
         let egui::FullOutput {
             platform_output,
             mut textures_delta,
             shapes,
             pixels_per_point,
             viewport_output,
-        } = self.ctx.run_ui(raw, |ui| model.ui(ui));
+        } = output;
         // egui's AccessKit output is the app's tree: the plugin mirrors every update.
         if let Some(update) = platform_output.accesskit_update.clone() {
             self.automation.tree_update(window.id(), update);

@@ -350,6 +350,16 @@ impl Automation {
         ));
     }
 
+    /// Tells the plugin whether a window is animating: it wants more frames even with no input
+    /// (egui: its repaint delay is zero, see `winit_automation::egui::is_animating`). `--settle`
+    /// and `settle` wait until no window is animating as well as for an unchanged tree, so an
+    /// animation whose tree stays the same (a window closing, a fade) is waited out. Call it every
+    /// frame or on change; unchanged, it costs a lock and a comparison.
+    pub fn animating(&self, window: winit::window::WindowId, animating: bool) {
+        #[cfg(feature = "automation")]
+        self.render.animating(u64::from(window), animating);
+    }
+
     /// Tells the plugin a window is gone: its tree leaves the snapshot and its refs go stale.
     pub fn window_closed(&self, window: winit::window::WindowId) {
         #[cfg(feature = "automation")]

@@ -158,6 +158,16 @@ impl EguiInput {
     }
 }
 
+/// Whether egui asks for the next frame at once (a zero repaint delay for the root viewport): it
+/// is animating (a window opening or closing, a fade, a spinner). Hand it to
+/// [`crate::Automation::animating`] each frame, so `--settle` waits the animation out.
+pub fn is_animating(output: &egui::FullOutput) -> bool {
+    output
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .is_some_and(|v| v.repaint_delay.is_zero())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,6 +54,8 @@ struct State {
     /// What the render side knows of each window: the scale factor turns logical points into
     /// physical positions.
     windows: HashMap<u64, WindowState>,
+    /// The windows the app says are animating.
+    animating: Vec<u64>,
     /// Screenshots delivered this frame, waiting for `capture`.
     wanted: Vec<Wanted>,
     /// Copies encoded this frame, waiting for the frame to be submitted.
@@ -108,6 +110,7 @@ impl RenderSide {
                 backlog: VecDeque::new(),
                 pending: VecDeque::new(),
                 windows: HashMap::new(),
+                animating: Vec::new(),
                 wanted: Vec::new(),
                 staged: Vec::new(),
                 ring: Ring::new(),
@@ -425,8 +428,29 @@ impl RenderSide {
         }
     }
 
+    /// Records whether a window is animating; sends it only when it changed, so calling it every
+    /// frame costs a lock and a comparison.
+    pub fn animating(&self, window: u64, on: bool) {
+        let mut guard = self.state();
+        let state = &mut *guard;
+        if state.animating.contains(&window) == on {
+            return;
+        }
+        if on {
+            state.animating.push(window);
+        } else {
+            state.animating.retain(|w| *w != window);
+        }
+        state.backlog.push_back(SceneChange::Animating(window, on));
+        self.flush_backlog(&mut state.backlog);
+    }
+
     pub fn window_closed(&self, window: u64) {
-        self.state().windows.remove(&window);
+        {
+            let mut state = self.state();
+            state.windows.remove(&window);
+            state.animating.retain(|w| *w != window);
+        }
         self.send_scene(SceneChange::Closed(window));
     }
 

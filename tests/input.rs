@@ -512,3 +512,65 @@ fn type_is_never_refused_where_the_tree_cannot_say_where_text_goes() {
     assert_eq!(all(&frames), [Handed::Text("d".into())]);
     app.stop();
 }
+
+#[test]
+fn a_settle_waits_while_a_window_says_it_is_animating() {
+    let form = Form::default();
+    let app = TestApp::builder()
+        .window(window_state("Animating", 1.0))
+        .tree(form.update())
+        .stepped();
+    app.frame(|_| {});
+    let window = common::window_id();
+    // The tree never changes, but the window animates in every frame: no settle.
+    let seq = app
+        .client()
+        .enqueue_line("settle --frames 2 --timeout 300")
+        .unwrap();
+    let response = app.frames_until_answered(seq, |a| a.animating(window, true));
+    assert_eq!(
+        response.error_code(),
+        Some(ErrorCode::NotSettled),
+        "{response:?}"
+    );
+    let Outcome::Error { message, .. } = &response.outcome else {
+        unreachable!()
+    };
+    assert!(
+        message.contains("a window was still animating"),
+        "{message}"
+    );
+    // The animation ends: two unchanged frames after it, the tree has settled.
+    let seq = app
+        .client()
+        .enqueue_line("settle --frames 2 --timeout 20000")
+        .unwrap();
+    let mut frames = 0;
+    let response = app.frames_until_answered(seq, |a| {
+        frames += 1;
+        a.animating(window, frames < 5);
+    });
+    assert!(response.is_ok(), "{response:?}");
+    assert!(
+        frames >= 6,
+        "settled {frames} frames in, before the animation ended"
+    );
+}
+
+#[test]
+fn a_refusal_hint_names_only_actions_the_node_lists() {
+    let form = Form::default();
+    let app = form_app(&form);
+    // A row scrolled out of its list; the rows list only `click`.
+    let response = app.send("click name=\"file-40.txt\"");
+    assert_eq!(
+        response.error_code(),
+        Some(ErrorCode::Offscreen),
+        "{response:?}"
+    );
+    let Outcome::Error { hint, .. } = &response.outcome else {
+        unreachable!()
+    };
+    assert!(!hint.contains("scroll_into_view"), "{hint}");
+    assert!(hint.contains("scroll"), "{hint}");
+}

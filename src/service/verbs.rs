@@ -238,8 +238,15 @@ impl Service {
         self.drain_scene();
         let now = Instant::now();
         let mut wake = false;
+        // A window that animates changes its pixels every frame even when its tree does not: its
+        // frames do not count as unchanged.
+        let animating = self.trees.animating();
         for &seq in seqs {
-            let last_change = self.last_change;
+            let last_change = if animating {
+                published
+            } else {
+                self.last_change
+            };
             let Some(s) = self.jobs.settling_mut(seq) else {
                 continue;
             };
@@ -262,10 +269,15 @@ impl Service {
                     continue;
                 };
                 let changes = diff(&s.before, &self.trees.settle_text());
+                let what = if animating {
+                    "a window was still animating"
+                } else {
+                    "the tree was still changing"
+                };
                 let failure = Failure::new(
                     ErrorCode::NotSettled,
                     format!(
-                        "the tree was still changing after {} ms (last change in frame {last_change}, now frame {published}; {} unchanged frames needed)",
+                        "{what} after {} ms (last change in frame {last_change}, now frame {published}; {} unchanged frames needed)",
                         now.duration_since(s.started).as_millis(),
                         s.frames
                     ),

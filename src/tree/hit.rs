@@ -191,19 +191,37 @@ impl Trees {
             ));
         }
         let Some(bounds) = geometry::bounds(&node).filter(|b| !is_empty(*b)) else {
-            return Err(no_area(
-                &node,
-                &line,
-                "aim at",
-                "act on it with `action TARGET NAME` instead, or aim at its parent or a child",
-            ));
+            // Name only actions the node lists: a hint must not lead to another refusal.
+            let listed: Vec<&str> = crate::protocol::ACTIONS
+                .iter()
+                .filter(|(a, _)| node.data().supports_action(*a))
+                .map(|(_, n)| *n)
+                .collect();
+            let hint = match listed.first() {
+                Some(first) => format!(
+                    "act on it with `action TARGET {first}` instead (it supports: {}), or aim at its parent or a child",
+                    listed.join(", ")
+                ),
+                None => "aim at its parent or a child; it lists no action".to_owned(),
+            };
+            return Err(no_area(&node, &line, "aim at", &hint));
         };
         let visible = clip_at(w, &node).map_or(bounds, |c| intersect(bounds, c));
         if is_empty(visible) {
+            // The hint names `scroll_into_view` only where the node lists it: a hint that leads to
+            // `action_not_supported` is no hint.
+            let hint = if node
+                .data()
+                .supports_action(accesskit::Action::ScrollIntoView)
+            {
+                "scroll it into view first: `action TARGET scroll_into_view`, or `scroll` its list"
+            } else {
+                "scroll it into view first: `scroll` the list or area that holds it, then snapshot again"
+            };
             return Err(failure(
                 ErrorCode::Offscreen,
                 format!("{line} is outside the visible area"),
-                "scroll it into view first: `action TARGET scroll_into_view`, or `scroll` its list",
+                hint,
             ));
         }
         let centre = AkPoint::new(

@@ -25,6 +25,8 @@ pub(crate) enum SceneChange {
     Surface(u64, SurfaceInfo),
     /// The GPU adapter.
     Gpu(GpuInfo),
+    /// Whether the window is animating: it wants more frames with no input (a settle waits).
+    Animating(u64, bool),
     /// The window is gone.
     Closed(u64),
 }
@@ -48,6 +50,8 @@ pub(crate) struct WindowMirror {
     pub error: Option<String>,
     /// Widget records dropped from the last set (parent cycles).
     pub dropped_widgets: usize,
+    /// The app said the window is animating (it wants frames with no input).
+    pub animating: bool,
     widget_ids: HashMap<String, NodeId>,
     next_widget_id: u64,
 }
@@ -64,6 +68,7 @@ impl WindowMirror {
             source: Source::AccessKit,
             error: None,
             dropped_widgets: 0,
+            animating: false,
             widget_ids: HashMap::new(),
             next_widget_id: 1,
         }
@@ -298,6 +303,12 @@ impl Mirror {
             SceneChange::Gpu(gpu) => {
                 let changed = self.gpu.as_ref() != Some(&gpu);
                 self.gpu = Some(gpu);
+                changed
+            }
+            SceneChange::Animating(id, on) => {
+                let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
+                let changed = w.animating != on;
+                w.animating = on;
                 changed
             }
             SceneChange::Closed(id) => self.windows.remove(&id).is_some(),

@@ -109,6 +109,11 @@ impl Trees {
         self.mirror.apply(msg)
     }
 
+    /// Whether any window is animating (the app said it wants frames with no input).
+    pub fn animating(&self) -> bool {
+        self.mirror.windows.values().any(|w| w.animating)
+    }
+
     /// Records a published frame's end.
     pub fn frame_ended(&mut self, at: Instant) {
         self.stats.push(at);
