@@ -128,8 +128,14 @@ pub fn read_entry(dir: &Path, seq: u64, max_bytes: usize) -> io::Result<Entry> {
 
 /// Removes the entry of `seq`, under either name (`command-` or `taken-`); a missing entry is not
 /// an error.
+///
+/// `command-<seq>.txt` goes first. The other order has a race: once `taken-<seq>.txt` is gone (and
+/// the client has read and removed the response), a new writer may claim the seq and create a new
+/// `command-<seq>.txt`, which the second removal would then delete unanswered. In this order, while
+/// `command-<seq>.txt` is removed, either it is this entry's own name or `taken-<seq>.txt` still
+/// exists, so no new writer can have claimed the seq.
 pub fn remove_command(dir: &Path, seq: u64) -> io::Result<()> {
-    for name in [taken_file(seq), command_file(seq)] {
+    for name in [command_file(seq), taken_file(seq)] {
         match fs::remove_file(dir.join(name)) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
             _ => {}
