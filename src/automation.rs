@@ -96,11 +96,12 @@ impl Builder {
     }
 
     /// How long a response may wait in the directory to be read before the app removes it
-    /// (default 60 s): the answer to a client that gave up or died does not stay for good.
+    /// (default 60 s, at least 100 ms): the answer to a client that gave up or died does not stay
+    /// for good.
     pub fn response_ttl(mut self, ttl: Duration) -> Self {
         #[cfg(feature = "automation")]
         {
-            self.response_ttl = ttl;
+            self.response_ttl = ttl.max(Duration::from_millis(100));
         }
         self
     }

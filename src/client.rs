@@ -109,6 +109,8 @@ pub enum Fate {
     Expired {
         /// The app's message.
         message: String,
+        /// The app's hint.
+        hint: String,
     },
     /// The app had taken the command: it may still be carried out. Its answer, unread, is removed
     /// by the app after the response TTL.
@@ -148,6 +150,10 @@ impl ClientError {
                 Some("use a client from the same winit-automation release as the app".to_owned())
             }
             ClientError::Timeout {
+                fate: Fate::Expired { hint, .. },
+                ..
+            } => Some(hint.clone()),
+            ClientError::Timeout {
                 fate: Fate::Taken, ..
             } => Some(
                 "check the app's state before sending it again; raise --timeout, or check that the app calls end_frame"
@@ -184,7 +190,9 @@ impl fmt::Display for ClientError {
                 )?;
                 match fate {
                     Fate::Withdrawn => f.write_str("withdrawn, not carried out"),
-                    Fate::Expired { message } => write!(f, "the app gave up on it: {message}"),
+                    Fate::Expired { message, .. } => {
+                        write!(f, "the app gave up on it: {message}")
+                    }
                     Fate::Taken => f.write_str("taken by the app: it may still be carried out"),
                 }
             }
@@ -396,7 +404,10 @@ impl Client {
             Some(f) if f.code == ErrorCode::Expired => Err(ClientError::Timeout {
                 seq,
                 waited: start.elapsed(),
-                fate: Fate::Expired { message: f.message },
+                fate: Fate::Expired {
+                    message: f.message,
+                    hint: f.hint,
+                },
             }),
             _ => Ok(response),
         };
@@ -416,8 +427,9 @@ impl Client {
                 }
                 // Withdraw it unless the app took it; exactly one of the two succeeds.
                 let withdrawn = queue::withdraw(&self.dir, seq).unwrap_or(false);
-                if !withdrawn && let Some(response) = self.take_response(seq)? {
-                    // Answered between the last look and the withdrawal.
+                // Answered between the last look and the withdrawal (a command the app answers
+                // without taking it, such as `status` or a malformed line, may be answered then).
+                if let Some(response) = self.take_response(seq)? {
                     return expired(response);
                 }
                 return Err(ClientError::Timeout {

@@ -180,8 +180,37 @@ impl RenderSide {
                     state.pending.pop_front();
                     continue;
                 }
-            } else if late && let Some(plan) = &p.plan {
-                // Started, not finished: the rest is not delivered.
+            } else if late && let Some(plan) = &mut p.plan {
+                // Started, not finished: the rest is not delivered, except what lets go of a button
+                // or key the delivered part pressed (the app must not be left with it held).
+                let window = WindowId::from(plan.window);
+                let scale = state
+                    .windows
+                    .get(&plan.window)
+                    .map_or(1.0, |s| s.scale_factor)
+                    .max(f64::MIN_POSITIVE);
+                // A release whose press is among the dropped steps is dropped with it.
+                let mut dropped_presses: Vec<Step> = Vec::new();
+                for stage in plan.stages.iter_mut().skip(p.next) {
+                    for step in stage.drain(..) {
+                        match &step {
+                            Step::Button { pressed: true, .. }
+                            | Step::Key { pressed: true, .. } => {
+                                dropped_presses.push(step);
+                            }
+                            Step::Button { pressed: false, .. }
+                            | Step::Key { pressed: false, .. } => {
+                                match dropped_presses.iter().position(|p| releases(&step, p)) {
+                                    Some(i) => {
+                                        dropped_presses.swap_remove(i);
+                                    }
+                                    None => out.push(to_input(window, scale, step)),
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
                 self.replier.send(
                     p.seq,
                     p.command.verb(),
@@ -463,6 +492,15 @@ impl RenderSide {
     }
 }
 
+/// Whether `release` lets go of what `press` pressed.
+fn releases(release: &Step, press: &Step) -> bool {
+    match (release, press) {
+        (Step::Button { button: a, .. }, Step::Button { button: b, .. }) => a == b,
+        (Step::Key { chord: a, .. }, Step::Key { chord: b, .. }) => a == b,
+        _ => false,
+    }
+}
+
 /// The answer to an order whose deadline passed after `delivered` of its `total` input stages.
 fn expired(delivered: usize, total: usize) -> Failure {
     if delivered == 0 {
@@ -475,7 +513,7 @@ fn expired(delivered: usize, total: usize) -> Failure {
         Failure::new(
             ErrorCode::Expired,
             format!(
-                "its deadline passed after {delivered} of its {total} input stages were delivered; the rest was dropped"
+                "its deadline passed after {delivered} of its {total} input stages were delivered; the rest was dropped (but for the release of anything pressed)"
             ),
             "it was partly carried out: check the app's state before sending it again",
         )

@@ -148,7 +148,7 @@ fn a_stalled_render_loop_expires_its_action_and_the_commands_behind_it() {
     let app = stepped_form("Stalled", |b| b);
     let client = app.client();
     // The frame loop stalls from here: no frame runs until the end of the test.
-    let soon = unix_ms_now() + 400;
+    let soon = unix_ms_now() + 1500;
     let click = client
         .enqueue_line(&format!("click role=checkbox --deadline {soon}"))
         .unwrap();
@@ -171,7 +171,7 @@ fn a_stalled_render_loop_expires_its_action_and_the_commands_behind_it() {
     for seq in [click, typed] {
         match client.wait(seq) {
             Err(ClientError::Timeout {
-                fate: Fate::Expired { message },
+                fate: Fate::Expired { message, .. },
                 ..
             }) => assert!(message.contains("not carried out"), "{message}"),
             other => panic!("command {seq}: {other:?}"),
@@ -193,7 +193,7 @@ fn a_stalled_render_loop_expires_its_action_and_the_commands_behind_it() {
 fn an_action_whose_deadline_passes_midway_is_answered_with_what_was_delivered() {
     let app = stepped_form("Midway", |b| b);
     let client = app.client();
-    let deadline_ms = unix_ms_now() + 300;
+    let deadline_ms = unix_ms_now() + 1000;
     let click = client
         .enqueue_line(&format!("click role=checkbox --deadline {deadline_ms}"))
         .unwrap();
@@ -205,7 +205,8 @@ fn an_action_whose_deadline_passes_midway_is_answered_with_what_was_delivered() 
     .expect("the click's first stage is delivered");
     assert!(matches!(first[..], [Handed::Move(..)]), "{first:?}");
     // The next frame comes after the deadline: the press and release are dropped.
-    let past = Instant::now() + Duration::from_millis(deadline_ms.saturating_sub(unix_ms_now()));
+    let past =
+        Instant::now() + Duration::from_millis(deadline_ms.saturating_sub(unix_ms_now()) + 5);
     while Instant::now() <= past {
         std::thread::sleep(past - Instant::now() + Duration::from_millis(1));
     }
@@ -221,7 +222,7 @@ fn an_action_whose_deadline_passes_midway_is_answered_with_what_was_delivered() 
     assert!(answer.is_some());
     match client.wait(click) {
         Err(ClientError::Timeout {
-            fate: Fate::Expired { message },
+            fate: Fate::Expired { message, .. },
             ..
         }) => assert!(
             message.contains("after 1 of its 2 input stages"),
@@ -305,4 +306,155 @@ fn the_cli_wait_waits_for_an_app_that_has_not_started_yet() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("app not running"));
+}
+
+#[test]
+fn a_drag_cut_by_its_deadline_still_lets_go_of_the_button() {
+    let app = stepped_form("Drag", |b| b);
+    let client = app.client();
+    let deadline_ms = unix_ms_now() + 1000;
+    let drag = client
+        .enqueue_line(&format!(
+            "drag role=checkbox to role=button --deadline {deadline_ms}"
+        ))
+        .unwrap();
+    // Frames until the press is delivered.
+    let mut handed = Vec::new();
+    let pressed = eventually(Duration::from_secs(10), || {
+        handed.extend(app.frame(|_| {}));
+        handed
+            .contains(&Handed::Button(MouseButton::Left, true))
+            .then_some(())
+    });
+    assert!(pressed.is_some(), "{handed:?}");
+    assert!(
+        !handed.contains(&Handed::Button(MouseButton::Left, false)),
+        "the deadline must come between press and release: {handed:?}"
+    );
+    let past =
+        Instant::now() + Duration::from_millis(deadline_ms.saturating_sub(unix_ms_now()) + 5);
+    while Instant::now() <= past {
+        std::thread::sleep(past - Instant::now() + Duration::from_millis(1));
+    }
+    // The rest is dropped but the release.
+    let rest = app.frame(|_| {});
+    assert_eq!(rest, [Handed::Button(MouseButton::Left, false)]);
+    let answered = eventually(Duration::from_secs(10), || {
+        app.frame(|_| {});
+        app.dir()
+            .join(winit_automation::protocol::response_file(drag))
+            .exists()
+            .then_some(())
+    });
+    assert!(answered.is_some());
+    match client.wait(drag) {
+        Err(ClientError::Timeout {
+            fate: Fate::Expired { message, hint },
+            ..
+        }) => {
+            assert!(message.contains("input stages were delivered"), "{message}");
+            assert!(hint.contains("partly carried out"), "{hint}");
+        }
+        other => panic!("{other:?}"),
+    }
+    app_files_only(app.dir());
+}
+
+#[test]
+fn a_command_withdrawn_after_the_app_read_it_never_runs_and_its_seq_is_not_confused() {
+    let app = stepped_form("Withdrawn", |b| b);
+    let client = app.client();
+    let later = unix_ms_now() + 20_000;
+    // The frame loop is stalled: the click is in flight, the text waits behind it, read.
+    let click = client
+        .enqueue_line(&format!("click role=checkbox --deadline {later}"))
+        .unwrap();
+    let old = client
+        .enqueue_line(&format!("type \"OLD\" --deadline {later}"))
+        .unwrap();
+    eventually(Duration::from_secs(10), || {
+        let r = client.send_line("status").unwrap();
+        r.body().contains("in_flight 1\n").then_some(())
+    })
+    .expect("the click is in flight");
+    // Its client gives up on the text: withdrawn, though the app has read it.
+    assert!(winit_automation::dropbox::queue::withdraw(app.dir(), old).unwrap());
+    // A new command, which may get the same seq once the app has cleared the withdrawn one.
+    let new = client
+        .enqueue_line(&format!("type \"NEW\" --deadline {later}"))
+        .unwrap();
+    let mut handed = Vec::new();
+    for seq in [click, new] {
+        let answered = eventually(Duration::from_secs(10), || {
+            handed.extend(app.frame(|_| {}));
+            app.dir()
+                .join(winit_automation::protocol::response_file(seq))
+                .exists()
+                .then_some(())
+        });
+        assert!(answered.is_some(), "command {seq} is answered");
+        let r = client.wait(seq).unwrap();
+        assert!(r.is_ok(), "{r:?}");
+    }
+    let typed: Vec<&Handed> = handed
+        .iter()
+        .filter(|h| matches!(h, Handed::Text(_)))
+        .collect();
+    assert_eq!(typed, [&Handed::Text("NEW".into())]);
+    app_files_only(app.dir());
+}
+
+#[test]
+fn a_client_killed_before_the_app_took_its_command_leaves_nothing_behind() {
+    let app = stepped_form("Killed early", |b| {
+        b.response_ttl(Duration::from_millis(300))
+    });
+    let client = app.client();
+    // The frame loop is stalled with a click in flight; the CLI's click queues behind it.
+    let later = unix_ms_now() + 20_000;
+    let first = client
+        .enqueue_line(&format!("click role=checkbox --deadline {later}"))
+        .unwrap();
+    let mut waiting = cli(app.dir())
+        .args(["--timeout", "1500", "click", "role=button"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let queued = first + 1;
+    eventually(Duration::from_secs(10), || {
+        let r = client.send_line("status").unwrap();
+        (app.dir()
+            .join(winit_automation::protocol::command_file(queued))
+            .exists()
+            && r.body().contains("in_flight 1\n"))
+        .then_some(())
+    })
+    .expect("the CLI's click waits behind the first");
+    waiting.kill().unwrap();
+    waiting.wait().unwrap();
+    // At its deadline the app answers it `expired` (to nobody); the answer goes after the TTL.
+    let cleared = eventually(Duration::from_secs(10), || {
+        let names = listing(app.dir());
+        (!names.iter().any(|n| n.contains(&format!("-{queued}.txt")))).then_some(())
+    });
+    assert!(cleared.is_some(), "{:?}", listing(app.dir()));
+    // The first click is carried out; the second never is.
+    let mut handed = Vec::new();
+    let answered = eventually(Duration::from_secs(10), || {
+        handed.extend(app.frame(|_| {}));
+        app.dir()
+            .join(winit_automation::protocol::response_file(first))
+            .exists()
+            .then_some(())
+    });
+    assert!(answered.is_some());
+    assert!(client.wait(first).unwrap().is_ok());
+    handed.extend((0..3).flat_map(|_| app.frame(|_| {})));
+    let presses = handed
+        .iter()
+        .filter(|h| **h == Handed::Button(MouseButton::Left, true))
+        .count();
+    assert_eq!(presses, 1, "{handed:?}");
+    app_files_only(app.dir());
 }

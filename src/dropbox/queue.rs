@@ -7,8 +7,10 @@
 //! response and only then removes the entry, so a seq is never claimed while any file of it exists.
 //!
 //! The rename is the one point where a command passes from its client to the app: a client that
-//! gives up removes `command-<seq>.txt` ([`withdraw`]); exactly one of the two succeeds, so the client
-//! knows whether the command can still be carried out.
+//! gives up renames `command-<seq>.txt` to `withdrawn-<seq>.txt` ([`withdraw`]); exactly one of the
+//! two renames succeeds, so the client knows whether the command can still be carried out. The
+//! withdrawn name keeps the seq in use until the app has dropped the command (it may have read it
+//! already) and removed the file, so a new command never takes the seq of one the app still holds.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -19,8 +21,8 @@ use std::path::{Path, PathBuf};
 
 use super::dir::nofollow_nonblock;
 use crate::protocol::{
-    command_file, parse_command_file, parse_response_file, parse_taken_file, response_file,
-    taken_file,
+    command_file, parse_command_file, parse_response_file, parse_taken_file, parse_withdrawn_file,
+    response_file, taken_file, withdrawn_file,
 };
 
 /// What a directory holds, by seq.
@@ -30,6 +32,8 @@ pub struct Listing {
     pub commands: BTreeSet<u64>,
     /// Seqs of `taken-<seq>.txt` entries (taken by the app, not answered yet).
     pub taken: BTreeSet<u64>,
+    /// Seqs of `withdrawn-<seq>.txt` entries (withdrawn by their client, not cleared yet).
+    pub withdrawn: BTreeSet<u64>,
     /// Seqs of `response-<seq>.txt` files.
     pub responses: BTreeSet<u64>,
     /// Names of the app's temporary files.
@@ -37,12 +41,17 @@ pub struct Listing {
 }
 
 impl Listing {
-    /// The highest seq of any command, taken or response file, if there is one.
+    /// The highest seq of any command, taken, withdrawn or response file, if there is one.
     pub fn max_seq(&self) -> Option<u64> {
-        let c = self.commands.last().copied();
-        let t = self.taken.last().copied();
-        let r = self.responses.last().copied();
-        c.max(t).max(r)
+        [
+            &self.commands,
+            &self.taken,
+            &self.withdrawn,
+            &self.responses,
+        ]
+        .into_iter()
+        .filter_map(|set| set.last().copied())
+        .max()
     }
 }
 
@@ -57,6 +66,8 @@ pub fn scan(dir: &Path) -> io::Result<Listing> {
             listing.commands.insert(seq);
         } else if let Some(seq) = parse_taken_file(name) {
             listing.taken.insert(seq);
+        } else if let Some(seq) = parse_withdrawn_file(name) {
+            listing.withdrawn.insert(seq);
         } else if let Some(seq) = parse_response_file(name) {
             listing.responses.insert(seq);
         } else if name.starts_with(crate::protocol::TEMP_PREFIX) {
@@ -126,16 +137,16 @@ pub fn read_entry(dir: &Path, seq: u64, max_bytes: usize) -> io::Result<Entry> {
     }
 }
 
-/// Removes the entry of `seq`, under either name (`command-` or `taken-`); a missing entry is not
-/// an error.
+/// Removes the entry of `seq`, under any of its names (`command-`, `withdrawn-`, `taken-`); a
+/// missing entry is not an error.
 ///
-/// `command-<seq>.txt` goes first. The other order has a race: once `taken-<seq>.txt` is gone (and
-/// the client has read and removed the response), a new writer may claim the seq and create a new
-/// `command-<seq>.txt`, which the second removal would then delete unanswered. In this order, while
-/// `command-<seq>.txt` is removed, either it is this entry's own name or `taken-<seq>.txt` still
-/// exists, so no new writer can have claimed the seq.
+/// `command-<seq>.txt` goes first. The other order has a race: once the entry's other name is gone
+/// (and the client has read and removed the response), a new writer may claim the seq and create a
+/// new `command-<seq>.txt`, which a later removal would delete unanswered. In this order, while
+/// `command-<seq>.txt` is removed, either it is this entry's own name or the entry still exists
+/// under another, so no new writer can have claimed the seq.
 pub fn remove_command(dir: &Path, seq: u64) -> io::Result<()> {
-    for name in [command_file(seq), taken_file(seq)] {
+    for name in [command_file(seq), withdrawn_file(seq), taken_file(seq)] {
         match fs::remove_file(dir.join(name)) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
             _ => {}
@@ -154,11 +165,11 @@ pub fn take(dir: &Path, seq: u64) -> io::Result<bool> {
     }
 }
 
-/// A client gives up on `seq`: removes `command-<seq>.txt` unless the app has taken it. `true`
-/// when it was removed (the command will never be carried out); `false` when the app had taken it
-/// or already answered it.
+/// A client gives up on `seq`: renames `command-<seq>.txt` to `withdrawn-<seq>.txt` unless the app
+/// has taken it. `true` when it was withdrawn (the command will never be carried out; the app
+/// removes the file); `false` when the app had taken it or already answered it.
 pub fn withdraw(dir: &Path, seq: u64) -> io::Result<bool> {
-    match fs::remove_file(dir.join(command_file(seq))) {
+    match fs::rename(dir.join(command_file(seq)), dir.join(withdrawn_file(seq))) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(e),
@@ -278,7 +289,10 @@ pub fn enqueue(
         // The empty entry is incomplete, so the app leaves it alone. If an earlier command with
         // this seq is still being carried out or its answer waits to be read, the seq is not
         // free: step over it.
-        if dir.join(response_file(seq)).exists() || dir.join(taken_file(seq)).exists() {
+        let in_use = [response_file(seq), taken_file(seq), withdrawn_file(seq)]
+            .iter()
+            .any(|name| dir.join(name).exists());
+        if in_use {
             drop(file);
             let _ = fs::remove_file(&path);
             seq += 1;
@@ -325,7 +339,11 @@ mod tests {
         assert_eq!(enqueue(dir, "status", 8, 100).unwrap(), seq + 1);
         assert!(withdraw(dir, seq + 1).unwrap());
         assert!(!take(dir, seq + 1).unwrap(), "withdrawn: never taken");
-        remove_command(dir, seq).unwrap();
+        // The withdrawn entry keeps its seq in use until the app removes it.
+        assert_eq!(enqueue(dir, "status", 8, 100).unwrap(), seq + 2);
+        for s in [seq, seq + 1, seq + 2] {
+            remove_command(dir, s).unwrap();
+        }
         assert!(scan(dir).unwrap().max_seq().is_none());
     }
 

@@ -39,7 +39,7 @@ pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
 pub use names::{
     ACCESSIBILITY_FILE, LOCK_FILE, Label, READY_FILE, SNAPSHOT_FILE, TEMP_PREFIX, WINDOWS_FILE,
     command_file, parse_command_file, parse_response_file, parse_seq, parse_taken_file,
-    response_file, taken_file,
+    parse_withdrawn_file, response_file, taken_file, withdrawn_file,
 };
 pub use response::{NO_VERB, Outcome, Response};
 pub use target::{NodeRef, Point, Selector, Target, Term};

@@ -22,6 +22,7 @@ pub const TEMP_PREFIX: &str = ".tmp-";
 const COMMAND_PREFIX: &str = "command-";
 const RESPONSE_PREFIX: &str = "response-";
 const TAKEN_PREFIX: &str = "taken-";
+const WITHDRAWN_PREFIX: &str = "withdrawn-";
 const TXT: &str = ".txt";
 
 /// `command-<seq>.txt`.
@@ -38,6 +39,18 @@ pub fn taken_file(seq: u64) -> String {
 /// The seq of a `taken-<seq>.txt` name.
 pub fn parse_taken_file(name: &str) -> Option<u64> {
     parse_seq(name.strip_prefix(TAKEN_PREFIX)?.strip_suffix(TXT)?)
+}
+
+/// `withdrawn-<seq>.txt`: a command entry its client withdrew (renamed from `command-<seq>.txt`
+/// before the app took it). It keeps the seq in use until the app has dropped what it knew of the
+/// command and removed the file.
+pub fn withdrawn_file(seq: u64) -> String {
+    format!("{WITHDRAWN_PREFIX}{seq}{TXT}")
+}
+
+/// The seq of a `withdrawn-<seq>.txt` name.
+pub fn parse_withdrawn_file(name: &str) -> Option<u64> {
+    parse_seq(name.strip_prefix(WITHDRAWN_PREFIX)?.strip_suffix(TXT)?)
 }
 
 /// `response-<seq>.txt`.

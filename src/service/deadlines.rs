@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::Service;
 use super::jobs::Job;
 use crate::dropbox::queue;
-use crate::protocol::{ErrorCode, Failure, Verb, response_file};
+use crate::protocol::{ErrorCode, Failure, Verb, response_file, withdrawn_file};
 
 impl Service {
     /// Removes the responses nobody read within the response TTL (their client gave up or died).
@@ -40,9 +40,9 @@ impl Service {
         let mut freed = false;
         for seq in self.jobs.past_deadline(now) {
             match self.jobs.take(seq) {
-                Some(Job::Queued { command, .. }) => {
+                Some(Job::Queued { command, taken, .. }) => {
                     freed = true;
-                    if self.take_entry(seq, command.verb()) {
+                    if taken || self.take_entry(seq, command.verb()) {
                         self.fail(
                             seq,
                             Some(command.verb()),
@@ -90,21 +90,47 @@ impl Service {
         }
     }
 
-    /// Takes a command's entry when its turn comes (renames it `taken-<seq>.txt`). `false` when its
-    /// client withdrew it: the command is dropped without an answer (nobody waits for one).
+    /// Takes a command's entry when its turn comes (renames it `taken-<seq>.txt`); `true` when the
+    /// command is the app's to carry out. `false` when it is not: its client withdrew it (it is
+    /// dropped unanswered, nobody waits for an answer, and its `withdrawn-<seq>.txt` is removed),
+    /// or the entry could not be taken (answered `bad_entry`, not carried out: its client could
+    /// still withdraw it).
     pub(super) fn take_entry(&mut self, seq: u64, verb: Verb) -> bool {
         match queue::take(self.dir(), seq) {
             Ok(true) => true,
             Ok(false) => {
                 log::debug!("winit-automation: command {seq} ({verb}) was withdrawn by its client");
+                self.clear_withdrawn(seq);
                 false
             }
             Err(e) => {
-                // The entry stays under its name; the command is still carried out (its client
-                // can then withdraw it too late, and is told it may have been carried out).
-                log::error!("winit-automation: cannot take command {seq}: {e}");
-                true
+                self.fail(
+                    seq,
+                    Some(verb),
+                    Failure::new(
+                        ErrorCode::BadEntry,
+                        format!("cannot take command-{seq}.txt: {e}; it was not carried out"),
+                        "check the directory's permissions and that nothing else renames its files",
+                    ),
+                );
+                false
             }
+        }
+    }
+
+    /// Forgets a command its client withdrew and removes its `withdrawn-<seq>.txt`, which frees the
+    /// seq. Nothing of the command is answered.
+    pub(super) fn clear_withdrawn(&mut self, seq: u64) {
+        if matches!(
+            self.jobs.get(seq),
+            Some(Job::Queued { taken: false, .. } | Job::Partial { .. })
+        ) {
+            self.jobs.take(seq);
+        }
+        if let Err(e) = fs::remove_file(self.dir().join(withdrawn_file(seq)))
+            && e.kind() != std::io::ErrorKind::NotFound
+        {
+            log::error!("winit-automation: cannot remove withdrawn-{seq}.txt: {e}");
         }
     }
 }

@@ -25,6 +25,10 @@ pub(super) fn recover(dir: &Path) -> std::io::Result<BTreeSet<u64>> {
     for temp in &listing.temps {
         let _ = fs::remove_file(dir.join(temp));
     }
+    // Withdrawn by their clients: never carried out, nobody waits.
+    for &seq in &listing.withdrawn {
+        let _ = fs::remove_file(dir.join(crate::protocol::withdrawn_file(seq)));
+    }
     let _ = fs::remove_file(dir.join(READY_FILE));
     for &seq in &listing.responses {
         if !listing.commands.contains(&seq) && !listing.taken.contains(&seq) {
@@ -98,6 +102,10 @@ impl Service {
                 return false;
             }
         };
+        // Commands their clients withdrew: forgotten, and their files removed.
+        for &seq in &listing.withdrawn {
+            self.clear_withdrawn(seq);
+        }
         self.on_disk = listing.commands.len();
         self.jobs.forget_missing(&listing.commands);
         self.left_on_disk = false;
@@ -175,6 +183,7 @@ impl Service {
                     Job::Queued {
                         command,
                         deadline: deadline_unix_ms.map(instant_of),
+                        taken: false,
                     },
                 ),
             },

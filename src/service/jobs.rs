@@ -33,6 +33,9 @@ pub(crate) enum Job {
     Queued {
         command: Command,
         deadline: Option<Instant>,
+        /// Its entry is already taken (`taken-<seq>.txt`): its turn came, but the order channel
+        /// was full, so it waits for its turn again.
+        taken: bool,
     },
     /// A `wait` watching the trees until its deadline. It does not hold later commands back.
     Waiting(PendingWait),
@@ -60,6 +63,14 @@ pub(crate) enum Job {
     /// Answered: the response is written and the entry removed. Kept so that a response nobody
     /// reads (its client gave up or died) is removed once it is older than the response TTL.
     Answered { at: Instant },
+}
+
+/// A queued command whose turn has come.
+pub(crate) struct Turn {
+    pub command: Command,
+    pub deadline: Option<Instant>,
+    /// Its entry was taken at an earlier turn.
+    pub taken: bool,
 }
 
 /// An action sent with `--settle`: its options, the tree text before it and its command's
@@ -162,7 +173,7 @@ impl Jobs {
     /// The next command whose turn has come: the first queued one, once nothing is being carried
     /// out. Commands run one at a time in seq order, so each is resolved against the tree the
     /// earlier ones left.
-    pub fn next_turn(&mut self) -> Option<(u64, Command, Option<Instant>)> {
+    pub fn next_turn(&mut self) -> Option<(u64, Turn)> {
         if self.map.values().any(Job::holds_the_line) {
             return None;
         }
@@ -172,7 +183,18 @@ impl Jobs {
             .find(|(_, j)| matches!(j, Job::Queued { .. }))
             .map(|(s, _)| *s)?;
         match self.map.remove(&seq) {
-            Some(Job::Queued { command, deadline }) => Some((seq, command, deadline)),
+            Some(Job::Queued {
+                command,
+                deadline,
+                taken,
+            }) => Some((
+                seq,
+                Turn {
+                    command,
+                    deadline,
+                    taken,
+                },
+            )),
             _ => unreachable!("the job was found queued"),
         }
     }
@@ -295,6 +317,7 @@ mod tests {
         Job::Queued {
             command: Command::parse(line).unwrap(),
             deadline: None,
+            taken: false,
         }
     }
 
@@ -447,6 +470,7 @@ mod tests {
             Job::Queued {
                 command: Command::parse("click @e1").unwrap(),
                 deadline: Some(soon),
+                taken: false,
             },
         );
         jobs.insert(2, queued("snapshot"));

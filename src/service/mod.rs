@@ -25,8 +25,7 @@ use crate::dropbox::queue::{self, Entry};
 use crate::dropbox::{Ready, publish, unix_ms_now};
 use crate::link::{self, CaptureJob, Claim, Order, ServiceEnds, ServiceThread, Waker};
 use crate::protocol::{
-    Command, ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Response, Side, Verb, command_file,
-    response_file,
+    Command, ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Response, Side, Verb, response_file,
 };
 use crate::tree::Trees;
 use jobs::{Job, Jobs, SettleAfter};
@@ -372,20 +371,23 @@ impl Service {
     fn take_turns(&mut self) -> bool {
         let mut forwarded = false;
         while !self.stopping
-            && let Some((seq, command, deadline)) = self.jobs.next_turn()
+            && let Some((seq, turn)) = self.jobs.next_turn()
         {
+            let jobs::Turn {
+                command,
+                deadline,
+                taken,
+            } = turn;
             let verb = command.verb();
-            if deadline.is_some_and(|d| d <= Instant::now()) {
-                if self.take_entry(seq, verb) {
-                    self.fail(
-                        seq,
-                        Some(verb),
-                        deadlines::expired("its deadline passed before its turn came"),
-                    );
-                }
+            if !taken && !self.take_entry(seq, verb) {
                 continue;
             }
-            if !self.take_entry(seq, verb) {
+            if deadline.is_some_and(|d| d <= Instant::now()) {
+                self.fail(
+                    seq,
+                    Some(verb),
+                    deadlines::expired("its deadline passed before its turn came"),
+                );
                 continue;
             }
             match verb.side() {
@@ -461,13 +463,15 @@ impl Service {
                 Forwarded::Yes
             }
             Err(TrySendError::Full(order)) => {
-                // Cannot happen: one command is carried out at a time and the channel holds
-                // IN_FLIGHT. Queue it again; it takes its turn after the next answer.
+                // The render side has not drained the channel: a stalled frame loop that still
+                // holds orders the service withdrew at their deadlines. The entry is taken; the
+                // command waits for its turn again (or its deadline).
                 self.jobs.insert(
                     seq,
                     Job::Queued {
                         command: order.command,
                         deadline,
+                        taken: true,
                     },
                 );
                 Forwarded::Later
@@ -516,18 +520,41 @@ impl Service {
         }
         for (seq, job) in self.jobs.drain() {
             match job {
-                // Withdrawn by its client: nobody waits for an answer.
-                Job::Queued { .. } if !self.dir().join(command_file(seq)).exists() => {}
-                Job::Queued { command, .. }
-                    if command.verb().side() == Side::Service && command.verb() != Verb::Settle =>
-                {
-                    self.serve(seq, &command)
-                }
-                Job::Queued { command, .. } => {
-                    self.fail(seq, Some(command.verb()), shutting_down())
+                Job::Queued {
+                    command,
+                    deadline,
+                    taken,
+                } => {
+                    let verb = command.verb();
+                    // Taken first, as at any turn: one its client withdrew is dropped unanswered.
+                    if !taken && !self.take_entry(seq, verb) {
+                        continue;
+                    }
+                    if deadline.is_some_and(|d| d <= Instant::now()) {
+                        self.fail(
+                            seq,
+                            Some(verb),
+                            deadlines::expired("its deadline passed before its turn came"),
+                        );
+                    } else if verb.side() == Side::Service && verb != Verb::Settle {
+                        self.serve(seq, &command)
+                    } else {
+                        self.fail(seq, Some(verb), shutting_down())
+                    }
                 }
                 Job::Waiting(_) => self.fail(seq, Some(Verb::Wait), shutting_down()),
-                Job::Forwarded { verb, .. } => self.fail(seq, Some(verb), shutting_down()),
+                Job::Forwarded { verb, claim, .. } => {
+                    let failure = if claim.withdraw() {
+                        shutting_down()
+                    } else {
+                        Failure::new(
+                            ErrorCode::ShuttingDown,
+                            "the app shut down while carrying the command out; it may have been partly carried out",
+                            "restart the app and check its state before sending it again",
+                        )
+                    };
+                    self.fail(seq, Some(verb), failure)
+                }
                 Job::Replied { reply, .. } => self.fail(seq, Some(reply.verb), shutting_down()),
                 Job::Settling(s) if s.verb == Verb::Settle => {
                     self.fail(seq, Some(s.verb), shutting_down())
@@ -555,6 +582,10 @@ impl Service {
         // Complete entries never read (beyond the in-progress limit) are answered too.
         if let Ok(listing) = queue::scan(self.dir()) {
             for seq in listing.commands {
+                if let Some(Job::Answered { .. }) = self.jobs.get(seq) {
+                    // A new command that reuses an answered seq.
+                    self.jobs.take(seq);
+                }
                 if self.jobs.is_read(seq) {
                     // Already answered (or its answer could not be written): never answered twice.
                     continue;

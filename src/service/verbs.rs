@@ -26,7 +26,7 @@ impl Service {
         }));
         if let Err(panic) = result {
             let owed = match self.jobs.take(seq) {
-                Some(job @ (Job::Unwritten(_) | Job::Stuck)) => {
+                Some(job @ (Job::Unwritten(_) | Job::Stuck | Job::Answered { .. })) => {
                     self.jobs.insert(seq, job);
                     false
                 }

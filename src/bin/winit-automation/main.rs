@@ -112,18 +112,20 @@ fn main() -> ExitCode {
     } else {
         Client::connect(cli.dir.as_deref())
     };
+    // The time spent waiting for the app comes off the timeout.
+    let spent = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let left = cli.timeout.saturating_sub(spent).max(1);
     let client = match connected {
-        Ok(c) => c.with_timeout(Duration::from_millis(cli.timeout.saturating_add(margin))),
+        Ok(c) => c.with_timeout(Duration::from_millis(left.saturating_add(margin))),
         Err(e) => return client_failure(cli.json, &e),
     };
     let outgoing = match (&cli.command, outgoing) {
         // The time spent waiting for the app comes off the wait's own timeout.
         (Sub::Wait { .. }, Outgoing::Command(Command::Wait { selector, gone, .. })) => {
-            let spent = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
             Outgoing::Command(Command::Wait {
                 selector,
                 gone,
-                timeout_ms: Some(cli.timeout.saturating_sub(spent).max(1)),
+                timeout_ms: Some(left),
             })
         }
         (_, outgoing) => outgoing,
