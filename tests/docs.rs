@@ -96,3 +96,51 @@ fn a_changed_line_in_an_excerpt_is_found() {
     );
     assert_eq!(drifted(&first_and_last, &example).len(), 1);
 }
+
+/// The files a merge could leave half-done, read recursively from these folders and files.
+const CHECKED: &[&str] = &[
+    "README.md",
+    "ARCHITECTURE.md",
+    "CHANGELOG.md",
+    "docs",
+    "src",
+    "tests",
+    "examples",
+    "benches",
+    "scripts",
+];
+
+fn visit(path: &Path, out: &mut Vec<std::path::PathBuf>) {
+    if path.is_dir() {
+        for entry in std::fs::read_dir(path).unwrap() {
+            visit(&entry.unwrap().path(), out);
+        }
+    } else if path
+        .extension()
+        .is_some_and(|e| ["md", "rs", "sh", "toml", "wgsl"].iter().any(|x| e == *x))
+    {
+        out.push(path.to_owned());
+    }
+}
+
+#[test]
+fn no_file_holds_merge_conflict_markers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for name in CHECKED {
+        visit(&root.join(name), &mut files);
+    }
+    assert!(files.len() > 20, "read only {} files", files.len());
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        for (i, line) in text.lines().enumerate() {
+            let marker =
+                ["<<<<<<< ", ">>>>>>> "].iter().any(|m| line.starts_with(m)) || line == "=======";
+            if marker {
+                found.push(format!("{}:{}", file.display(), i + 1));
+            }
+        }
+    }
+    assert!(found.is_empty(), "merge conflict markers at {found:?}");
+}

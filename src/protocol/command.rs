@@ -158,7 +158,7 @@ impl Command {
 
     /// Parses the raw bytes of a command file: one UTF-8 line ending in `\n` (a `\r\n` ending is
     /// accepted), at most `max_bytes` long. A `--deadline` is refused here: read files with
-    /// [`Envelope::parse_bytes`].
+    /// [`Envelope::parse_bytes`](super::Envelope::parse_bytes).
     pub fn parse_bytes(bytes: &[u8], max_bytes: usize) -> Result<Command, ParseError> {
         Command::parse(file_line(bytes, max_bytes)?)
     }
