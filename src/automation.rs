@@ -317,6 +317,29 @@ impl Automation {
             .send_scene(SceneChange::Widgets(u64::from(window), widgets));
     }
 
+    /// Tells the plugin what `window`'s AccessKit tree cannot say: the paint order of its layers,
+    /// the modal one, and the containers that clip (see [`crate::Layers`]). The hit test takes
+    /// them over tree order from then on; they hold until the next call (an empty value goes back
+    /// to tree order). Call it every frame, after the frame's `tree_update`, or whenever they
+    /// change: a value equal to the last one is neither copied nor sent, so an app that keeps
+    /// its `Layers` and refills it in place allocates nothing when nothing changed. Non-blocking.
+    pub fn layers(&self, window: winit::window::WindowId, layers: &crate::Layers) {
+        #[cfg(feature = "automation")]
+        self.render.layers(u64::from(window), layers);
+    }
+
+    /// Reports which node of `window`'s AccessKit tree took the pointer press this frame
+    /// delivered (`None`: none took it, the press fell on empty space). Call it between
+    /// [`Automation::begin_frame`] and [`Automation::end_frame`] of the frame whose input held the
+    /// press, once the toolkit has handled it; calls in other frames are ignored, so calling it
+    /// every frame with the toolkit's answer is fine. A `click` or `drag` whose press was taken by
+    /// another node than its target is answered `missed` instead of `ok`; with no report the
+    /// answer says `hit unverified` (protocol section 4.6). Non-blocking; never allocates.
+    pub fn pointer_hit(&self, window: winit::window::WindowId, node: Option<accesskit::NodeId>) {
+        #[cfg(feature = "automation")]
+        self.render.pointer_hit(u64::from(window), node);
+    }
+
     /// Tells the plugin a window's title, logical size, scale factor and focus, for the snapshot
     /// header, the visible-area projection and logical coordinates. Call it when the window is
     /// created and whenever one of these changes. Non-blocking.

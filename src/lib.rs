@@ -43,4 +43,4 @@ pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "unknown reason".to_owned())
 }
 
-pub use widget::{Bounds, GpuInfo, SurfaceInfo, Widget, WidgetStates, WindowState};
+pub use widget::{Bounds, GpuInfo, Layers, SurfaceInfo, Widget, WidgetStates, WindowState};

@@ -26,6 +26,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use crate::protocol::{Command, Failure, Verb};
 pub(crate) use crate::tree::SceneChange;
 pub(crate) use crate::tree::plan::{Plan, Step};
+pub(crate) use crate::tree::press::PressCheck;
 
 /// How many commands may be in progress at once on the service side (one carried out, the rest
 /// read and waiting their turn or waiting for a condition). It is also the capacity of the order
@@ -94,6 +95,16 @@ pub(crate) struct Reply {
     /// The frame that carried the command out; the response waits until it is published.
     pub frame: u64,
     pub result: Result<String, Failure>,
+    /// For a delivered action that pressed: what to check and what the app reported.
+    pub hit: Option<Hit>,
+}
+
+/// A delivered press and the app's report of the node that took it (`Automation::pointer_hit`):
+/// `None` when the app reported nothing, `Some(None)` when it reported that no node took it. The
+/// service turns it into the answer's `hit` line or the `missed` error.
+pub(crate) struct Hit {
+    pub check: PressCheck,
+    pub reported: Option<Option<accesskit::NodeId>>,
 }
 
 /// A frame's pixels as the GPU left them in the mapped staging buffer, lent for the time of a
@@ -232,6 +243,17 @@ pub(crate) struct Replier {
 impl Replier {
     /// Answers `seq`, stamped with the frame being built. Never blocks.
     pub fn send(&self, seq: u64, verb: Verb, result: Result<String, Failure>) {
+        self.send_hit(seq, verb, result, None);
+    }
+
+    /// Answers `seq` like [`Replier::send`], with the press the answer depends on.
+    pub fn send_hit(
+        &self,
+        seq: u64,
+        verb: Verb,
+        result: Result<String, Failure>,
+        hit: Option<Hit>,
+    ) {
         // The flag goes up before the send, so an end_frame racing with this reply either sees it
         // and wakes the service, or has already published the frame the reply is stamped with.
         self.counters.replied.store(true, Ordering::SeqCst);
@@ -243,6 +265,7 @@ impl Replier {
             verb,
             frame,
             result,
+            hit,
         });
         if let Some(waker) = &self.waker {
             waker();

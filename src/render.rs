@@ -3,9 +3,11 @@
 //!
 //! Runs on the render thread: it never blocks, never touches the file system and never formats
 //! text. Per frame it takes one uncontended lock in [`RenderSide::begin_frame`] (one `try_recv`
-//! per order waiting) and one in [`RenderSide::end_frame`] (an atomic increment, the `try_send`s of
-//! scene changes still held back, an atomic store, one `try_send` of the frame's end time, and one
-//! more `try_send` when a reply was given). An idle frame allocates nothing (`tests/frame_cost.rs`).
+//! per order waiting) and one in [`RenderSide::end_frame`] (the replies held for a press report,
+//! an atomic increment, the `try_send`s of scene changes still held back, an atomic store, one
+//! `try_send` of the frame's end time, and one more `try_send` when a reply was given). An idle
+//! frame allocates nothing (`tests/frame_cost.rs`), nor does an unchanged [`RenderSide::layers`]
+//! or a [`RenderSide::pointer_hit`].
 
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -15,18 +17,20 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use crossbeam_channel::TrySendError;
-use winit::dpi::PhysicalPosition;
-use winit::event::{
-    DeviceId, ElementState, MouseButton, MouseScrollDelta, TouchPhase, WindowEvent,
-};
+use winit::event::WindowEvent;
 use winit::window::WindowId;
 
 use crate::capture::{Ring, Staged, Wanted};
 use crate::dropbox::DirLock;
-use crate::input::{Input, KeyInput, Request};
-use crate::link::{CaptureJob, Claim, Order, Plan, RenderEnds, Replier, SceneChange, Step, Waker};
-use crate::protocol::{Button, Command, ErrorCode, Failure};
-use crate::widget::WindowState;
+use crate::input::{Input, Request};
+use crate::link::{
+    CaptureJob, Claim, Hit, Order, Plan, RenderEnds, Replier, SceneChange, Step, Waker,
+};
+use crate::protocol::{Command, ErrorCode, Failure, Verb};
+use crate::widget::{Layers, WindowState};
+
+mod events;
+use events::{expired, to_input};
 
 /// The render side of a running plugin.
 pub(crate) struct RenderSide {
@@ -56,6 +60,11 @@ struct State {
     windows: HashMap<u64, WindowState>,
     /// The windows the app says are animating.
     animating: Vec<u64>,
+    /// The layers last sent for each window: an equal value is not sent again.
+    layers: HashMap<u64, Layers>,
+    /// Answers whose last stage pressed this frame: sent by `end_frame`, after the app's
+    /// `pointer_hit` report.
+    held: Vec<Held>,
     /// Screenshots delivered this frame, waiting for `capture`.
     wanted: Vec<Wanted>,
     /// Copies encoded this frame, waiting for the frame to be submitted.
@@ -73,6 +82,18 @@ struct Pending {
     next: usize,
     deadline: Option<Instant>,
     claim: Claim,
+    /// What the app reported for its press ([`RenderSide::pointer_hit`]).
+    reported: Option<Option<accesskit::NodeId>>,
+    /// Whether this frame delivered its press (reports are taken until `end_frame`).
+    pressed_now: bool,
+}
+
+/// A delivered order's answer, held until the frame that pressed ends.
+struct Held {
+    seq: u64,
+    verb: Verb,
+    summary: String,
+    hit: Hit,
 }
 
 impl Drop for RenderSide {
@@ -111,6 +132,8 @@ impl RenderSide {
                 pending: VecDeque::new(),
                 windows: HashMap::new(),
                 animating: Vec::new(),
+                layers: HashMap::new(),
+                held: Vec::new(),
                 wanted: Vec::new(),
                 staged: Vec::new(),
                 ring: Ring::new(),
@@ -155,6 +178,8 @@ impl RenderSide {
                 next: 0,
                 deadline,
                 claim,
+                reported: None,
+                pressed_now: false,
             });
         }
         if state.pending.is_empty() {
@@ -236,6 +261,7 @@ impl RenderSide {
                 .map_or(1.0, |s| s.scale_factor)
                 .max(f64::MIN_POSITIVE);
             let mut captured = false;
+            p.pressed_now = plan.press.as_ref().is_some_and(|c| c.stage == p.next);
             if let Some(stage) = plan.stages.get_mut(p.next) {
                 for step in stage.drain(..) {
                     match step {
@@ -260,7 +286,29 @@ impl RenderSide {
             if !captured {
                 // A screenshot is answered by the service thread once its PNG is written.
                 let summary = std::mem::take(&mut plan.summary);
-                self.replier.send(p.seq, p.command.verb(), Ok(summary));
+                let (seq, verb) = (p.seq, p.command.verb());
+                match plan.press.take() {
+                    // Pressed this frame: the app reports what took it before the frame ends.
+                    Some(check) if p.pressed_now => state.held.push(Held {
+                        seq,
+                        verb,
+                        summary,
+                        hit: Hit {
+                            check,
+                            reported: p.reported,
+                        },
+                    }),
+                    Some(check) => self.replier.send_hit(
+                        seq,
+                        verb,
+                        Ok(summary),
+                        Some(Hit {
+                            check,
+                            reported: p.reported,
+                        }),
+                    ),
+                    None => self.replier.send(seq, verb, Ok(summary)),
+                }
             }
             state.pending.pop_front();
         }
@@ -310,10 +358,18 @@ impl RenderSide {
 
     /// Publishes the frame being built: answers given during it are written now.
     pub fn end_frame(&self) {
-        let frame = self.link.counters.building.fetch_add(1, Ordering::SeqCst);
         let (stages_left, flushed, replied_for_next) = {
             let mut guard = self.state();
             let state = &mut *guard;
+            // The answers held for the app's press report go with this frame (stamped with it).
+            for held in state.held.drain(..) {
+                self.replier
+                    .send_hit(held.seq, held.verb, Ok(held.summary), Some(held.hit));
+            }
+            for p in state.pending.iter_mut() {
+                p.pressed_now = false;
+            }
+            let frame = self.link.counters.building.fetch_add(1, Ordering::SeqCst);
             let flushed = self.flush_backlog(&mut state.backlog);
             let mut replied = false;
             if flushed {
@@ -401,6 +457,45 @@ impl RenderSide {
         true
     }
 
+    /// Sends a window's layers when they differ from the last ones sent (copying them only then).
+    pub fn layers(&self, window: u64, layers: &Layers) {
+        let mut guard = self.state();
+        let state = &mut *guard;
+        let last = state.layers.get(&window);
+        if last.map_or(layers.is_empty(), |l| l == layers) {
+            return;
+        }
+        match state.layers.get_mut(&window) {
+            Some(l) => l.clone_from(layers),
+            None => {
+                state.layers.insert(window, layers.clone());
+            }
+        }
+        state
+            .backlog
+            .push_back(SceneChange::Layers(window, layers.clone()));
+        self.flush_backlog(&mut state.backlog);
+    }
+
+    /// Records which node took the press this frame delivered to `window`; ignored in a frame
+    /// that delivered none.
+    pub fn pointer_hit(&self, window: u64, node: Option<accesskit::NodeId>) {
+        let mut guard = self.state();
+        let state = &mut *guard;
+        for held in state.held.iter_mut() {
+            if held.hit.check.window == window {
+                held.hit.check.record(&mut held.hit.reported, node);
+            }
+        }
+        for p in state.pending.iter_mut().filter(|p| p.pressed_now) {
+            if let Some(check) = p.plan.as_ref().and_then(|plan| plan.press.as_ref())
+                && check.window == window
+            {
+                check.record(&mut p.reported, node);
+            }
+        }
+    }
+
     /// Hands a scene change to the service thread (behind whatever is still held back).
     pub fn send_scene(&self, msg: SceneChange) {
         let mut state = self.state();
@@ -479,6 +574,7 @@ impl RenderSide {
             let mut state = self.state();
             state.windows.remove(&window);
             state.animating.retain(|w| *w != window);
+            state.layers.remove(&window);
         }
         self.send_scene(SceneChange::Closed(window));
     }
@@ -491,97 +587,11 @@ impl RenderSide {
         &self.dir
     }
 }
-
 /// Whether `release` lets go of what `press` pressed.
 fn releases(release: &Step, press: &Step) -> bool {
     match (release, press) {
         (Step::Button { button: a, .. }, Step::Button { button: b, .. }) => a == b,
         (Step::Key { chord: a, .. }, Step::Key { chord: b, .. }) => a == b,
         _ => false,
-    }
-}
-
-/// The answer to an order whose deadline passed after `delivered` of its `total` input stages.
-fn expired(delivered: usize, total: usize) -> Failure {
-    if delivered == 0 {
-        Failure::new(
-            ErrorCode::Expired,
-            "its deadline passed before the app's next frame took it; it was not carried out",
-            "its client has given up on it; send it again with a longer --timeout if it is still wanted",
-        )
-    } else {
-        Failure::new(
-            ErrorCode::Expired,
-            format!(
-                "its deadline passed after {delivered} of its {total} input stages were delivered; the rest was dropped (but for the release of anything pressed)"
-            ),
-            "it was partly carried out: check the app's state before sending it again",
-        )
-    }
-}
-
-fn to_input(window: WindowId, scale: f64, step: Step) -> Input {
-    let device_id = DeviceId::dummy();
-    let button = |b: Button| match b {
-        Button::Left => MouseButton::Left,
-        Button::Right => MouseButton::Right,
-        Button::Middle => MouseButton::Middle,
-    };
-    let state = |pressed: bool| {
-        if pressed {
-            ElementState::Pressed
-        } else {
-            ElementState::Released
-        }
-    };
-    let pointer = |event| Input::Pointer { window, event };
-    match step {
-        Step::Move { x, y } => pointer(WindowEvent::CursorMoved {
-            device_id,
-            position: PhysicalPosition::new(x * scale, y * scale),
-        }),
-        Step::Button { button: b, pressed } => pointer(WindowEvent::MouseInput {
-            device_id,
-            state: state(pressed),
-            button: button(b),
-        }),
-        // winit: positive deltas move the content right and down (revealing what is above);
-        // the protocol's positive dy reveals what is below.
-        Step::Wheel { dx, dy } => pointer(WindowEvent::MouseWheel {
-            device_id,
-            delta: MouseScrollDelta::PixelDelta(PhysicalPosition::new(-dx * scale, -dy * scale)),
-            phase: TouchPhase::Moved,
-        }),
-        Step::Text(text) => Input::Text { window, text },
-        Step::Key { chord, pressed } => Input::Key {
-            window,
-            key: KeyInput {
-                chord,
-                state: state(pressed),
-            },
-        },
-        Step::Action {
-            node,
-            tree,
-            action,
-            data,
-            widget,
-        } => Input::Action {
-            window,
-            request: accesskit::ActionRequest {
-                action,
-                target_tree: tree,
-                target_node: node,
-                data,
-            },
-            widget,
-        },
-        Step::Resize { width, height } => Input::Resize {
-            window,
-            size: winit::dpi::LogicalSize::new(f64::from(width), f64::from(height)),
-        },
-        Step::Quit => Input::Quit,
-        // Taken out by begin_frame before it gets here.
-        Step::Capture { .. } => Input::Quit,
     }
 }

@@ -170,3 +170,35 @@ pub struct WindowState {
     /// Whether the window has the keyboard focus.
     pub focused: bool,
 }
+
+/// What an AccessKit tree cannot say about a window and the hit test needs: the paint order of
+/// its top-level layers, which one is modal, and which containers clip their children
+/// ([`Automation::layers`](crate::Automation::layers)).
+///
+/// Node ids are those of the window's AccessKit tree (`TreeUpdate` node ids of its root tree);
+/// ids the tree does not hold are ignored, and so are the layers of a window fed widget records. Rectangles are in the tree's units and coordinates:
+/// physical pixels of the window, as node bounds are after their transforms. An empty value (the
+/// default) says nothing: the tree-order rules apply as if it had never been handed over.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Layers {
+    /// The roots of the window's layers (windows, popups, menus, tooltips), bottom to top. A node
+    /// belongs to the layer of its nearest listed ancestor (or itself); nodes under no listed root
+    /// lie below every listed layer. A node of a higher layer lies on top of every node of a lower
+    /// one, whatever the tree order; within one layer, tree order is paint order. A layer is not
+    /// clipped by the ancestors of its root (a popup parented under a scrolled row is not cut off).
+    pub order: Vec<accesskit::NodeId>,
+    /// The modal layer's root, if one is shown: only it and the layers above it take input; a
+    /// target under it is refused `covered`. A root missing from `order` counts as the top layer.
+    pub modal: Option<accesskit::NodeId>,
+    /// Containers that clip their descendants: to the rectangle given, or to their own bounds
+    /// with `None` (a scroll area's viewport). Descendants outside are scrolled out: `offscreen`.
+    /// These add to the tree's own clips (`clips_children`, scroll offsets).
+    pub clips: Vec<(accesskit::NodeId, Option<accesskit::Rect>)>,
+}
+
+impl Layers {
+    /// Whether it says nothing (no order, no modal layer, no clips).
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty() && self.modal.is_none() && self.clips.is_empty()
+    }
+}

@@ -93,3 +93,42 @@ fn an_idle_frame_allocates_nothing_on_the_render_thread() {
     assert!(allocations() > before, "the counting allocator saw nothing");
     drop(v);
 }
+
+#[test]
+fn unchanged_layers_and_press_reports_allocate_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let automation = Automation::builder()
+        .dir(dir.path().join("box"))
+        .app_name("frame-cost-layers")
+        .start()
+        .unwrap();
+    let window = WindowId::from(1);
+    let mut layers = winit_automation::Layers {
+        order: vec![accesskit::NodeId(1), accesskit::NodeId(2)],
+        modal: Some(accesskit::NodeId(2)),
+        clips: vec![(accesskit::NodeId(3), None)],
+    };
+    // The first call copies and sends them.
+    automation.layers(window, &layers);
+    for _ in automation.begin_frame() {}
+    automation.end_frame();
+    let before = allocations();
+    for _ in 0..1000 {
+        for _ in automation.begin_frame() {}
+        // The app refills its value in place each frame, as an adapter would.
+        layers.order.clear();
+        layers
+            .order
+            .extend([accesskit::NodeId(1), accesskit::NodeId(2)]);
+        automation.layers(window, &layers);
+        automation.pointer_hit(window, Some(accesskit::NodeId(1)));
+        automation.end_frame();
+    }
+    let allocated = allocations() - before;
+    assert_eq!(allocated, 0, "1000 frames allocated {allocated} times");
+    // A positive control: a change is copied (and sent).
+    layers.order.push(accesskit::NodeId(4));
+    let before = allocations();
+    automation.layers(window, &layers);
+    assert!(allocations() > before, "a change was not copied");
+}

@@ -66,6 +66,9 @@ pub enum ErrorCode {
     /// `type` with nothing focused: the window's tree says no node has the keyboard focus, so the
     /// text would go nowhere.
     NoFocus,
+    /// A pointer press was delivered, and the app reported that another node took it (neither the
+    /// target nor inside it): the input went to the wrong widget.
+    Missed,
     /// The command's deadline (`--deadline`, its client's timeout) passed before it was carried
     /// out: it was not carried out, or, when the message says so, only partly.
     Expired,
@@ -102,6 +105,7 @@ impl ErrorCode {
         Self::Covered,
         Self::ActionNotSupported,
         Self::NoFocus,
+        Self::Missed,
         Self::Expired,
     ];
 
@@ -136,6 +140,7 @@ impl ErrorCode {
             Self::Covered => "covered",
             Self::ActionNotSupported => "action_not_supported",
             Self::NoFocus => "no_focus",
+            Self::Missed => "missed",
             Self::Expired => "expired",
         }
     }

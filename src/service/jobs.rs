@@ -337,6 +337,7 @@ mod tests {
             verb: Verb::Click,
             frame,
             result: Ok(String::new()),
+            hit: None,
         }
     }
 

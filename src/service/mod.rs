@@ -341,7 +341,11 @@ impl Service {
         self.drain_scene();
         for (reply, settle) in self.jobs.take_replies(published, all) {
             let (seq, verb, frame) = (reply.seq, reply.verb, reply.frame);
-            match (reply.result, settle) {
+            let result = match (reply.result, reply.hit) {
+                (Ok(body), Some(h)) => self.trees.press_answer(&h.check, h.reported, body),
+                (result, _) => result,
+            };
+            match (result, settle) {
                 // Carried out; answered once the tree has stopped changing.
                 (Ok(body), Some(settle)) => {
                     self.start_settle(

@@ -1,6 +1,7 @@
 //! Aiming: a resolved target's visible centre, and the checks that the pointer can reach it
 //! (shown, enabled, with an area, inside the visible part of the window, not behind a modal
-//! dialog, not covered by a node painted on top). Paint order is taken to be tree order.
+//! dialog or modal layer, not covered by a node painted on top). Paint order is the app's layer
+//! order (`stack.rs`), then tree order.
 //!
 //! Runs on the service thread when every earlier action has been carried out.
 
@@ -8,9 +9,10 @@ use accesskit::{Point as AkPoint, Role};
 use accesskit_consumer::NodeRef as Node;
 
 use super::format::{self, num};
-use super::geometry::{self, clip_at, clips, contains, intersect, is_empty};
+use super::geometry::{self, contains, intersect, is_empty};
 use super::mirror::WindowMirror;
 use super::refs::{self, Found};
+use super::stack::Stack;
 use super::{Trees, roles::role_name};
 use crate::protocol::{ErrorCode, Failure, Point, Target, quote};
 
@@ -21,6 +23,8 @@ pub(super) struct Aim {
     pub y: f64,
     /// The target's line, or `None` for a point target.
     pub line: Option<String>,
+    /// The target, or `None` for a point target.
+    pub found: Option<Found>,
 }
 
 /// Whether a node lying on top of a target counts as covering it: something that takes the pointer
@@ -53,17 +57,20 @@ fn is_within(node: &Node, ancestor: accesskit_consumer::FullNodeId) -> bool {
 }
 
 /// The topmost node at `p` (tree units) that can cover others, honouring hidden subtrees and
-/// every clip; and the last modal dialog shown, if any. Paint order is tree order: a later node
-/// lies on top of an earlier one, a child on top of its parent.
+/// every clip; and the last modal dialog shown, if any. Paint order is layer order, then tree
+/// order: a later node lies on top of an earlier one of the same layer, a child on top of its
+/// parent, and any node of a higher layer on top of every node of a lower one.
 fn hit<'a>(
     w: &'a WindowMirror,
+    stack: &Stack,
     root: Node<'a>,
     p: AkPoint,
 ) -> (Option<Node<'a>>, Option<Node<'a>>) {
-    let mut top = None;
+    let mut top: Option<(Node<'a>, usize)> = None;
     let mut modal = None;
-    let mut stack = vec![(root, w.viewport())];
-    while let Some((node, clip)) = stack.pop() {
+    let rank = stack.root_rank(root.id()).unwrap_or(0);
+    let mut pending = vec![(root, w.viewport(), rank)];
+    while let Some((node, clip, rank)) = pending.pop() {
         if node.is_hidden() {
             continue;
         }
@@ -76,20 +83,28 @@ fn hit<'a>(
             (b, None) => b,
             (None, Some(_)) => None,
         };
+        // Tree order: a later node of the same layer replaces an earlier one.
         if let Some(v) = visible
             && can_cover(&node)
             && contains(v, p)
+            && top.is_none_or(|(_, r)| rank >= r)
         {
-            top = Some(node);
+            top = Some((node, rank));
         }
-        let child_clip = match (clips(&node), bounds) {
-            (true, Some(b)) => Some(clip.map_or(b, |c| intersect(c, b))),
-            _ => clip,
+        let child_clip = match stack.clip_of(&node, bounds) {
+            Some(b) => Some(clip.map_or(b, |c| intersect(c, b))),
+            None => clip,
         };
         let children: Vec<_> = node.children().collect();
-        stack.extend(children.into_iter().rev().map(|c| (c, child_clip)));
+        pending.extend(children.into_iter().rev().map(|c| {
+            // A layer root starts afresh: its tree ancestors neither clip it nor rank it.
+            match stack.root_rank(c.id()) {
+                Some(r) => (c, w.viewport(), r),
+                None => (c, child_clip, rank),
+            }
+        }));
     }
-    (top, modal)
+    (top.map(|(n, _)| n), modal)
 }
 
 /// The `zero_size` refusal of a node with no area: no bounds, bounds that are not finite, or zero
@@ -206,7 +221,10 @@ impl Trees {
             };
             return Err(no_area(&node, &line, "aim at", &hint));
         };
-        let visible = clip_at(w, &node).map_or(bounds, |c| intersect(bounds, c));
+        let stack = Stack::new(w);
+        let visible = stack
+            .clip_at(w, &node)
+            .map_or(bounds, |c| intersect(bounds, c));
         if is_empty(visible) {
             // The hint names `scroll_into_view` only where the node lists it: a hint that leads to
             // `action_not_supported` is no hint.
@@ -229,7 +247,7 @@ impl Trees {
             (visible.y0 + visible.y1) / 2.0,
         );
         if check_cover {
-            let (top, modal) = hit(w, state.root(), centre);
+            let (top, modal) = hit(w, &stack, state.root(), centre);
             if let Some(d) = modal
                 && !is_within(&node, d.id())
             {
@@ -244,9 +262,28 @@ impl Trees {
                     "close the dialog first",
                 ));
             }
+            if let Some((m, rank)) = stack.modal()
+                && stack.layer(&node).0 < rank
+            {
+                let by = format::found_line(
+                    &self.mirror,
+                    &mut self.refs,
+                    Found {
+                        window: found.window,
+                        node: m,
+                    },
+                );
+                return Err(failure(
+                    ErrorCode::Covered,
+                    format!("{line} is below the modal layer {by}"),
+                    "close it first: only the modal layer and those above it take input",
+                ));
+            }
+            // The target's own subtree and ancestors do not cover it, unless they are painted in
+            // another layer (a popup parented under the widget it covers).
+            let same_layer = |t: &Node| stack.layer(t).1 == stack.layer(&node).1;
             if let Some(t) = top
-                && !is_within(&t, node.id())
-                && !is_within(&node, t.id())
+                && !(same_layer(&t) && (is_within(&t, node.id()) || is_within(&node, t.id())))
             {
                 let cover = Found {
                     window: found.window,
@@ -271,6 +308,7 @@ impl Trees {
             x: centre.x / k,
             y: centre.y / k,
             line: Some(line),
+            found: Some(found),
         })
     }
 
@@ -289,7 +327,9 @@ impl Trees {
                 "crop to a node with bounds, or take the whole window",
             ));
         };
-        let visible = clip_at(w, &node).map_or(bounds, |c| intersect(bounds, c));
+        let visible = Stack::new(w)
+            .clip_at(w, &node)
+            .map_or(bounds, |c| intersect(bounds, c));
         if is_empty(visible) {
             return Err(failure(
                 ErrorCode::Offscreen,
@@ -328,241 +368,10 @@ impl Trees {
             x: p.x,
             y: p.y,
             line: None,
+            found: None,
         })
     }
 }
 
 #[cfg(test)]
-mod tests {
-    //! The hit test and the target checks on small widget-record trees: no thread, no file.
-
-    use accesskit::{Action, Role};
-
-    use super::super::{SceneChange, Trees};
-    use crate::protocol::{Command, ErrorCode, Failure};
-    use crate::widget::{Bounds, Widget, WidgetStates, WindowState};
-
-    fn trees(widgets: Vec<Widget>) -> Trees {
-        let mut trees = Trees::default();
-        trees.apply(SceneChange::State(
-            1,
-            WindowState {
-                title: "t".into(),
-                width: 400.0,
-                height: 300.0,
-                scale_factor: 1.0,
-                focused: true,
-            },
-        ));
-        trees.apply(SceneChange::Widgets(1, widgets));
-        trees
-    }
-
-    fn button(id: &str, x: f64, y: f64) -> Widget {
-        Widget::new(id, Role::Button, id)
-            .bounds(Bounds::new(x, y, 80.0, 30.0))
-            .action(Action::Click)
-    }
-
-    fn click(trees: &mut Trees, id: &str) -> Result<String, Failure> {
-        let plan = trees.plan(&Command::parse(&format!("click id={id}")).unwrap())?;
-        Ok(plan.expect("a click is planned").summary)
-    }
-
-    #[test]
-    fn a_clear_target_is_aimed_at_its_centre() {
-        let mut t = trees(vec![button("save", 10.0, 10.0)]);
-        let summary = click(&mut t, "save").unwrap();
-        assert!(summary.contains("50,25"), "{summary}");
-    }
-
-    #[test]
-    fn a_later_interactive_node_on_top_covers_the_target() {
-        let mut t = trees(vec![button("save", 10.0, 10.0), button("over", 20.0, 15.0)]);
-        let err = click(&mut t, "save").unwrap_err();
-        assert_eq!(err.code, ErrorCode::Covered, "{}", err.message);
-        assert!(err.message.contains("\"over\""), "{}", err.message);
-        // The node on top is itself clear.
-        assert!(click(&mut t, "over").is_ok());
-    }
-
-    #[test]
-    fn a_container_overlapping_the_target_does_not_cover_it() {
-        let pane = Widget::new("pane", Role::Pane, "").bounds(Bounds::new(0.0, 0.0, 400.0, 300.0));
-        let mut t = trees(vec![button("save", 10.0, 10.0), pane]);
-        assert!(click(&mut t, "save").is_ok());
-    }
-
-    #[test]
-    fn a_modal_dialog_shields_everything_outside_it() {
-        use accesskit::{Node, NodeId, Rect, TreeId, TreeInfo, TreeUpdate};
-        let update = |modal: bool| {
-            let mut root = Node::new(Role::Window);
-            root.set_bounds(Rect::new(0.0, 0.0, 400.0, 300.0));
-            root.set_children(vec![NodeId(1), NodeId(2)]);
-            let mut save = Node::new(Role::Button);
-            save.set_label("save");
-            save.set_bounds(Rect::new(10.0, 10.0, 90.0, 40.0));
-            save.add_action(Action::Click);
-            let mut dialog = Node::new(Role::Dialog);
-            dialog.set_label("Confirm");
-            dialog.set_bounds(Rect::new(200.0, 200.0, 350.0, 280.0));
-            if modal {
-                dialog.set_modal();
-            }
-            TreeUpdate {
-                nodes: vec![(NodeId(0), root), (NodeId(1), save), (NodeId(2), dialog)],
-                tree: Some(TreeInfo::new(NodeId(0))),
-                tree_id: TreeId::ROOT,
-                focus: NodeId(0),
-            }
-        };
-        let click_save = |t: &mut Trees| {
-            t.plan(&Command::parse("click role=button name=save").unwrap())
-                .map(|_| ())
-        };
-        let mut t = trees(vec![]);
-        t.apply(SceneChange::Update(1, update(false)));
-        // Not modal: the button is clear (the dialog lies elsewhere).
-        assert!(click_save(&mut t).is_ok());
-        t.apply(SceneChange::Update(1, update(true)));
-        let err = click_save(&mut t).unwrap_err();
-        assert_eq!(err.code, ErrorCode::Covered, "{}", err.message);
-        assert!(err.message.contains("modal"), "{}", err.message);
-    }
-
-    #[test]
-    fn content_clipped_by_a_scroll_container_is_offscreen() {
-        let list = Widget::new("list", Role::List, "list")
-            .bounds(Bounds::new(0.0, 0.0, 200.0, 100.0))
-            .states(WidgetStates {
-                clips_children: true,
-                ..WidgetStates::default()
-            });
-        let below = button("row9", 10.0, 150.0).parent("list");
-        let inside = button("row1", 10.0, 10.0).parent("list");
-        let mut t = trees(vec![list, inside, below]);
-        assert!(click(&mut t, "row1").is_ok());
-        let err = click(&mut t, "row9").unwrap_err();
-        assert_eq!(err.code, ErrorCode::Offscreen, "{}", err.message);
-    }
-
-    #[test]
-    fn a_node_with_bounds_that_are_not_finite_covers_nothing_and_is_not_aimed_at() {
-        // An interactive cell published after (so on top of) the button, with infinite bounds
-        // (which a transform turns into NaN) and one with NaN bounds outright.
-        let infinite = Widget::new("cell", Role::Group, "cell")
-            .bounds(Bounds::new(
-                f64::NEG_INFINITY,
-                f64::NEG_INFINITY,
-                f64::INFINITY,
-                f64::INFINITY,
-            ))
-            .action(Action::Click);
-        let nan = Widget::new("nan", Role::Button, "nan")
-            .bounds(Bounds::new(f64::NAN, 10.0, 80.0, 30.0))
-            .action(Action::Click);
-        // A clipping container with infinite bounds clips nothing: its child stays reachable.
-        let table = Widget::new("table", Role::Table, "table")
-            .bounds(Bounds::new(0.0, f64::INFINITY, 400.0, 300.0))
-            .states(WidgetStates {
-                clips_children: true,
-                ..WidgetStates::default()
-            });
-        let row = button("row", 200.0, 200.0).parent("table");
-        let mut t = trees(vec![button("save", 10.0, 10.0), infinite, nan, table, row]);
-        let summary = click(&mut t, "save").unwrap();
-        assert!(summary.contains("50,25"), "{summary}");
-        let summary = click(&mut t, "row").unwrap();
-        assert!(summary.contains("240,215"), "{summary}");
-        for id in ["cell", "nan"] {
-            let err = click(&mut t, id).unwrap_err();
-            assert_eq!(err.code, ErrorCode::ZeroSize, "{id}: {}", err.message);
-            assert!(err.message.contains("not finite"), "{id}: {}", err.message);
-        }
-    }
-
-    #[test]
-    fn a_point_target_never_hits_a_node_whose_bounds_are_not_finite() {
-        use crate::protocol::Target;
-        use accesskit::{Node, NodeId, Rect, TreeId, TreeInfo, TreeUpdate};
-        let mut root = Node::new(Role::Window);
-        root.set_bounds(Rect::new(0.0, 0.0, 400.0, 300.0));
-        root.set_children(vec![NodeId(1), NodeId(2)]);
-        let mut save = Node::new(Role::Button);
-        save.set_label("save");
-        save.set_bounds(Rect::new(10.0, 10.0, 90.0, 40.0));
-        save.add_action(Action::Click);
-        // Its raw rect contains every point; its child, with finite bounds, is still hit.
-        let mut cell = Node::new(Role::Group);
-        cell.set_label("cell");
-        cell.set_bounds(Rect::new(
-            f64::NEG_INFINITY,
-            f64::NEG_INFINITY,
-            f64::INFINITY,
-            f64::INFINITY,
-        ));
-        cell.add_action(Action::Click);
-        cell.set_children(vec![NodeId(3)]);
-        let mut inner = Node::new(Role::Label);
-        inner.set_value("inner");
-        inner.set_bounds(Rect::new(200.0, 200.0, 300.0, 220.0));
-        let mut t = trees(vec![]);
-        t.apply(SceneChange::Update(
-            1,
-            TreeUpdate {
-                nodes: vec![
-                    (NodeId(0), root),
-                    (NodeId(1), save),
-                    (NodeId(2), cell),
-                    (NodeId(3), inner),
-                ],
-                tree: Some(TreeInfo::new(NodeId(0))),
-                tree_id: TreeId::ROOT,
-                focus: NodeId(0),
-            },
-        ));
-        let get = |t: &mut Trees, at: &str| t.get(&Target::parse(at).unwrap());
-        let line = get(&mut t, "50,25").unwrap();
-        assert!(
-            line.starts_with("@e") && line.contains("button \"save\""),
-            "{line}"
-        );
-        let line = get(&mut t, "250,210").unwrap();
-        assert!(line.contains("value=\"inner\""), "{line}");
-        // Nothing else lies at 350,100: the cell is not hit there, the window root is.
-        let line = get(&mut t, "350,100").unwrap();
-        assert!(line.contains(" window "), "{line}");
-        // The cell itself prints no bounds, and `get` says why.
-        let cell = get(&mut t, "role=group").unwrap();
-        assert!(!cell.contains("bounds="), "{cell}");
-        assert!(cell.contains("\nbounds_not_finite\n"), "{cell}");
-        // Clicking on the button is clear: the cell covers nothing.
-        assert!(
-            t.plan(&Command::parse("click role=button").unwrap())
-                .is_ok()
-        );
-    }
-
-    #[test]
-    fn disabled_hidden_and_zero_size_targets_are_refused_with_their_reason() {
-        let disabled = button("off", 10.0, 10.0).states(WidgetStates {
-            disabled: true,
-            ..WidgetStates::default()
-        });
-        let hidden = button("gone", 10.0, 50.0).states(WidgetStates {
-            hidden: true,
-            ..WidgetStates::default()
-        });
-        let flat = Widget::new("flat", Role::Button, "flat")
-            .bounds(Bounds::new(10.0, 100.0, 0.0, 0.0))
-            .action(Action::Click);
-        let mut t = trees(vec![disabled, hidden, flat]);
-        assert_eq!(click(&mut t, "off").unwrap_err().code, ErrorCode::Disabled);
-        assert_eq!(
-            click(&mut t, "gone").unwrap_err().code,
-            ErrorCode::Offscreen
-        );
-        assert_eq!(click(&mut t, "flat").unwrap_err().code, ErrorCode::ZeroSize);
-    }
-}
+mod tests;

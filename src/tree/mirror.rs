@@ -10,10 +10,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use accesskit::{Node, NodeId, Rect, Role, Toggled, TreeId, TreeInfo, TreeUpdate};
 use accesskit_consumer::{NodeRef, Tree, TreeChangeHandler as ChangeHandler};
 
-use crate::widget::{GpuInfo, SurfaceInfo, Widget, WindowState};
+use crate::widget::{GpuInfo, Layers, SurfaceInfo, Widget, WindowState};
 
 /// A change of what the app shows, sent by the render thread: a window's AccessKit update or
-/// widget records, its state or surface, the GPU adapter, or its closing. The mirror applies it.
+/// widget records, its state, layers or surface, the GPU adapter, or its closing. The mirror applies it.
 pub(crate) enum SceneChange {
     /// An AccessKit update (full or incremental).
     Update(u64, TreeUpdate),
@@ -21,6 +21,8 @@ pub(crate) enum SceneChange {
     Widgets(u64, Vec<Widget>),
     /// The window's title, size, scale factor and focus.
     State(u64, WindowState),
+    /// What the tree cannot say: layer order, the modal layer, clips (sent only when changed).
+    Layers(u64, Layers),
     /// The window's surface size and format.
     Surface(u64, SurfaceInfo),
     /// The GPU adapter.
@@ -45,6 +47,8 @@ pub(crate) struct WindowMirror {
     pub state: Option<WindowState>,
     pub surface: Option<SurfaceInfo>,
     pub tree: Option<Tree>,
+    /// The app's layers, empty until it hands them over.
+    pub layers: Layers,
     pub source: Source,
     /// Why the last update was rejected, until a valid one arrives.
     pub error: Option<String>,
@@ -65,6 +69,7 @@ impl WindowMirror {
             state: None,
             surface: None,
             tree: None,
+            layers: Layers::default(),
             source: Source::AccessKit,
             error: None,
             dropped_widgets: 0,
@@ -292,6 +297,12 @@ impl Mirror {
                 let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
                 let changed = w.state.as_ref() != Some(&state);
                 w.state = Some(state);
+                changed
+            }
+            SceneChange::Layers(id, layers) => {
+                let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
+                let changed = w.layers != layers;
+                w.layers = layers;
                 changed
             }
             SceneChange::Surface(id, surface) => {

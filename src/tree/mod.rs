@@ -9,8 +9,10 @@ mod geometry;
 mod hit;
 pub(crate) mod mirror;
 pub(crate) mod plan;
+pub(crate) mod press;
 mod refs;
 pub(crate) mod roles;
+mod stack;
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write;

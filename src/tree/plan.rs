@@ -15,6 +15,7 @@ use super::Trees;
 use super::format::{self, num};
 use super::hit::{Aim, default_window, failure, live_node};
 use super::mirror::Source;
+use super::press::PressCheck;
 use super::refs::Found;
 use crate::protocol::{
     Button, Command, ErrorCode, Failure, KeyChord, Point, Target, action_name, quote,
@@ -63,6 +64,8 @@ pub(crate) struct Plan {
     pub stages: Vec<Vec<Step>>,
     /// The body of the answer once the last stage is delivered (`path ...` and what was aimed at).
     pub summary: String,
+    /// The pointer press to verify, for the verbs that press (`click`, `drag`).
+    pub press: Option<PressCheck>,
 }
 
 /// How many unchanged frames make a tree settled when `--frames` is not given.
@@ -189,6 +192,7 @@ impl Trees {
     /// Plans an action command. `Ok(None)` for a command the app answers itself.
     pub(crate) fn plan(&mut self, command: &Command) -> Result<Option<Plan>, Failure> {
         let mut summary = String::new();
+        let mut press = None;
         let (window, stages) = match command {
             Command::Click {
                 target,
@@ -198,13 +202,13 @@ impl Trees {
             } => {
                 let aim = self.aim(target, true)?;
                 let presses = if *double { 2 } else { 1 };
-                let mut press = Vec::new();
+                let mut presses_and_releases = Vec::new();
                 for _ in 0..presses {
-                    press.push(Step::Button {
+                    presses_and_releases.push(Step::Button {
                         button: *button,
                         pressed: true,
                     });
-                    press.push(Step::Button {
+                    presses_and_releases.push(Step::Button {
                         button: *button,
                         pressed: false,
                     });
@@ -216,7 +220,8 @@ impl Trees {
                     button_name(*button),
                     if *double { " double" } else { "" }
                 );
-                (aim.window, vec![vec![move_to(&aim)], press])
+                press = Some(self.press_check(&aim, 1));
+                (aim.window, vec![vec![move_to(&aim)], presses_and_releases])
             }
             Command::Hover { target, .. } => {
                 let aim = self.aim(target, true)?;
@@ -242,6 +247,7 @@ impl Trees {
                 if let Some(l) = &b.line {
                     let _ = writeln!(summary, "to_target {l}");
                 }
+                press = Some(self.press_check(&a, 1));
                 let mut stages = vec![vec![move_to(&a)]];
                 stages.push(vec![Step::Button {
                     button: Button::Left,
@@ -394,6 +400,7 @@ impl Trees {
             window,
             stages,
             summary,
+            press,
         }))
     }
 }

@@ -1,0 +1,129 @@
+//! Paint order, modality and clipping beyond the tree: what the app said about a window's layers
+//! (`Layers`, from `Automation::layers`), resolved against its tree for one hit test.
+//!
+//! A node is in the layer of its nearest listed ancestor-or-self; a node under no listed root is in
+//! the base layer (rank 0), below every listed one. A higher rank lies on top whatever the tree
+//! order; within a rank, tree order is paint order. A layer root is not clipped by its tree
+//! ancestors: its clip starts afresh from the window. With nothing said, every node is in the base
+//! layer and only the tree's own clips count, so the tree-order rules hold unchanged.
+//!
+//! Pure: runs on the service thread, reads the mirror only.
+
+use accesskit::{Rect, TreeId};
+use accesskit_consumer::{FullNodeId, NodeRef as Node};
+
+use super::geometry::{self, finite, intersect};
+use super::mirror::{Source, WindowMirror};
+
+/// A window's layers, resolved against its tree.
+#[derive(Default)]
+pub(super) struct Stack {
+    /// The listed layer roots the tree holds, bottom to top: rank = index + 1. A modal root the
+    /// order leaves out is the last.
+    roots: Vec<FullNodeId>,
+    /// The modal layer's rank, if one is shown.
+    modal: Option<usize>,
+    /// Reported clips: a node and its clip rectangle (`None`: its bounds).
+    clips: Vec<(FullNodeId, Option<Rect>)>,
+}
+
+impl Stack {
+    /// The window's layers; ids its tree does not hold are left out. A widget-record window has
+    /// none: its node ids are the plugin's, not the app's.
+    pub fn new(w: &WindowMirror) -> Stack {
+        let (Some(tree), false, Source::AccessKit) = (&w.tree, w.layers.is_empty(), w.source)
+        else {
+            return Stack::default();
+        };
+        let state = tree.state();
+        let full = |id| {
+            state
+                .node_by_tree_local_id(id, TreeId::ROOT)
+                .map(|n| n.id())
+        };
+        let mut roots: Vec<FullNodeId> = Vec::with_capacity(w.layers.order.len() + 1);
+        for id in w.layers.order.iter().filter_map(|&id| full(id)) {
+            if !roots.contains(&id) {
+                roots.push(id);
+            }
+        }
+        let modal = w.layers.modal.and_then(full).map(|m| {
+            if let Some(i) = roots.iter().position(|&r| r == m) {
+                i + 1
+            } else {
+                roots.push(m);
+                roots.len()
+            }
+        });
+        let clips = w
+            .layers
+            .clips
+            .iter()
+            .filter_map(|&(id, rect)| Some((full(id)?, rect)))
+            .collect();
+        Stack {
+            roots,
+            modal,
+            clips,
+        }
+    }
+
+    /// The rank of a listed layer root, `None` for any other node.
+    pub fn root_rank(&self, id: FullNodeId) -> Option<usize> {
+        self.roots.iter().position(|&r| r == id).map(|i| i + 1)
+    }
+
+    /// The layer a node is in: its rank, and its root (`None`: the base layer).
+    pub fn layer(&self, node: &Node) -> (usize, Option<FullNodeId>) {
+        if self.roots.is_empty() {
+            return (0, None);
+        }
+        let mut current = Some(*node);
+        while let Some(n) = current {
+            if let Some(rank) = self.root_rank(n.id()) {
+                return (rank, Some(n.id()));
+            }
+            current = n.parent();
+        }
+        (0, None)
+    }
+
+    /// The modal layer's root and rank, if one is shown.
+    pub fn modal(&self) -> Option<(FullNodeId, usize)> {
+        self.modal.map(|rank| (self.roots[rank - 1], rank))
+    }
+
+    /// The rectangle a node clips its descendants to (its `bounds` given), if it clips: the
+    /// reported one, else its bounds when the app or the tree says it clips.
+    pub fn clip_of(&self, node: &Node, bounds: Option<Rect>) -> Option<Rect> {
+        match self.clips.iter().find(|(id, _)| *id == node.id()) {
+            Some((_, Some(rect))) => finite(*rect).or(bounds),
+            Some((_, None)) => bounds,
+            None if geometry::clips(node) => bounds,
+            None => None,
+        }
+    }
+
+    /// The clip in force at `node`: the window, narrowed by every clipping ancestor up to the root
+    /// of its layer (a layer root itself has the window's).
+    pub fn clip_at(&self, w: &WindowMirror, node: &Node<'_>) -> Option<Rect> {
+        let mut ancestors = Vec::new();
+        if self.root_rank(node.id()).is_none() {
+            let mut current = node.parent();
+            while let Some(p) = current {
+                ancestors.push(p);
+                if self.root_rank(p.id()).is_some() {
+                    break;
+                }
+                current = p.parent();
+            }
+        }
+        let mut clip = w.viewport();
+        for a in ancestors.iter().rev() {
+            if let Some(b) = self.clip_of(a, geometry::bounds(a)) {
+                clip = Some(clip.map_or(b, |c| intersect(c, b)));
+            }
+        }
+        clip
+    }
+}

@@ -1,0 +1,377 @@
+//! Never the wrong widget, in process: what the app says beyond its tree (`Automation::layers`:
+//! layer order, the modal layer, clips) decides what a pointer verb may aim at, and what it
+//! reports after a press (`Automation::pointer_hit`) decides whether the answer is `ok` (`hit
+//! verified` or `hit unverified`) or `missed`. The test app (tests/common/app.rs) records what its
+//! frames are handed: a refusal hands nothing, an answer names what was handed.
+#![cfg(all(feature = "automation", feature = "client"))]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
+use common::{Handed, PATIENCE, SteppedApp, TestApp, all, window_id, window_state};
+use winit::event::MouseButton;
+use winit_automation::Layers;
+use winit_automation::protocol::{ErrorCode, Response, response_file};
+
+/// A node: role, label, bounds (x0, y0, x1, y1, physical pixels at scale 1), children. Buttons
+/// and menu items are clickable.
+fn node(role: Role, label: &str, r: [f64; 4], children: &[u64]) -> Node {
+    let mut n = Node::new(role);
+    n.set_label(label);
+    n.set_bounds(Rect::new(r[0], r[1], r[2], r[3]));
+    n.set_children(children.iter().map(|&c| NodeId(c)).collect::<Vec<_>>());
+    if matches!(role, Role::Button | Role::MenuItem) {
+        n.add_action(Action::Click);
+    }
+    n
+}
+
+/// A full tree; the first node is the root.
+fn tree(nodes: Vec<(u64, Node)>) -> TreeUpdate {
+    TreeUpdate {
+        tree: Some(TreeInfo::new(NodeId(nodes[0].0))),
+        nodes: nodes.into_iter().map(|(id, n)| (NodeId(id), n)).collect(),
+        tree_id: TreeId::ROOT,
+        focus: NodeId(0),
+    }
+}
+
+fn app(update: TreeUpdate) -> TestApp {
+    TestApp::builder()
+        .name("targeting")
+        .window(window_state("Targeting", 1.0))
+        .tree(update)
+        .start()
+}
+
+fn ids(ids: &[u64]) -> Vec<NodeId> {
+    ids.iter().map(|&id| NodeId(id)).collect()
+}
+
+/// Hands the app's layers over; returns once a command sees them.
+fn say(app: &TestApp, layers: Layers) {
+    app.feed(move |automation| automation.layers(window_id(), &layers));
+}
+
+/// Sends a command; returns its answer and everything the frames were handed meanwhile.
+fn run(app: &TestApp, line: &str) -> (Response, Vec<Handed>) {
+    app.take_frames();
+    let response = app.send(line);
+    (response, all(&app.take_frames()))
+}
+
+/// The command is refused with `code`, nothing is handed; returns the message.
+#[track_caller]
+fn refused(app: &TestApp, line: &str, code: ErrorCode) -> String {
+    let (response, handed) = run(app, line);
+    let failure = response
+        .failure()
+        .unwrap_or_else(|| panic!("{line}: refused, not {response:?}"));
+    assert_eq!(failure.code, code, "{line}: {}", failure.message);
+    assert!(handed.is_empty(), "a refusal hands nothing: {handed:?}");
+    failure.message
+}
+
+/// A click at (x, y) logical pixels, as the app is handed it (scale 1).
+fn clicked_at(x: f64, y: f64) -> Vec<Handed> {
+    vec![
+        Handed::Move(x, y),
+        Handed::Button(MouseButton::Left, true),
+        Handed::Button(MouseButton::Left, false),
+    ]
+}
+
+#[track_caller]
+fn clicks(app: &TestApp, line: &str, x: f64, y: f64) -> String {
+    let (response, handed) = run(app, line);
+    assert!(response.is_ok(), "{line}: {response:?}");
+    assert_eq!(handed, clicked_at(x, y), "{line}");
+    response.body().to_owned()
+}
+
+#[test]
+fn a_popup_declared_the_top_layer_covers_later_widgets() {
+    // The popup (3, item 4) is parented under the button that opened it (1): in tree order the
+    // later button (2) lies on top of it.
+    let app = app(tree(vec![
+        (
+            0,
+            node(Role::Window, "w", [0.0, 0.0, 400.0, 300.0], &[1, 2]),
+        ),
+        (
+            1,
+            node(Role::Button, "Open", [10.0, 10.0, 90.0, 40.0], &[3]),
+        ),
+        (
+            3,
+            node(Role::Menu, "Edit", [10.0, 40.0, 200.0, 140.0], &[4]),
+        ),
+        (
+            4,
+            node(Role::MenuItem, "Copy", [10.0, 40.0, 200.0, 70.0], &[]),
+        ),
+        (
+            2,
+            node(Role::Button, "Later", [20.0, 50.0, 150.0, 80.0], &[]),
+        ),
+    ]));
+    let why = refused(&app, "click name=Copy", ErrorCode::Covered);
+    assert!(why.contains("\"Later\""), "{why}");
+
+    say(
+        &app,
+        Layers {
+            order: ids(&[0, 3]),
+            ..Layers::default()
+        },
+    );
+    let why = refused(&app, "click name=Later", ErrorCode::Covered);
+    assert!(why.contains("menuitem \"Copy\""), "{why}");
+    clicks(&app, "click name=Copy", 105.0, 55.0);
+    // The opener lies outside the popup.
+    clicks(&app, "click name=Open", 50.0, 25.0);
+}
+
+#[test]
+fn the_reported_order_decides_between_two_windows() {
+    let app = app(tree(vec![
+        (
+            0,
+            node(Role::Pane, "root", [0.0, 0.0, 400.0, 300.0], &[1, 2]),
+        ),
+        (
+            1,
+            node(Role::Window, "First", [0.0, 0.0, 200.0, 200.0], &[3]),
+        ),
+        (
+            3,
+            node(Role::Button, "A", [100.0, 100.0, 150.0, 130.0], &[]),
+        ),
+        (
+            2,
+            node(Role::Window, "Second", [80.0, 80.0, 300.0, 300.0], &[4]),
+        ),
+        (
+            4,
+            node(Role::Button, "B", [150.0, 150.0, 190.0, 190.0], &[]),
+        ),
+    ]));
+    // Tree order: Second on top.
+    assert!(refused(&app, "click name=A", ErrorCode::Covered).contains("\"Second\""));
+    clicks(&app, "click name=B", 170.0, 170.0);
+    // The app says First is on top (it was raised).
+    say(
+        &app,
+        Layers {
+            order: ids(&[2, 1]),
+            ..Layers::default()
+        },
+    );
+    clicks(&app, "click name=A", 125.0, 115.0);
+    assert!(refused(&app, "click name=B", ErrorCode::Covered).contains("\"First\""));
+}
+
+#[test]
+fn a_modal_layer_refuses_everything_below_it() {
+    let app = app(tree(vec![
+        (
+            0,
+            node(Role::Pane, "root", [0.0, 0.0, 400.0, 300.0], &[1, 2]),
+        ),
+        (
+            1,
+            node(Role::Window, "Main", [0.0, 0.0, 400.0, 300.0], &[3]),
+        ),
+        (
+            3,
+            node(Role::Button, "Behind", [10.0, 10.0, 90.0, 40.0], &[]),
+        ),
+        (
+            2,
+            node(Role::Window, "Confirm", [200.0, 200.0, 380.0, 280.0], &[4]),
+        ),
+        (
+            4,
+            node(Role::Button, "Yes", [210.0, 240.0, 290.0, 270.0], &[]),
+        ),
+    ]));
+    // Nothing says the second window is modal: the button behind is clear (nothing lies on it).
+    clicks(&app, "click name=Behind", 50.0, 25.0);
+    say(
+        &app,
+        Layers {
+            order: ids(&[1, 2]),
+            modal: Some(NodeId(2)),
+            ..Layers::default()
+        },
+    );
+    let why = refused(&app, "click name=Behind", ErrorCode::Covered);
+    assert!(
+        why.contains("modal layer") && why.contains("window \"Confirm\""),
+        "{why}"
+    );
+    clicks(&app, "click name=Yes", 250.0, 255.0);
+}
+
+#[test]
+fn a_row_outside_its_containers_reported_clip_is_offscreen() {
+    // The tree sets no clip: every row counts as visible.
+    let app = app(tree(vec![
+        (0, node(Role::Window, "w", [0.0, 0.0, 400.0, 300.0], &[1])),
+        (
+            1,
+            node(Role::ScrollView, "Files", [0.0, 0.0, 200.0, 100.0], &[2, 3]),
+        ),
+        (
+            2,
+            node(Role::Button, "Row 1", [10.0, 10.0, 190.0, 40.0], &[]),
+        ),
+        (
+            3,
+            node(Role::Button, "Row 9", [10.0, 150.0, 190.0, 180.0], &[]),
+        ),
+    ]));
+    clicks(&app, "click name=\"Row 9\"", 100.0, 165.0);
+    say(
+        &app,
+        Layers {
+            clips: vec![(NodeId(1), None)],
+            ..Layers::default()
+        },
+    );
+    let why = refused(&app, "click name=\"Row 9\"", ErrorCode::Offscreen);
+    assert!(why.contains("outside the visible area"), "{why}");
+    clicks(&app, "click name=\"Row 1\"", 100.0, 25.0);
+    // A clip rectangle narrower than the container's bounds.
+    say(
+        &app,
+        Layers {
+            clips: vec![(NodeId(1), Some(Rect::new(0.0, 0.0, 200.0, 8.0)))],
+            ..Layers::default()
+        },
+    );
+    refused(&app, "click name=\"Row 1\"", ErrorCode::Offscreen);
+}
+
+/// Two buttons, for the press reports.
+fn buttons() -> SteppedApp {
+    let app = TestApp::builder()
+        .name("targeting")
+        .window(window_state("Targeting", 1.0))
+        .tree(tree(vec![
+            (
+                0,
+                node(Role::Window, "w", [0.0, 0.0, 400.0, 300.0], &[1, 2]),
+            ),
+            (
+                1,
+                node(Role::Button, "Save", [20.0, 20.0, 120.0, 60.0], &[]),
+            ),
+            (
+                2,
+                node(Role::Button, "Cancel", [140.0, 20.0, 240.0, 60.0], &[]),
+            ),
+        ]))
+        .stepped();
+    app.frame(|_| {});
+    app
+}
+
+/// Runs frames until `line` is answered; in each frame, after its input, the app reports
+/// `report(pressed)` as the node that took the press (`pressed`: the frame was handed one), or
+/// nothing. Returns the answer and everything handed.
+fn reporting(
+    app: &SteppedApp,
+    line: &str,
+    report: impl Fn(bool) -> Option<Option<NodeId>>,
+) -> (Response, Vec<Handed>) {
+    let seq = app.client().enqueue_line(line).unwrap();
+    let answer = app.dir().join(response_file(seq));
+    let deadline = Instant::now() + PATIENCE;
+    let mut handed = Vec::new();
+    while !answer.exists() {
+        assert!(Instant::now() < deadline, "{line} was never answered");
+        let got = app.begin_frame();
+        let pressed = got.iter().any(|h| matches!(h, Handed::Button(_, true)));
+        if let Some(node) = report(pressed) {
+            app.automation().pointer_hit(window_id(), node);
+        }
+        handed.extend(got);
+        app.end_frame();
+        // Paced like an app drawing every few milliseconds; the loop's condition is the barrier.
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    (app.client().wait(seq).unwrap(), handed)
+}
+
+#[test]
+fn a_press_another_node_took_is_answered_missed() {
+    let app = buttons();
+    let (response, handed) = reporting(&app, "click name=Save", |pressed| {
+        pressed.then_some(Some(NodeId(2)))
+    });
+    // Delivered once, and the answer says it went elsewhere.
+    assert_eq!(handed, clicked_at(70.0, 40.0));
+    let failure = response.failure().expect("missed");
+    assert_eq!(failure.code, ErrorCode::Missed, "{}", failure.message);
+    assert!(
+        failure
+            .message
+            .starts_with("the press at 70,40 was taken by @e")
+            && failure.message.contains("button \"Cancel\"")
+            && failure.message.contains(", not by @e"),
+        "{}",
+        failure.message
+    );
+    assert!(failure.body.contains("path pointer\n"), "{}", failure.body);
+
+    // A drag presses in its second frame; the report there decides its answer at the end.
+    let (response, handed) = reporting(&app, "drag name=Save to 300,200", |pressed| {
+        pressed.then_some(None)
+    });
+    assert_eq!(handed.len(), 7, "every stage once: {handed:?}");
+    let failure = response.failure().expect("missed");
+    assert_eq!(failure.code, ErrorCode::Missed, "{}", failure.message);
+    assert!(
+        failure.message.contains("taken by no node"),
+        "{}",
+        failure.message
+    );
+}
+
+#[test]
+fn a_press_the_target_took_is_verified_and_one_not_reported_is_not() {
+    let app = buttons();
+    let (response, handed) = reporting(&app, "click name=Save", |pressed| {
+        pressed.then_some(Some(NodeId(1)))
+    });
+    assert_eq!(handed, clicked_at(70.0, 40.0));
+    assert!(response.is_ok(), "{response:?}");
+    assert!(
+        response.body().ends_with("button left\nhit verified\n"),
+        "{}",
+        response.body()
+    );
+
+    // Reports in frames that delivered no press are ignored: the press itself went unreported.
+    let (response, handed) = reporting(&app, "click name=Save", |pressed| {
+        (!pressed).then_some(Some(NodeId(2)))
+    });
+    assert_eq!(handed, clicked_at(70.0, 40.0));
+    assert!(response.is_ok(), "{response:?}");
+    assert!(
+        response.body().ends_with("hit unverified\n"),
+        "{}",
+        response.body()
+    );
+
+    // Verbs with no press say nothing about a hit.
+    let (response, handed) = reporting(&app, "hover name=Cancel", |_| Some(Some(NodeId(1))));
+    assert_eq!(handed, [Handed::Move(190.0, 40.0)]);
+    assert!(
+        response.is_ok() && !response.body().contains("hit "),
+        "{response:?}"
+    );
+}
