@@ -12,6 +12,7 @@ use accesskit_consumer::NodeRef as Node;
 
 use super::geometry::{self, clip_at, clips, direction, finite, intersect, overlaps};
 use super::mirror::{Mirror, WindowMirror};
+use super::omit::{folded_children, is_empty_decoration, is_wrapper};
 use super::refs::{Found, Refs, name_of};
 
 fn indent_to(out: &mut String, indent: usize) {
@@ -254,7 +255,12 @@ fn walk(
                 offscreen,
             } => (node, transform, bounds, depth, clip, indent, offscreen),
         };
-        let printed = !interactive || is_interactive(&node);
+        let children = node.children();
+        let stops_here = view.depth.is_some_and(|d| depth >= d);
+        // A pure wrapper (never the start, never where --depth stops) gives its place to its
+        // child; `omit.rs` says what is left out and why.
+        let wrapper = !raw && depth > 0 && !stops_here && is_wrapper(&node);
+        let printed = !wrapper && (!interactive || is_interactive(&node));
         if printed {
             indent_to(out, indent);
             write_node(out, refs, window, w, &node, bounds);
@@ -268,11 +274,10 @@ fn walk(
             out.push('\n');
         }
         let child_indent = if printed { indent + 1 } else { indent };
-        let children = node.children();
         if children.len() == 0 {
             continue;
         }
-        if view.depth.is_some_and(|d| depth >= d) {
+        if stops_here {
             stack.push(Item::Line(format!(
                 "{}[{} {} below --depth {}]\n",
                 "  ".repeat(child_indent),
@@ -296,7 +301,13 @@ fn walk(
         // children go on in reverse, straight from the tree, so they pop in order.
         let hint_slot = stack.len();
         stack.push(Item::Line(String::new()));
-        for child in children.rev() {
+        let folded = if raw { None } else { folded_children(&node) };
+        for (i, child) in children.enumerate().rev() {
+            // Left out before anything is counted: a folded text or a piece of decoration is
+            // not an item a hint could promise.
+            if !raw && (folded.as_ref().is_some_and(|f| f[i]) || is_empty_decoration(&child)) {
+                continue;
+            }
             let hidden = child.data().is_hidden();
             let child_transform = transform * child.direct_transform();
             // Bounds that are not finite are no bounds: such a child is never cut off, and

@@ -231,3 +231,197 @@ pub fn deep(depth: u64) -> TreeUpdate {
         focus: NodeId(0),
     }
 }
+
+/// The noisy nodes an egui window publishes, in one window "Gallery" (800x600 at scale 1):
+/// labels whose text is repeated by `TextRun` children (one run per row, as egui writes them),
+/// buttons named by a label child, text fields with runs (one empty), an unnamed container of
+/// several widgets, an unnamed wrapper of one checkbox, a title bar (`unknown`, unnamed, clickable)
+/// and resize handles (`unknown`, no name, no action), one of them right of the window.
+pub mod noisy {
+    use super::*;
+
+    pub const ROOT: NodeId = NodeId(1);
+    pub const HEADING: NodeId = NodeId(2);
+    pub const HEADING_RUN: NodeId = NodeId(200);
+    pub const PARAGRAPH: NodeId = NodeId(3);
+    pub const PANEL: NodeId = NodeId(10);
+    pub const SAVE: NodeId = NodeId(11);
+    pub const SAVE_LABEL: NodeId = NodeId(110);
+    pub const DELETE: NodeId = NodeId(12);
+    pub const DELETE_LABEL: NodeId = NodeId(120);
+    pub const NAME: NodeId = NodeId(13);
+    pub const NAME_RUN: NodeId = NodeId(130);
+    pub const EMAIL: NodeId = NodeId(14);
+    pub const EMAIL_RUN: NodeId = NodeId(140);
+    pub const WRAPPER: NodeId = NodeId(20);
+    pub const DARK: NodeId = NodeId(21);
+    pub const TITLE_BAR: NodeId = NodeId(30);
+    /// Resize handles are `HANDLE0 + i`; the last one lies right of the window.
+    pub const HANDLE0: u64 = 40;
+    pub const HANDLES: u64 = 5;
+
+    /// What changes between updates.
+    #[derive(Clone)]
+    pub struct Gallery {
+        pub heading: String,
+        /// The text of the heading's run; the heading's own when `None`.
+        pub heading_run: Option<String>,
+        pub name: String,
+    }
+
+    impl Default for Gallery {
+        fn default() -> Self {
+            Gallery {
+                heading: "Welcome to the gallery".into(),
+                heading_run: None,
+                name: "Ada".into(),
+            }
+        }
+    }
+
+    fn rect(x: f64, y: f64, w: f64, h: f64) -> Rect {
+        Rect::new(x, y, x + w, y + h)
+    }
+
+    fn node(role: Role, bounds: Rect, children: &[NodeId]) -> Node {
+        let mut n = Node::new(role);
+        n.set_bounds(bounds);
+        if !children.is_empty() {
+            n.set_children(children.to_vec());
+        }
+        n
+    }
+
+    fn run(text: &str, bounds: Rect) -> Node {
+        let mut n = node(Role::TextRun, bounds, &[]);
+        n.set_value(text);
+        n
+    }
+
+    fn label(text: &str, bounds: Rect, children: &[NodeId]) -> Node {
+        let mut n = node(Role::Label, bounds, children);
+        n.set_value(text);
+        n
+    }
+
+    impl Gallery {
+        pub fn update(&self) -> TreeUpdate {
+            let mut nodes = Vec::new();
+            let mut children = vec![HEADING, PARAGRAPH, PANEL, WRAPPER, TITLE_BAR];
+            children.extend((0..HANDLES).map(|i| NodeId(HANDLE0 + i)));
+            let mut root = node(Role::Window, rect(0.0, 0.0, 800.0, 600.0), &children);
+            root.set_label("Gallery");
+            nodes.push((ROOT, root));
+
+            // egui's labels are clickable (text selection) and hold their text in `value`.
+            let bounds = rect(10.0, 30.0, 200.0, 20.0);
+            let mut heading = label(&self.heading, bounds, &[HEADING_RUN]);
+            heading.add_action(Action::Click);
+            nodes.push((HEADING, heading));
+            let heading_run = self.heading_run.as_deref().unwrap_or(&self.heading);
+            nodes.push((HEADING_RUN, run(heading_run, bounds)));
+
+            // A label wrapped onto two rows: one run per row, the space kept at the break.
+            nodes.push((
+                PARAGRAPH,
+                label(
+                    "A long paragraph that wraps onto a second row",
+                    rect(10.0, 60.0, 200.0, 40.0),
+                    &[NodeId(300), NodeId(301)],
+                ),
+            ));
+            nodes.push((
+                NodeId(300),
+                run(
+                    "A long paragraph that wraps ",
+                    rect(10.0, 60.0, 200.0, 20.0),
+                ),
+            ));
+            nodes.push((
+                NodeId(301),
+                run("onto a second row", rect(10.0, 80.0, 130.0, 20.0)),
+            ));
+
+            nodes.push((
+                PANEL,
+                node(
+                    Role::GenericContainer,
+                    rect(10.0, 110.0, 400.0, 200.0),
+                    &[SAVE, DELETE, NAME, EMAIL],
+                ),
+            ));
+            // Named by its label child (AccessKit takes a button's name from its labels).
+            let mut save = node(Role::Button, rect(10.0, 110.0, 80.0, 30.0), &[SAVE_LABEL]);
+            save.add_action(Action::Click);
+            nodes.push((SAVE, save));
+            nodes.push((
+                SAVE_LABEL,
+                label("Save", rect(20.0, 115.0, 40.0, 20.0), &[]),
+            ));
+            // A label that says more than the button's name is not folded.
+            let mut delete = node(
+                Role::Button,
+                rect(100.0, 110.0, 80.0, 30.0),
+                &[DELETE_LABEL],
+            );
+            delete.set_label("Delete");
+            delete.add_action(Action::Click);
+            nodes.push((DELETE, delete));
+            nodes.push((
+                DELETE_LABEL,
+                label("Delete all files", rect(110.0, 115.0, 60.0, 20.0), &[]),
+            ));
+            for (id, run_id, name, value, y) in [
+                (NAME, NAME_RUN, "Name", self.name.as_str(), 150.0),
+                (EMAIL, EMAIL_RUN, "Email", "", 190.0),
+            ] {
+                let mut field = node(Role::TextInput, rect(10.0, y, 300.0, 30.0), &[run_id]);
+                field.set_label(name);
+                field.set_value(value);
+                field.add_action(Action::Focus);
+                field.add_action(Action::SetValue);
+                nodes.push((id, field));
+                nodes.push((
+                    run_id,
+                    run(value, rect(15.0, y + 5.0, 8.0 * value.len() as f64, 20.0)),
+                ));
+            }
+
+            nodes.push((
+                WRAPPER,
+                node(
+                    Role::GenericContainer,
+                    rect(10.0, 320.0, 200.0, 30.0),
+                    &[DARK],
+                ),
+            ));
+            let mut dark = node(Role::CheckBox, rect(10.0, 320.0, 150.0, 24.0), &[]);
+            dark.set_label("Dark mode");
+            dark.set_toggled(Toggled::False);
+            dark.add_action(Action::Click);
+            nodes.push((DARK, dark));
+
+            let mut title_bar = node(Role::Unknown, rect(0.0, 0.0, 800.0, 24.0), &[]);
+            title_bar.add_action(Action::Click);
+            nodes.push((TITLE_BAR, title_bar));
+            for i in 0..HANDLES {
+                let x = if i + 1 == HANDLES {
+                    900.0
+                } else {
+                    790.0 * (i % 2) as f64
+                };
+                let y = 590.0 * (i / 2 % 2) as f64;
+                nodes.push((
+                    NodeId(HANDLE0 + i),
+                    node(Role::Unknown, rect(x, y, 10.0, 10.0), &[]),
+                ));
+            }
+            TreeUpdate {
+                nodes,
+                tree: Some(TreeInfo::new(ROOT)),
+                tree_id: TreeId::ROOT,
+                focus: ROOT,
+            }
+        }
+    }
+}
