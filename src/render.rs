@@ -209,11 +209,7 @@ impl RenderSide {
                 // Started, not finished: the rest is not delivered, except what lets go of a button
                 // or key the delivered part pressed (the app must not be left with it held).
                 let window = WindowId::from(plan.window);
-                let scale = state
-                    .windows
-                    .get(&plan.window)
-                    .map_or(1.0, |s| s.scale_factor)
-                    .max(f64::MIN_POSITIVE);
+                let scale = scale_of(&state.windows, plan.window);
                 // A release whose press is among the dropped steps is dropped with it.
                 let mut dropped_presses: Vec<Step> = Vec::new();
                 for stage in plan.stages.iter_mut().skip(p.next) {
@@ -255,11 +251,7 @@ impl RenderSide {
                 continue;
             };
             let window = WindowId::from(plan.window);
-            let scale = state
-                .windows
-                .get(&plan.window)
-                .map_or(1.0, |s| s.scale_factor)
-                .max(f64::MIN_POSITIVE);
+            let scale = scale_of(&state.windows, plan.window);
             let mut captured = false;
             p.pressed_now = plan.press.as_ref().is_some_and(|c| c.stage == p.next);
             if let Some(stage) = plan.stages.get_mut(p.next) {
@@ -587,6 +579,14 @@ impl RenderSide {
         &self.dir
     }
 }
+/// The scale factor of a window (1 until the app reports one): logical points to physical pixels.
+fn scale_of(windows: &HashMap<u64, WindowState>, window: u64) -> f64 {
+    windows
+        .get(&window)
+        .map_or(1.0, |s| s.scale_factor)
+        .max(f64::MIN_POSITIVE)
+}
+
 /// Whether `release` lets go of what `press` pressed.
 fn releases(release: &Step, press: &Step) -> bool {
     match (release, press) {

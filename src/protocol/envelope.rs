@@ -117,26 +117,21 @@ impl Envelope {
 mod tests {
     use super::*;
 
-    fn parse(line: &str) -> Command {
-        Command::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"))
-    }
-
-    fn code(line: &str) -> ErrorCode {
-        Command::parse(line).unwrap_err().code
-    }
-
     #[test]
     fn a_deadline_rides_on_any_verb_and_only_in_an_envelope() {
         let e = Envelope::parse("click --deadline 1700000000123 @e3 --settle").unwrap();
         assert_eq!(e.deadline_unix_ms, Some(1_700_000_000_123));
-        assert_eq!(e.command, parse("click @e3 --settle"));
+        assert_eq!(e.command, Command::parse("click @e3 --settle").unwrap());
         assert_eq!(e.to_line(), "click @e3 --settle --deadline 1700000000123");
         assert_eq!(Envelope::parse(&e.to_line()).unwrap(), e);
         assert_eq!(Envelope::parse("status").unwrap().deadline_unix_ms, None);
         // Quoted text is text, not the flag.
         let e = Envelope::parse("type \"--deadline\" --deadline 5").unwrap();
-        assert_eq!(e.command, parse("type \"--deadline\""));
-        assert_eq!(code("status --deadline 5"), ErrorCode::UnknownFlag);
+        assert_eq!(e.command, Command::parse("type \"--deadline\"").unwrap());
+        assert_eq!(
+            Command::parse("status --deadline 5").unwrap_err().code,
+            ErrorCode::UnknownFlag
+        );
         let env_code = |l: &str| Envelope::parse(l).unwrap_err().code;
         assert_eq!(env_code("status --deadline"), ErrorCode::MissingArgument);
         assert_eq!(env_code("status --deadline soon"), ErrorCode::BadArgument);

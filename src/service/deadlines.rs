@@ -90,6 +90,29 @@ impl Service {
         }
     }
 
+    /// A queued command's turn has come: takes its entry (unless `taken` already) and answers it
+    /// `expired` when its deadline has passed. `true` when it is to be carried out now.
+    pub(super) fn claim_turn(
+        &mut self,
+        seq: u64,
+        verb: Verb,
+        deadline: Option<Instant>,
+        taken: bool,
+    ) -> bool {
+        if !taken && !self.take_entry(seq, verb) {
+            return false;
+        }
+        if deadline.is_some_and(|d| d <= Instant::now()) {
+            self.fail(
+                seq,
+                Some(verb),
+                expired("its deadline passed before its turn came"),
+            );
+            return false;
+        }
+        true
+    }
+
     /// Takes a command's entry when its turn comes (renames it `taken-<seq>.txt`); `true` when the
     /// command is the app's to carry out. `false` when it is not: its client withdrew it (it is
     /// dropped unanswered, nobody waits for an answer, and its `withdrawn-<seq>.txt` is removed),

@@ -383,15 +383,7 @@ impl Service {
                 taken,
             } = turn;
             let verb = command.verb();
-            if !taken && !self.take_entry(seq, verb) {
-                continue;
-            }
-            if deadline.is_some_and(|d| d <= Instant::now()) {
-                self.fail(
-                    seq,
-                    Some(verb),
-                    deadlines::expired("its deadline passed before its turn came"),
-                );
+            if !self.claim_turn(seq, verb, deadline, taken) {
                 continue;
             }
             match verb.side() {
@@ -530,17 +522,11 @@ impl Service {
                     taken,
                 } => {
                     let verb = command.verb();
-                    // Taken first, as at any turn: one its client withdrew is dropped unanswered.
-                    if !taken && !self.take_entry(seq, verb) {
+                    // As at any turn: taken first, and not carried out past its deadline.
+                    if !self.claim_turn(seq, verb, deadline, taken) {
                         continue;
                     }
-                    if deadline.is_some_and(|d| d <= Instant::now()) {
-                        self.fail(
-                            seq,
-                            Some(verb),
-                            deadlines::expired("its deadline passed before its turn came"),
-                        );
-                    } else if verb.side() == Side::Service && verb != Verb::Settle {
+                    if verb.side() == Side::Service && verb != Verb::Settle {
                         self.serve(seq, &command)
                     } else {
                         self.fail(seq, Some(verb), shutting_down())
