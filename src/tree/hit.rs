@@ -83,9 +83,10 @@ fn hit<'a>(
             (b, None) => b,
             (None, Some(_)) => None,
         };
-        // Tree order: a later node of the same layer replaces an earlier one.
+        // Tree order: a later node of the same layer replaces an earlier one. A listed layer root
+        // covers whatever its role: the app said it is drawn over the layers below.
         if let Some(v) = visible
-            && can_cover(&node)
+            && (can_cover(&node) || stack.root_rank(node.id()).is_some())
             && contains(v, p)
             && top.is_none_or(|(_, r)| rank >= r)
         {
@@ -248,8 +249,11 @@ impl Trees {
         );
         if check_cover {
             let (top, modal) = hit(w, &stack, state.root(), centre);
+            // The tree's modal dialog blocks what is outside it, unless the app listed the
+            // target's layer above the dialog's (a popup opened from the dialog).
             if let Some(d) = modal
                 && !is_within(&node, d.id())
+                && stack.layer(&node).0 <= stack.layer(&d).0
             {
                 let by = refs::name_of(&d);
                 return Err(failure(

@@ -2,9 +2,13 @@
 //! answer once the app has reported (`Automation::pointer_hit`) which node took it.
 //!
 //! The accepted nodes are fixed when the input is planned, against the tree it was aimed at: the
-//! target and its descendants, and, when the target is not itself interactive (a label inside a
-//! button), its ancestors too, since an enclosing widget takes the press for it. An interactive
-//! target whose ancestor took the press missed: something kept the press from it. The render side
+//! target and its descendants, except descendants that are listed layer roots (a popup parented
+//! under its opener) and, for an interactive target, interactive descendants (a check box inside a
+//! clickable row). When the target is not itself interactive (a label inside a button), its
+//! ancestors up to the nearest interactive one count too, since that widget takes the press for it;
+//! with no interactive ancestor, none do. An interactive target whose ancestor took the press
+//! missed: something kept the press from it. Widget-record windows cannot be verified (their node
+//! ids are the plugin's, not the app's): their presses are `hit unverified`. The render side
 //! only compares ids; the service formats the answer.
 
 use accesskit::{NodeId, TreeId};
@@ -12,7 +16,9 @@ use accesskit::{NodeId, TreeId};
 use super::Trees;
 use super::format::{self, num};
 use super::hit::Aim;
+use super::mirror::Source;
 use super::refs::Found;
+use super::stack::Stack;
 use crate::protocol::{ErrorCode, Failure};
 
 /// What the render side needs to tell whether a press reached its target, and what the service
@@ -21,6 +27,8 @@ use crate::protocol::{ErrorCode, Failure};
 pub(crate) struct PressCheck {
     /// The window the press goes to.
     pub window: u64,
+    /// Whether an app's report can be compared with the tree's ids (not for widget records).
+    pub verifiable: bool,
     /// The stage of the plan that holds the press.
     pub stage: usize,
     /// Where it lands, in logical pixels.
@@ -49,20 +57,42 @@ impl Trees {
     /// The check of a press aimed by `aim`, delivered in plan stage `stage`.
     pub(super) fn press_check(&self, aim: &Aim, stage: usize) -> PressCheck {
         let mut accept = Vec::new();
-        let node = aim.found.and_then(|f| {
-            let tree = self.mirror.windows.get(&f.window)?.tree.as_ref()?;
-            tree.state().node_by_id(f.node)
-        });
-        if let Some(node) = node {
+        let window = aim.found.and_then(|f| self.mirror.windows.get(&f.window));
+        // Widget records get their node ids from the plugin, not the app: an app's report cannot
+        // be compared with them.
+        let verifiable = window.is_none_or(|w| w.source == Source::AccessKit);
+        let node = aim
+            .found
+            .and_then(|f| window?.tree.as_ref()?.state().node_by_id(f.node));
+        if let (Some(node), Some(w)) = (node, window) {
+            let stack = Stack::new(w);
+            // The target's subtree, but not another layer rooted in it (a popup parented under
+            // its opener is not the opener) nor a separate interactive node inside it (a check
+            // box inside a clickable row is not the row).
+            let interactive = format::is_interactive(&node);
             let mut below = vec![node];
             while let Some(n) = below.pop() {
                 accept.push(n.locate().0);
-                below.extend(n.children());
+                below.extend(n.children().filter(|c| {
+                    stack.root_rank(c.id()).is_none() && !(interactive && format::is_interactive(c))
+                }));
             }
+            // A target that does not take the pointer itself (a label) is reached through the
+            // nearest enclosing node that does; with none, only its own subtree counts.
             if !format::is_interactive(&node) {
                 let mut up = node.parent();
+                let mut chain = Vec::new();
                 while let Some(p) = up {
-                    accept.push(p.locate().0);
+                    chain.push(p.locate().0);
+                    if format::is_interactive(&p) {
+                        accept.append(&mut chain);
+                        break;
+                    }
+                    // Not past its own layer: a label in a popup is not reached through the
+                    // widget that opened the popup.
+                    if stack.root_rank(p.id()).is_some() {
+                        break;
+                    }
                     up = p.parent();
                 }
             }
@@ -71,6 +101,7 @@ impl Trees {
         accept.dedup();
         PressCheck {
             window: aim.window,
+            verifiable,
             stage,
             at: (aim.x, aim.y),
             target: aim.found.and(aim.line.clone()),
@@ -101,7 +132,7 @@ impl Trees {
         reported: Option<Option<NodeId>>,
         body: String,
     ) -> Result<String, Failure> {
-        let Some(node) = reported else {
+        let Some(node) = reported.filter(|_| check.verifiable) else {
             return Ok(format!("{body}hit unverified\n"));
         };
         let Some(target) = &check.target else {
@@ -210,9 +241,10 @@ mod tests {
         let check = plan(&mut t, "click name=ok").press.unwrap();
         assert_eq!(check.accept, [NodeId(1), NodeId(2)]);
         assert_eq!((check.stage, check.at), (1, (50.0, 25.0)));
-        // A plain label accepts the widgets around it too: the card takes its press.
+        // A plain label accepts the nearest widget around it too (the card takes its press), but
+        // not the window beyond it.
         let check = plan(&mut t, "click name=caption").press.unwrap();
-        assert_eq!(check.accept, [NodeId(0), NodeId(4), NodeId(5)]);
+        assert_eq!(check.accept, [NodeId(4), NodeId(5)]);
         // A drag presses in its second stage; hover and scroll do not press.
         assert_eq!(
             plan(&mut t, "drag name=ok to 200,200").press.unwrap().stage,
@@ -288,5 +320,84 @@ mod tests {
         );
         let body = t.press_answer(&check, Some(None), String::new()).unwrap();
         assert_eq!(body, "hit none\n");
+    }
+
+    #[test]
+    fn another_layer_or_widget_inside_the_target_is_not_the_target() {
+        let mut t = trees();
+        // The card (4) now holds a check box (6) and a popup (7) listed as its own layer.
+        let node = |role, label: &str, r: [f64; 4], children: &[u64]| {
+            let mut n = Node::new(role);
+            n.set_label(label);
+            n.set_bounds(Rect::new(r[0], r[1], r[2], r[3]));
+            n.set_children(children.iter().map(|&c| NodeId(c)).collect::<Vec<_>>());
+            if role != Role::Label && role != Role::Window && role != Role::Group {
+                n.add_action(Action::Click);
+            }
+            n
+        };
+        t.apply(SceneChange::Update(
+            1,
+            TreeUpdate {
+                nodes: vec![
+                    (
+                        NodeId(4),
+                        node(
+                            Role::Button,
+                            "card",
+                            [10.0, 100.0, 300.0, 200.0],
+                            &[5, 6, 7],
+                        ),
+                    ),
+                    (
+                        NodeId(6),
+                        node(Role::CheckBox, "pick", [200.0, 110.0, 220.0, 130.0], &[]),
+                    ),
+                    (
+                        NodeId(7),
+                        node(Role::Group, "popup", [310.0, 150.0, 390.0, 250.0], &[8]),
+                    ),
+                    (
+                        NodeId(8),
+                        node(Role::Label, "in popup", [320.0, 160.0, 380.0, 180.0], &[]),
+                    ),
+                ],
+                tree: None,
+                tree_id: TreeId::ROOT,
+                focus: NodeId(0),
+            },
+        ));
+        t.apply(SceneChange::Layers(
+            1,
+            crate::widget::Layers {
+                order: vec![NodeId(0), NodeId(7)],
+                modal: None,
+                clips: vec![],
+            },
+        ));
+        let check = plan(&mut t, "click name=card").press.unwrap();
+        assert_eq!(check.accept, [NodeId(4), NodeId(5)]);
+        // A label with no widget around it: only itself.
+        let check = plan(&mut t, "click name=\"in popup\"").press.unwrap();
+        assert_eq!(check.accept, [NodeId(8)]);
+    }
+
+    #[test]
+    fn presses_in_a_widget_record_window_are_never_verified() {
+        let mut t = Trees::default();
+        t.apply(SceneChange::Widgets(
+            1,
+            vec![
+                crate::Widget::new("save", Role::Button, "Save")
+                    .bounds(crate::widget::Bounds::new(10.0, 10.0, 70.0, 20.0))
+                    .action(Action::Click),
+            ],
+        ));
+        let check = plan(&mut t, "click name=Save").press.unwrap();
+        assert!(!check.verifiable);
+        let answer = t
+            .press_answer(&check, Some(Some(NodeId(12345))), String::new())
+            .unwrap();
+        assert_eq!(answer, "hit unverified\n");
     }
 }

@@ -493,4 +493,65 @@ mod layers {
         layers(&mut t, &[3], None, vec![]);
         assert!(click(&mut t, "Paste").is_ok());
     }
+
+    #[test]
+    fn a_listed_layer_root_covers_whatever_its_role() {
+        // A plain group (3) drawn as a popup over the button (2) that lies under it.
+        let mut t = window(vec![
+            (
+                0,
+                node(Role::Window, "w", [0.0, 0.0, 400.0, 300.0], &[1, 2]),
+            ),
+            (
+                1,
+                node(Role::Button, "opener", [10.0, 10.0, 90.0, 40.0], &[3]),
+            ),
+            (
+                2,
+                node(Role::Button, "under", [10.0, 50.0, 90.0, 80.0], &[]),
+            ),
+            (
+                3,
+                node(Role::Group, "popup", [0.0, 45.0, 200.0, 120.0], &[]),
+            ),
+        ]);
+        assert!(
+            click(&mut t, "under").is_ok(),
+            "tree order alone: a group covers nothing"
+        );
+        layers(&mut t, &[0, 3], None, vec![]);
+        let why = refused(&mut t, "under", ErrorCode::Covered);
+        assert!(why.contains("popup"), "{why}");
+    }
+
+    #[test]
+    fn a_popup_listed_above_a_modal_dialog_is_not_behind_it() {
+        // A modal dialog (1) and, outside it in the tree, a menu (3) it opened, item 4.
+        let mut dialog = node(Role::Dialog, "Settings", [50.0, 50.0, 350.0, 250.0], &[2]);
+        dialog.set_modal();
+        let mut t = window(vec![
+            (
+                0,
+                node(Role::Window, "w", [0.0, 0.0, 400.0, 300.0], &[1, 3]),
+            ),
+            (1, dialog),
+            (
+                2,
+                node(Role::Button, "apply", [60.0, 200.0, 140.0, 230.0], &[]),
+            ),
+            (
+                3,
+                node(Role::Menu, "menu", [100.0, 100.0, 200.0, 160.0], &[4]),
+            ),
+            (
+                4,
+                node(Role::MenuItem, "large", [100.0, 100.0, 200.0, 130.0], &[]),
+            ),
+        ]);
+        let why = refused(&mut t, "large", ErrorCode::Covered);
+        assert!(why.contains("modal"), "{why}");
+        layers(&mut t, &[0, 1, 3], None, vec![]);
+        assert!(click(&mut t, "large").is_ok());
+        assert!(click(&mut t, "apply").is_ok());
+    }
 }
