@@ -148,7 +148,7 @@ fn a_stalled_render_loop_expires_its_action_and_the_commands_behind_it() {
     let app = stepped_form("Stalled", |b| b);
     let client = app.client();
     // The frame loop stalls from here: no frame runs until the end of the test.
-    let soon = unix_ms_now() + 1500;
+    let soon = unix_ms_now() + 3000;
     let click = client
         .enqueue_line(&format!("click role=checkbox --deadline {soon}"))
         .unwrap();
@@ -193,7 +193,7 @@ fn a_stalled_render_loop_expires_its_action_and_the_commands_behind_it() {
 fn an_action_whose_deadline_passes_midway_is_answered_with_what_was_delivered() {
     let app = stepped_form("Midway", |b| b);
     let client = app.client();
-    let deadline_ms = unix_ms_now() + 1000;
+    let deadline_ms = unix_ms_now() + 2000;
     let click = client
         .enqueue_line(&format!("click role=checkbox --deadline {deadline_ms}"))
         .unwrap();
@@ -312,7 +312,7 @@ fn the_cli_wait_waits_for_an_app_that_has_not_started_yet() {
 fn a_drag_cut_by_its_deadline_still_lets_go_of_the_button() {
     let app = stepped_form("Drag", |b| b);
     let client = app.client();
-    let deadline_ms = unix_ms_now() + 1000;
+    let deadline_ms = unix_ms_now() + 2000;
     let drag = client
         .enqueue_line(&format!(
             "drag role=checkbox to role=button --deadline {deadline_ms}"

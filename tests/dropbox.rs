@@ -178,7 +178,9 @@ fn a_slow_writer_that_keeps_writing_is_not_reaped() {
     let (_tmp, dir) = fresh_dir();
     // The writer takes longer in all than `reap_after`, but never pauses that long: an app that
     // reaped by age instead of by a pause in growth would reap it.
-    let reap_after = Duration::from_millis(1000);
+    // Pauses of a twelfth of `reap_after`: far from it even on a loaded machine; fourteen of them
+    // add up to more than it.
+    let reap_after = Duration::from_millis(3000);
     let _app = TestApp::builder()
         .dir(&dir)
         .configure(move |b| b.reap_after(reap_after))
@@ -186,9 +188,10 @@ fn a_slow_writer_that_keeps_writing_is_not_reaped() {
     let client = connect(&dir);
     let seq = write_raw_entry(&dir, b"type");
     let path = dir.join(command_file(seq));
-    for chunk in [" \"sl", "ow", " wr", "it", "er", "\""] {
-        // The scenario: a writer that writes a chunk every 250 ms.
-        std::thread::sleep(reap_after / 4);
+    for chunk in " \"slow writer\"".chars() {
+        // The scenario: a writer that writes one character every 250 ms.
+        std::thread::sleep(reap_after / 12);
+        let chunk = chunk.to_string();
         let mut text = fs::read(&path).unwrap();
         text.extend_from_slice(chunk.as_bytes());
         fs::write(&path, text).unwrap();
