@@ -270,14 +270,30 @@ pub(crate) struct Mirror {
     pub windows: BTreeMap<u64, WindowMirror>,
     /// The adapter, once the app reported it.
     pub gpu: Option<GpuInfo>,
+    /// Layers and animation said of a window the app has not shown yet (no tree, widgets, state
+    /// or surface): kept for it, so such a call does not make an empty window appear.
+    early: BTreeMap<u64, (Option<Layers>, Option<bool>)>,
 }
 
 impl Mirror {
+    /// The mirror of window `id`, created (with what was said of it early) when new.
+    fn window(&mut self, id: u64) -> &mut WindowMirror {
+        let early = &mut self.early;
+        self.windows.entry(id).or_insert_with(|| {
+            let mut w = WindowMirror::new();
+            if let Some((layers, animating)) = early.remove(&id) {
+                w.layers = layers.unwrap_or_default();
+                w.animating = animating.unwrap_or(false);
+            }
+            w
+        })
+    }
+
     /// Applies one message; returns whether anything changed.
     pub fn apply(&mut self, msg: SceneChange) -> bool {
         match msg {
             SceneChange::Update(id, update) => {
-                let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
+                let w = self.window(id);
                 if w.source != Source::AccessKit {
                     w.source = Source::AccessKit;
                     w.tree = None;
@@ -285,7 +301,7 @@ impl Mirror {
                 w.apply(update)
             }
             SceneChange::Widgets(id, widgets) => {
-                let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
+                let w = self.window(id);
                 if w.source != Source::Widgets {
                     w.source = Source::Widgets;
                     w.tree = None;
@@ -294,19 +310,24 @@ impl Mirror {
                 w.apply(update)
             }
             SceneChange::State(id, state) => {
-                let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
+                let w = self.window(id);
                 let changed = w.state.as_ref() != Some(&state);
                 w.state = Some(state);
                 changed
             }
-            SceneChange::Layers(id, layers) => {
-                let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
-                let changed = w.layers != layers;
-                w.layers = layers;
-                changed
-            }
+            SceneChange::Layers(id, layers) => match self.windows.get_mut(&id) {
+                Some(w) => {
+                    let changed = w.layers != layers;
+                    w.layers = layers;
+                    changed
+                }
+                None => {
+                    self.early.entry(id).or_default().0 = Some(layers);
+                    false
+                }
+            },
             SceneChange::Surface(id, surface) => {
-                let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
+                let w = self.window(id);
                 let changed = w.surface.as_ref() != Some(&surface);
                 w.surface = Some(surface);
                 changed
@@ -316,13 +337,21 @@ impl Mirror {
                 self.gpu = Some(gpu);
                 changed
             }
-            SceneChange::Animating(id, on) => {
-                let w = self.windows.entry(id).or_insert_with(WindowMirror::new);
-                let changed = w.animating != on;
-                w.animating = on;
-                changed
+            SceneChange::Animating(id, on) => match self.windows.get_mut(&id) {
+                Some(w) => {
+                    let changed = w.animating != on;
+                    w.animating = on;
+                    changed
+                }
+                None => {
+                    self.early.entry(id).or_default().1 = Some(on);
+                    false
+                }
+            },
+            SceneChange::Closed(id) => {
+                self.early.remove(&id);
+                self.windows.remove(&id).is_some()
             }
-            SceneChange::Closed(id) => self.windows.remove(&id).is_some(),
         }
     }
 }
@@ -350,6 +379,28 @@ pub(crate) fn sample_update(children: &[(u64, Role, &str)]) -> TreeUpdate {
 mod tests {
     use super::*;
     use crate::widget::{Bounds, WidgetStates};
+
+    #[test]
+    fn what_is_said_of_a_window_before_it_shows_waits_for_it() {
+        let mut mirror = Mirror::default();
+        assert!(!mirror.apply(SceneChange::Animating(7, true)));
+        assert!(!mirror.apply(SceneChange::Layers(7, Layers::default())));
+        assert!(mirror.windows.is_empty(), "no empty window appears");
+        mirror.apply(SceneChange::Update(
+            7,
+            sample_update(&[(1, Role::Button, "OK")]),
+        ));
+        assert!(mirror.windows[&7].animating);
+        // Closed: nothing of it is kept for a later window with the same id.
+        mirror.apply(SceneChange::Closed(7));
+        mirror.apply(SceneChange::Animating(7, true));
+        mirror.apply(SceneChange::Closed(7));
+        mirror.apply(SceneChange::Update(
+            7,
+            sample_update(&[(1, Role::Button, "OK")]),
+        ));
+        assert!(!mirror.windows[&7].animating);
+    }
 
     #[test]
     fn an_invalid_update_is_caught_and_reported_not_a_panic() {
