@@ -28,6 +28,9 @@ use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 
 use crate::input::{Input, KeyInput};
 
+mod scene;
+pub use scene::EguiScene;
+
 /// Turns [`Input`]s into egui events. Keep one per window, across frames.
 #[derive(Debug, Default)]
 pub struct EguiInput {
