@@ -1,4 +1,5 @@
-//! The egui adapter (feature `egui`): injected input becomes egui events.
+//! The egui adapter (feature `egui`): injected input becomes egui events, and [`EguiScene`] hands
+//! the plugin what egui knows and its AccessKit tree does not say.
 //!
 //! egui reads its input from [`egui::RawInput`], so an egui app pushes each [`Input`] there instead
 //! of feeding winit events through `egui_winit::State`. This works the same in a window and
@@ -12,7 +13,9 @@
 //!         // Resize, Quit and app-answered requests are the app's own business.
 //!     }
 //! }
-//! let output = ctx.run(raw, |ctx| ui(ctx));
+//! let output = ctx.run_ui(raw, |ui| app_ui(ui));
+//! // Layers, the modal layer, the pressed widget and animation (an `EguiScene` per window).
+//! scene.report(&ctx, &output, &automation, window.id());
 //! if let Some(update) = output.platform_output.accesskit_update.clone() {
 //!     automation.tree_update(window.id(), update);
 //! }
@@ -27,6 +30,9 @@ use egui::{
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 
 use crate::input::{Input, KeyInput};
+
+mod scene;
+pub use scene::EguiScene;
 
 /// Turns [`Input`]s into egui events. Keep one per window, across frames.
 #[derive(Debug, Default)]

@@ -1,4 +1,4 @@
-//! Start-up the two demos share: the plugin, the GPU (for a window or headless), offscreen
+//! Start-up the demos share: the plugin, the GPU (for a window or headless), offscreen
 //! frames and the `--size` argument. Included with `#[path = "shared/setup.rs"] mod setup;`.
 
 use std::sync::Arc;

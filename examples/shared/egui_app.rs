@@ -1,0 +1,521 @@
+//! The frame loop the egui examples share (examples/egui_demo.rs, examples/egui_gallery.rs):
+//! egui-winit for the window's own input and its accesskit_winit adapter, egui-wgpu to draw, or
+//! headless into an offscreen texture, wired to the plugin with a few lines:
+//! - egui's own AccessKit output feeds the mirror (`Context::enable_accesskit` turns it on even
+//!   when no screen reader is connected);
+//! - the plugin's input becomes egui events through `winit_automation::egui::EguiInput`;
+//! - after each frame `winit_automation::egui::EguiScene::report` hands over what the tree cannot
+//!   say: egui's layer order, its modal layer, the widget that took a press, and animation.
+//!
+//! Included with `#[path = "shared/egui_app.rs"] mod egui_app;` next to `mod setup;`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use winit::application::ApplicationHandler;
+use winit::dpi::LogicalSize;
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
+use winit::window::{Window, WindowId};
+use winit_automation::egui::{EguiInput, EguiScene};
+use winit_automation::{Automation, FrameTarget, Input};
+
+use crate::setup;
+
+/// What an example draws each frame.
+type Ui = Box<dyn FnMut(&mut egui::Ui)>;
+
+/// An egui example: its name (for messages), window title and default size.
+pub struct Spec {
+    pub name: &'static str,
+    pub title: &'static str,
+    /// The window's logical size, and the headless frame's default size in pixels.
+    pub size: (u32, u32),
+}
+
+/// Events from other threads: the plugin's waker and accesskit_winit (through egui-winit).
+#[derive(Debug)]
+enum UserEvent {
+    Wake,
+    AccessKit(accesskit_winit::Event),
+}
+
+impl From<accesskit_winit::Event> for UserEvent {
+    fn from(e: accesskit_winit::Event) -> Self {
+        UserEvent::AccessKit(e)
+    }
+}
+
+struct Gpu {
+    surface: wgpu::Surface<'static>,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    config: wgpu::SurfaceConfiguration,
+    /// The surface texture when it can be copied from, else an intermediate one blitted to it.
+    target: FrameTarget,
+    renderer: egui_wgpu::Renderer,
+}
+
+struct Running {
+    window: Arc<Window>,
+    gpu: Gpu,
+    egui: egui_winit::State,
+    input: EguiInput,
+    scene: EguiScene,
+}
+
+struct App {
+    automation: Automation,
+    proxy: EventLoopProxy<UserEvent>,
+    ctx: egui::Context,
+    spec: Spec,
+    ui: Ui,
+    running: Option<Running>,
+}
+
+fn start_gpu(name: &str, automation: &Automation, window: Arc<Window>) -> Gpu {
+    let (surface, adapter, device, queue) = setup::gpu(name, automation, Some(window.clone()));
+    let surface = surface.expect("a surface for the window");
+    let size = window.inner_size();
+    let mut config = surface
+        .get_default_config(&adapter, size.width.max(1), size.height.max(1))
+        .expect("the surface works with the adapter");
+    // egui-wgpu expects a non-sRGB target (it writes gamma-space colours).
+    let caps = surface.get_capabilities(&adapter);
+    if let Some(linear) = caps.formats.iter().find(|f| !f.is_srgb()) {
+        config.format = *linear;
+    }
+    let target = FrameTarget::new(&device, &mut config, &caps);
+    eprintln!("{name}: capture path {}", target.path().as_str());
+    surface.configure(&device, &config);
+    automation.surface(window.id(), &config);
+    let renderer = egui_wgpu::Renderer::new(&device, config.format, Default::default());
+    Gpu {
+        surface,
+        device,
+        queue,
+        config,
+        target,
+        renderer,
+    }
+}
+
+/// Draws egui's primitives into `target`; returns the command buffers egui-wgpu needs submitted
+/// before the encoder.
+fn paint(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    renderer: &mut egui_wgpu::Renderer,
+    encoder: &mut wgpu::CommandEncoder,
+    target: &wgpu::Texture,
+    jobs: &[egui::ClippedPrimitive],
+    screen: &egui_wgpu::ScreenDescriptor,
+) -> Vec<wgpu::CommandBuffer> {
+    let view = target.create_view(&Default::default());
+    let extra = renderer.update_buffers(device, queue, encoder, jobs, screen);
+    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("egui"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: &view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color {
+                    r: 0.1,
+                    g: 0.1,
+                    b: 0.12,
+                    a: 1.0,
+                }),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        ..Default::default()
+    });
+    renderer.render(&mut pass.forget_lifetime(), jobs, screen);
+    extra
+}
+
+/// The app with no window and no display: egui runs on input the plugin brings, drawn into an
+/// offscreen texture; one frame per wake-up, more while egui asks for repaints.
+fn run_headless(
+    spec: &Spec,
+    mut ui: Ui,
+    automation: Automation,
+    wake: crossbeam_channel::Receiver<()>,
+    (w, h): (u32, u32),
+) {
+    let (_, _, device, queue) = setup::gpu(spec.name, &automation, None);
+    // egui-wgpu writes gamma-space colours: a non-sRGB target.
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let make = |w: u32, h: u32| setup::offscreen(&device, (w, h), format);
+    let mut texture = make(w, h);
+    let mut renderer = egui_wgpu::Renderer::new(&device, format, Default::default());
+    let window = WindowId::from(1);
+    let state = |w: u32, h: u32| winit_automation::WindowState {
+        title: format!("{} (headless)", spec.title),
+        width: f64::from(w),
+        height: f64::from(h),
+        scale_factor: 1.0,
+        focused: true,
+    };
+    automation.window_state(window, state(w, h));
+    let ctx = egui::Context::default();
+    ctx.enable_accesskit();
+    let mut input = EguiInput::new();
+    let mut scene = EguiScene::new();
+    // A virtual clock: each frame is 1/60 s later, whatever the wall clock says, so egui's
+    // animations are deterministic.
+    let mut frame_no = 0u64;
+    let mut repaint = true;
+    loop {
+        if !repaint {
+            // The plugin holds the waker (without the feature, setup::automation exits headless).
+            let _ = wake.recv_timeout(Duration::from_millis(500));
+        }
+        let (tw, th) = (texture.width(), texture.height());
+        let mut raw = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(tw as f32, th as f32),
+            )),
+            time: Some(frame_no as f64 / 60.0),
+            predicted_dt: 1.0 / 60.0,
+            focused: true,
+            ..Default::default()
+        };
+        frame_no += 1;
+        let mut quit = false;
+        for i in automation.begin_frame() {
+            if input.push(&i, ctx.pixels_per_point(), &mut raw) {
+                continue;
+            }
+            match i {
+                Input::Resize { size, .. } => {
+                    let (w, h) = (size.width.round() as u32, size.height.round() as u32);
+                    texture = make(w, h);
+                    automation.window_state(window, state(w, h));
+                }
+                Input::Quit => quit = true,
+                Input::Request(request) => unsupported(spec.name, request),
+                _ => {}
+            }
+        }
+        let output = ctx.run_ui(raw, |u| ui(u));
+        // What the tree cannot say (layers, the modal one, the pressed widget) and animation.
+        scene.report(&ctx, &output, &automation, window);
+        let egui::FullOutput {
+            platform_output,
+            mut textures_delta,
+            shapes,
+            pixels_per_point,
+            viewport_output,
+        } = output;
+        if let Some(update) = platform_output.accesskit_update {
+            automation.tree_update(window, update);
+        }
+        for (id, deltas) in &textures_delta.set {
+            for delta in deltas {
+                renderer.update_texture(&device, &queue, *id, delta);
+            }
+        }
+        let jobs = ctx.tessellate(shapes, pixels_per_point);
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [texture.width(), texture.height()],
+            pixels_per_point,
+        };
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let extra = paint(
+            &device,
+            &queue,
+            &mut renderer,
+            &mut encoder,
+            &texture,
+            &jobs,
+            &screen,
+        );
+        automation.capture(window, &device, &mut encoder, &texture);
+        queue.submit(extra.into_iter().chain([encoder.finish()]));
+        for id in &textures_delta.free {
+            renderer.free_texture(id);
+        }
+        textures_delta.clear();
+        automation.end_frame();
+        if quit {
+            break;
+        }
+        repaint = viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .is_some_and(|v| v.repaint_delay.is_zero());
+    }
+}
+
+fn unsupported(name: &str, request: winit_automation::Request) {
+    let verb = request.command().verb();
+    request.reply(Err(winit_automation::protocol::Failure::new(
+        winit_automation::protocol::ErrorCode::Unsupported,
+        format!("{name} does not carry out {verb}"),
+        "see the README for what the demo supports",
+    )));
+}
+
+impl App {
+    fn frame(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        let window = running.window.clone();
+        // The swapchain image first: with FIFO presentation the wait for it is where a frame
+        // blocks, so input taken after it is shown in this frame, not the next.
+        let gpu = &mut running.gpu;
+        let texture = match gpu.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                gpu.surface.configure(&gpu.device, &gpu.config);
+                None
+            }
+            _ => None,
+        };
+        let mut raw = running.egui.take_egui_input(&window);
+        // egui points: physical pixels over egui's pixels_per_point (scale factor times zoom).
+        let ppp = self.ctx.pixels_per_point();
+        let name = self.spec.name;
+        for input in self.automation.begin_frame() {
+            if running.input.push(&input, ppp, &mut raw) {
+                continue;
+            }
+            match input {
+                Input::Resize { size, .. } => {
+                    let _ = window.request_inner_size(size);
+                }
+                Input::Quit => event_loop.exit(),
+                Input::Request(request) => unsupported(name, request),
+                _ => {}
+            }
+        }
+        let ui = &mut self.ui;
+        let output = self.ctx.run_ui(raw, |u| ui(u));
+        running
+            .scene
+            .report(&self.ctx, &output, &self.automation, window.id());
+        let egui::FullOutput {
+            platform_output,
+            mut textures_delta,
+            shapes,
+            pixels_per_point,
+            viewport_output,
+        } = output;
+        // egui's AccessKit output is the app's tree: the plugin mirrors every update.
+        if let Some(update) = platform_output.accesskit_update.clone() {
+            self.automation.tree_update(window.id(), update);
+        }
+        running
+            .egui
+            .handle_platform_output(&window, platform_output);
+
+        let gpu = &mut running.gpu;
+        let jobs = self.ctx.tessellate(shapes, pixels_per_point);
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [gpu.config.width, gpu.config.height],
+            pixels_per_point,
+        };
+        for (id, deltas) in &textures_delta.set {
+            for delta in deltas {
+                gpu.renderer
+                    .update_texture(&gpu.device, &gpu.queue, *id, delta);
+            }
+        }
+        if let Some(texture) = texture {
+            let frame = gpu.target.texture(&texture.texture);
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            let extra = paint(
+                &gpu.device,
+                &gpu.queue,
+                &mut gpu.renderer,
+                &mut encoder,
+                frame,
+                &jobs,
+                &screen,
+            );
+            self.automation
+                .capture(window.id(), &gpu.device, &mut encoder, frame);
+            gpu.target
+                .finish(&gpu.device, &mut encoder, &texture.texture);
+            gpu.queue
+                .submit(extra.into_iter().chain([encoder.finish()]));
+            window.pre_present_notify();
+            gpu.queue.present(texture);
+        }
+        for id in &textures_delta.free {
+            gpu.renderer.free_texture(id);
+        }
+        // Applied above; egui checks that nothing is dropped unapplied.
+        textures_delta.clear();
+        self.automation.end_frame();
+        let repaint_now = viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .is_some_and(|v| v.repaint_delay.is_zero());
+        if repaint_now {
+            window.request_redraw();
+        }
+    }
+}
+
+impl ApplicationHandler<UserEvent> for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.running.is_some() {
+            return;
+        }
+        // Hidden first: egui-winit's accesskit_winit adapter must exist before the window is shown.
+        let attributes = Window::default_attributes()
+            .with_title(self.spec.title)
+            .with_inner_size(LogicalSize::new(self.spec.size.0, self.spec.size.1))
+            .with_visible(false);
+        let window = Arc::new(event_loop.create_window(attributes).expect("a window"));
+        let mut egui = egui_winit::State::new(
+            self.ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            None,
+        );
+        egui.init_accesskit(event_loop, &window, self.proxy.clone());
+        window.set_visible(true);
+        self.automation.track_window(&window);
+        let gpu = start_gpu(self.spec.name, &self.automation, window.clone());
+        window.request_redraw();
+        self.running = Some(Running {
+            window,
+            gpu,
+            egui,
+            input: EguiInput::new(),
+            scene: EguiScene::new(),
+        });
+    }
+
+    fn user_event(&mut self, _: &ActiveEventLoop, event: UserEvent) {
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        if let UserEvent::AccessKit(e) = event
+            && let accesskit_winit::WindowEvent::ActionRequested(request) = e.window_event
+        {
+            running.egui.on_accesskit_action_request(request);
+        }
+        running.window.request_redraw();
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, id: WindowId, event: WindowEvent) {
+        self.automation.window_event(id, &event);
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        match &event {
+            WindowEvent::CloseRequested => {
+                event_loop.exit();
+                return;
+            }
+            WindowEvent::RedrawRequested => {
+                self.frame(event_loop);
+                return;
+            }
+            WindowEvent::Resized(size) => {
+                let gpu = &mut running.gpu;
+                gpu.config.width = size.width.max(1);
+                gpu.config.height = size.height.max(1);
+                gpu.surface.configure(&gpu.device, &gpu.config);
+                gpu.target.resize(&gpu.device, &gpu.config);
+                self.automation.surface(id, &gpu.config);
+            }
+            _ => {}
+        }
+        if running
+            .egui
+            .on_window_event(&running.window, &event)
+            .repaint
+        {
+            running.window.request_redraw();
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        event_loop.set_control_flow(ControlFlow::Wait);
+    }
+}
+
+/// Parses `--dir`, `--headless`, `--size` and runs `ui` every frame, in a window or headless.
+pub fn main(spec: Spec, ui: impl FnMut(&mut egui::Ui) + 'static) {
+    let name = spec.name;
+    let usage = format!(
+        "usage: {name} [--dir DIR] [--headless [--size WxH]]
+
+  --dir DIR    the automation drop-box (default: $WINIT_AUTOMATION_DIR or target/winit-automation)
+  --headless   no window and no display: egui drawn into an offscreen texture
+  --size WxH   the headless frame size in pixels (default {}x{})",
+        spec.size.0, spec.size.1
+    );
+    let fail = |why: &str| -> ! {
+        eprintln!("{name}: {why}\n{usage}");
+        std::process::exit(2);
+    };
+    let mut dir = None;
+    let mut headless = false;
+    let mut size = spec.size;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--dir" => {
+                dir = Some(
+                    args.next()
+                        .unwrap_or_else(|| fail("--dir needs a directory")),
+                )
+            }
+            "--headless" => headless = true,
+            "--size" => match setup::parse_size(args.next()) {
+                Some(s) => size = s,
+                None => fail("--size needs WIDTHxHEIGHT, e.g. --size 1920x1080"),
+            },
+            "--help" | "-h" => {
+                eprintln!("{usage}");
+                return;
+            }
+            other => fail(&format!("unknown argument {other:?}")),
+        }
+    }
+    let ui: Ui = Box::new(ui);
+    if headless {
+        let (wake_tx, wake) = crossbeam_channel::bounded::<()>(1);
+        let automation = setup::automation(name, dir, true, move || {
+            let _ = wake_tx.try_send(());
+        });
+        run_headless(&spec, ui, automation, wake, size);
+        return;
+    }
+    let event_loop = EventLoop::<UserEvent>::with_user_event()
+        .build()
+        .unwrap_or_else(|e| {
+            eprintln!("{name}: cannot open a window ({e}); is DISPLAY set? (try xvfb-run -a)");
+            std::process::exit(1);
+        });
+    let proxy = event_loop.create_proxy();
+    let wake = proxy.clone();
+    let automation = setup::automation(name, dir, false, move || {
+        let _ = wake.send_event(UserEvent::Wake);
+    });
+    let ctx = egui::Context::default();
+    // The tree exists whether or not a screen reader is connected: the plugin needs it.
+    ctx.enable_accesskit();
+    let mut app = App {
+        automation,
+        proxy,
+        ctx,
+        spec,
+        ui,
+        running: None,
+    };
+    if let Err(e) = event_loop.run_app(&mut app) {
+        eprintln!("{name}: the event loop failed: {e}");
+        std::process::exit(1);
+    }
+}

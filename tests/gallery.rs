@@ -1,0 +1,208 @@
+//! egui's own demo gallery (examples/egui_gallery.rs: `egui_demo_lib::DemoWindows`) as a test bed
+//! for pointer targeting on a real UI: overlapping windows, popups above later widgets, modals.
+//! The egui adapter hands over egui's layers, its modal layer and the widget that took each press
+//! (`winit_automation::egui::EguiScene`); every case checks its effect in the tree.
+//!
+//! Headless (no display needed), with a Vulkan driver (`mesa-vulkan-drivers`). The gallery binary
+//! is the one `cargo test --all-features` builds next to this test.
+#![cfg(all(feature = "automation", feature = "client", feature = "egui"))]
+
+mod common;
+#[path = "common/demo.rs"]
+mod demo;
+
+use demo::*;
+use winit_automation::protocol::{ErrorCode, Outcome};
+
+/// The gallery headless, at the window size of its windowed mode, once its layout has settled.
+fn gallery() -> (Demo, String) {
+    let demo = Demo::start_in("egui_gallery", Mode::Headless(1280, 800));
+    demo.wait_for("checkbox \"Checkbox\"", "the gallery publishes its tree");
+    // egui sizes its windows over the first frames (and fades them in): act on the settled
+    // layout, not on bounds that are about to change.
+    demo.ok("settle --timeout 20000");
+    let s = demo.snapshot();
+    (demo, s)
+}
+
+// Timeouts: an unoptimized gallery frame takes ~140 ms on lavapipe (7 frames a second, fewer on
+// a loaded machine), and a settle waits out egui's window fades; 20 s leaves room on slow CI.
+
+/// The error's code and message.
+fn refused(demo: &Demo, line: &str) -> (Option<ErrorCode>, String) {
+    let response = demo.send(line);
+    let Outcome::Error { message, .. } = &response.outcome else {
+        panic!("{line} was not refused: {response:?}");
+    };
+    (response.error_code(), message.clone())
+}
+
+#[test]
+fn the_gallery_s_widgets_take_clicks_drags_values_and_text() {
+    let (demo, s) = gallery();
+    assert!(
+        line_of(&s, "checkbox \"Checkbox\"").contains("unchecked"),
+        "{s}"
+    );
+
+    // A button: "Click me!" flips the value the checkbox shows. egui says which widget took the
+    // press, so the hit is verified.
+    let body = demo.ok("click role=button name=\"Click me!\" nth=0 --settle --timeout 20000");
+    assert!(body.contains("\nhit verified\n"), "{body}");
+    assert!(
+        now(&body, "checkbox \"Checkbox\"").contains(" checked"),
+        "{body}"
+    );
+
+    // The checkbox itself, then a radio button.
+    let body = demo.ok("click role=checkbox name=Checkbox --settle --timeout 20000");
+    assert!(
+        now(&body, "checkbox \"Checkbox\"").contains("unchecked"),
+        "{body}"
+    );
+    let body = demo.ok("click role=radio name=Second --settle --timeout 20000");
+    assert!(
+        now(&body, "radio \"Second\"").contains(" checked"),
+        "{body}"
+    );
+    assert!(
+        now(&body, "radio \"First\"").contains("unchecked"),
+        "{body}"
+    );
+
+    // The slider by its AccessKit action, then by a drag to its right end.
+    let body = demo.ok("action role=slider name=Slider set_value 100 --settle --timeout 20000");
+    assert!(
+        now(&body, "slider \"Slider\"").contains("value=100 "),
+        "{body}"
+    );
+    let s = demo.snapshot();
+    let slider = line_of(&s, "slider \"Slider\"");
+    let (x, y, w, h) = bounds(slider);
+    let body = demo.ok(&format!(
+        "drag role=slider name=Slider to {},{} --settle --timeout 20000",
+        x + w,
+        y + h / 2.0
+    ));
+    assert!(
+        now(&body, "slider \"Slider\"").contains("value=360 "),
+        "{body}"
+    );
+
+    // The single-line text edit (the second textbox: the code example's comes first).
+    let body = demo.ok("fill role=textbox nth=1 \"Hello gallery\" --settle --timeout 20000");
+    assert!(
+        body.contains("textbox value=\"Hello gallery\" focused"),
+        "{body}"
+    );
+
+    // The combo box opens a popup that lies over the rows below it: its item "First" lies on
+    // the slider. The popup is parented under the combo box, before the slider in tree order, so
+    // by the tree alone the slider covers the item (`covered ... by @eN slider "Slider"`); egui's
+    // layer order, which the adapter hands over, puts the popup on top and the click goes in.
+    let body = demo.ok("click role=combobox name=\"Take your pick\" --settle --timeout 20000");
+    assert!(body.contains("+ ") && body.contains("listbox"), "{body}");
+    let s = demo.snapshot();
+    let first = ref_of_nth(&s, "button \"First\"", 1);
+    let body = demo.ok(&format!("click {first} --settle --timeout 20000"));
+    assert!(body.contains("\nhit verified\n"), "{body}");
+    assert!(
+        now(&body, "combobox \"Take your pick\"").contains("value=\"First\""),
+        "{body}"
+    );
+    assert!(
+        body.contains("- ") && body.contains("listbox"),
+        "closed: {body}"
+    );
+    assert!(now(&body, "radio \"First\"").contains(" checked"), "{body}");
+
+    // A collapsing header opens. Its content holds a spinner, which animates for as long as it
+    // shows, so this waits for the content rather than settling; closing it again stops it.
+    let header = "role=disclosuretriangle name~=\"Click to see\"";
+    demo.ok(&format!("click {header}"));
+    demo.ok("wait text~=\"It's a \" --timeout 20000");
+    let s = demo.snapshot();
+    assert!(
+        line_of(&s, "disclosuretriangle \"Click to see").contains("expanded"),
+        "{s}"
+    );
+    demo.ok(&format!("click {header}"));
+    demo.ok("wait text~=\"It's a \" --gone --timeout 20000");
+
+    demo.quit();
+}
+
+#[test]
+fn windows_stack_in_egui_s_order_and_a_modal_blocks_what_lies_below_it() {
+    let (demo, _) = gallery();
+
+    // The widget gallery window lies over the right edge of the code example's: the code
+    // example's close button, under it, is refused and named what covers it.
+    let close = "role=button name=\"Close window\" nth=1";
+    let (code, message) = refused(&demo, &format!("click {close}"));
+    assert_eq!(code, Some(ErrorCode::Covered), "{message}");
+    assert!(message.contains("is covered at"), "{message}");
+
+    // A click on the code example's own text raises its window; its close button is now on
+    // top, and a click on it closes the window.
+    let body = demo.ok("click text=\"Arthur is 42\" nth=0 --settle --timeout 20000");
+    assert!(body.contains("\nhit verified\n"), "{body}");
+    let body = demo.ok(&format!("click {close} --settle --timeout 20000"));
+    assert!(body.contains("\nhit verified\n"), "{body}");
+    assert!(
+        body.lines()
+            .any(|l| l.starts_with("- ") && l.contains("window \"⌨️ Code Example\"")),
+        "the window closed: {body}"
+    );
+
+    // A modal: what lies below it is refused `covered`, naming the modal layer (by the tree
+    // alone the click would be dispatched, and egui's backdrop would take the press: `missed`);
+    // once it is closed, the same click goes through.
+    demo.ok("click role=button name~=Modals --settle --timeout 20000");
+    let body = demo.ok("click role=button name=\"Open User Modal\" --settle --timeout 20000");
+    assert!(body.contains("+ ") && body.contains("dialog"), "{body}");
+    let click_me = "click role=button name=\"Click me!\" nth=0";
+    let (code, message) = refused(&demo, click_me);
+    assert_eq!(code, Some(ErrorCode::Covered), "{message}");
+    assert!(message.contains("below the modal layer"), "{message}");
+    let body = demo.ok("click role=button name=Cancel --settle --timeout 20000");
+    assert!(body.contains("- ") && body.contains("dialog"), "{body}");
+    let body = demo.ok(&format!("{click_me} --settle --timeout 20000"));
+    assert!(
+        now(&body, "checkbox \"Checkbox\"").contains(" checked"),
+        "{body}"
+    );
+
+    demo.quit();
+}
+
+/// `bounds=X,Y,WxH` of a node line.
+fn bounds(line: &str) -> (f64, f64, f64, f64) {
+    let b = line
+        .split(' ')
+        .find_map(|t| t.strip_prefix("bounds="))
+        .unwrap_or_else(|| panic!("no bounds: {line}"));
+    let (xy, wh) = b.rsplit_once(',').unwrap();
+    let (x, y) = xy.split_once(',').unwrap();
+    let (w, h) = wh.split_once('x').unwrap();
+    let n = |v: &str| v.parse::<f64>().unwrap();
+    (n(x), n(y), n(w), n(h))
+}
+
+/// The ref of the `nth` line (0-based) that contains `what`.
+fn ref_of_nth(snapshot: &str, what: &str, nth: usize) -> String {
+    let line = snapshot
+        .lines()
+        .filter(|l| l.contains(what))
+        .nth(nth)
+        .unwrap_or_else(|| panic!("no line {nth} with {what:?} in\n{snapshot}"));
+    line.trim_start().split(' ').next().unwrap().to_owned()
+}
+
+/// The last line that names `what`: in an answer with a diff, the node as it is now (the
+/// `target` line above it shows it as it was).
+fn now<'a>(body: &'a str, what: &str) -> &'a str {
+    body.lines()
+        .rfind(|l| l.contains(what))
+        .unwrap_or_else(|| panic!("no line with {what:?} in\n{body}"))
+}
