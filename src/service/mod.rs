@@ -13,6 +13,7 @@ mod deadlines;
 mod intake;
 mod jobs;
 mod png;
+mod shutdown;
 mod verbs;
 
 use std::fs;
@@ -21,7 +22,6 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, TrySendError, bounded, select};
 
-use crate::dropbox::queue::{self, Entry};
 use crate::dropbox::{Ready, publish, unix_ms_now};
 use crate::link::{self, CaptureJob, Claim, Order, ServiceEnds, ServiceThread, Waker};
 use crate::protocol::{
@@ -502,93 +502,6 @@ impl Service {
         }
         self.take_turns();
     }
-
-    /// Answers everything still owed, then removes `ready.txt`.
-    fn shutdown(&mut self) {
-        self.stopping = true;
-        while let Ok(reply) = self.link.replies.try_recv() {
-            self.jobs.replied(reply);
-        }
-        self.write_replies(true);
-        // Screenshots already copied out of their frame are written.
-        while let Ok(job) = self.link.captures.try_recv() {
-            self.capture(job);
-        }
-        for (seq, job) in self.jobs.drain() {
-            match job {
-                Job::Queued {
-                    command,
-                    deadline,
-                    taken,
-                } => {
-                    let verb = command.verb();
-                    // As at any turn: taken first, and not carried out past its deadline.
-                    if !self.claim_turn(seq, verb, deadline, taken) {
-                        continue;
-                    }
-                    if verb.side() == Side::Service && verb != Verb::Settle {
-                        self.serve(seq, &command)
-                    } else {
-                        self.fail(seq, Some(verb), shutting_down())
-                    }
-                }
-                Job::Waiting(_) => self.fail(seq, Some(Verb::Wait), shutting_down()),
-                Job::Forwarded { verb, claim, .. } => {
-                    let failure = if claim.withdraw() {
-                        shutting_down()
-                    } else {
-                        Failure::new(
-                            ErrorCode::ShuttingDown,
-                            "the app shut down while carrying the command out; it may have been partly carried out",
-                            "restart the app and check its state before sending it again",
-                        )
-                    };
-                    self.fail(seq, Some(verb), failure)
-                }
-                Job::Replied { reply, .. } => self.fail(seq, Some(reply.verb), shutting_down()),
-                Job::Settling(s) if s.verb == Verb::Settle => {
-                    self.fail(seq, Some(s.verb), shutting_down())
-                }
-                Job::Settling(s) => self.fail(
-                    seq,
-                    Some(s.verb),
-                    Failure::new(
-                        ErrorCode::NotSettled,
-                        "the app shut down before the tree settled",
-                        "restart the app; the action itself was carried out",
-                    ),
-                ),
-                Job::Unwritten(response) => self.write_answer(response),
-                // Already answered, or not complete: left as they are.
-                Job::Stuck | Job::Partial { .. } | Job::Answered { .. } => {
-                    self.jobs.insert(seq, job)
-                }
-            }
-        }
-        // A `wait` served just now whose condition does not hold yet is never checked again.
-        for seq in self.jobs.seqs(|j| matches!(j, Job::Waiting(_))) {
-            self.fail(seq, Some(Verb::Wait), shutting_down());
-        }
-        // Complete entries never read (beyond the in-progress limit) are answered too.
-        if let Ok(listing) = queue::scan(self.dir()) {
-            for seq in listing.commands {
-                if let Some(Job::Answered { .. }) = self.jobs.get(seq) {
-                    // A new command that reuses an answered seq.
-                    self.jobs.take(seq);
-                }
-                if self.jobs.is_read(seq) {
-                    // Already answered (or its answer could not be written): never answered twice.
-                    continue;
-                }
-                if let Ok(Entry::Complete(bytes)) =
-                    queue::read_entry(self.dir(), seq, self.cfg.max_command_bytes)
-                {
-                    self.fail(seq, intake::guess_verb(&bytes), shutting_down());
-                }
-            }
-        }
-        let _ = fs::remove_file(self.dir().join(READY_FILE));
-    }
 }
 
 /// The answer to a command during which winit-automation itself panicked: the command fails, the
@@ -601,13 +514,5 @@ fn internal_error(doing: &str, panic: &(dyn std::any::Any + Send)) -> Failure {
             crate::panic_message(panic)
         ),
         "please report it with the command and the snapshot; the app keeps running",
-    )
-}
-
-fn shutting_down() -> Failure {
-    Failure::new(
-        ErrorCode::ShuttingDown,
-        "the app shut down before carrying the command out",
-        "restart the app and send the command again",
     )
 }
