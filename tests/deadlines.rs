@@ -54,8 +54,13 @@ fn listing(dir: &Path) -> BTreeSet<String> {
         .collect()
 }
 
-/// The files an app owns in its directory while it runs; nothing of any command.
+/// The files an app owns in its directory while it runs; nothing of any command. The app removes
+/// an answered entry right after publishing its response, so a client may read the response a
+/// moment before the entry goes: the listing is taken again until it is clean, for a while.
 fn app_files_only(dir: &Path) {
+    let _ = eventually(Duration::from_secs(10), || {
+        listing(dir).iter().all(|n| !n.contains('-')).then_some(())
+    });
     let names = listing(dir);
     let own = [
         "app.lock",
@@ -416,19 +421,23 @@ fn a_client_killed_before_the_app_took_its_command_leaves_nothing_behind() {
         .enqueue_line(&format!("click role=checkbox --deadline {later}"))
         .unwrap();
     let mut waiting = cli(app.dir())
-        .args(["--timeout", "1500", "click", "role=button"])
+        .args(["--timeout", "5000", "click", "role=button"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let queued = first + 1;
-    eventually(Duration::from_secs(10), || {
+    // Its entry, found by its line (the `status` commands polled here take seqs too).
+    let queued = eventually(Duration::from_secs(10), || {
         let r = client.send_line("status").unwrap();
-        (app.dir()
-            .join(winit_automation::protocol::command_file(queued))
-            .exists()
-            && r.body().contains("in_flight 1\n"))
-        .then_some(())
+        if !r.body().contains("in_flight 1\n") {
+            return None;
+        }
+        fs::read_dir(app.dir()).unwrap().find_map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            let seq = winit_automation::protocol::parse_command_file(&name)?;
+            let line = fs::read_to_string(app.dir().join(&name)).ok()?;
+            line.contains("role=button").then_some(seq)
+        })
     })
     .expect("the CLI's click waits behind the first");
     waiting.kill().unwrap();
