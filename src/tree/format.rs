@@ -10,10 +10,11 @@ use std::fmt::Write;
 use accesskit::{Action, Affine, Rect, Toggled};
 use accesskit_consumer::NodeRef as Node;
 
-use super::geometry::{self, clip_at, clips, direction, finite, intersect, overlaps};
+use super::geometry::{self, direction, finite, intersect, overlaps};
 use super::mirror::{Mirror, WindowMirror};
 use super::omit::{folded_children, is_empty_decoration, is_wrapper};
 use super::refs::{Found, Refs, name_of};
+use super::stack::Stack;
 
 fn indent_to(out: &mut String, indent: usize) {
     for _ in 0..indent {
@@ -206,6 +207,11 @@ enum Item<'a> {
         clip: Option<Rect>,
         indent: usize,
         offscreen: bool,
+        /// The rank of the node's layer (`stack.rs`).
+        rank: usize,
+        /// Wholly under a higher layer's root (its index in `covers`): not printed, walked only
+        /// for the layer roots its subtree holds.
+        covered: Option<usize>,
     },
     Line(String),
 }
@@ -230,17 +236,27 @@ fn walk(
 ) {
     let raw = view.projection == Projection::Raw;
     let interactive = view.projection == Projection::Interactive;
+    let layers = Stack::new(w);
+    // What lies wholly under a higher layer is left out of the regular and interactive
+    // projections; `--raw` lists it.
+    let (covers, holders) = if raw || layers.has_no_layers() {
+        Default::default()
+    } else {
+        layers.covers(w)
+    };
     let mut stack = vec![Item::Node {
         node: start,
         transform: start.transform(),
         bounds: geometry::bounds(&start),
         depth: 0,
-        clip: clip_at(w, &start),
+        clip: layers.clip_at(w, &start),
         indent,
         offscreen: false,
+        rank: layers.layer(&start).0,
+        covered: None,
     }];
     while let Some(item) = stack.pop() {
-        let (node, transform, bounds, depth, clip, indent, offscreen) = match item {
+        let (node, transform, bounds, depth, clip, indent, offscreen, rank, covered) = match item {
             Item::Line(line) => {
                 out.push_str(&line);
                 continue;
@@ -253,14 +269,18 @@ fn walk(
                 clip,
                 indent,
                 offscreen,
-            } => (node, transform, bounds, depth, clip, indent, offscreen),
+                rank,
+                covered,
+            } => (
+                node, transform, bounds, depth, clip, indent, offscreen, rank, covered,
+            ),
         };
         let children = node.children();
         let stops_here = view.depth.is_some_and(|d| depth >= d);
         // A pure wrapper (never the start, never where --depth stops) gives its place to its
         // child; `omit.rs` says what is left out and why.
         let wrapper = !raw && depth > 0 && !stops_here && is_wrapper(&node);
-        let printed = !wrapper && (!interactive || is_interactive(&node));
+        let printed = !wrapper && covered.is_none() && (!interactive || is_interactive(&node));
         if printed {
             indent_to(out, indent);
             write_node(out, refs, window, w, &node, bounds);
@@ -278,6 +298,9 @@ fn walk(
             continue;
         }
         if stops_here {
+            if covered.is_some() {
+                continue;
+            }
             stack.push(Item::Line(format!(
                 "{}[{} {} below --depth {}]\n",
                 "  ".repeat(child_indent),
@@ -291,12 +314,13 @@ fn walk(
             )));
             continue;
         }
-        let child_clip = match (clip, bounds) {
-            (Some(c), Some(b)) if clips(&node) => Some(intersect(c, b)),
-            (None, Some(b)) if clips(&node) => Some(b),
-            (c, _) => c,
+        let child_clip = match layers.clip_of(&node, bounds) {
+            Some(b) => Some(clip.map_or(b, |c| intersect(c, b))),
+            None => clip,
         };
         let mut out_of_view = [0usize; 4];
+        // Per covering layer root, how many children lie wholly under it.
+        let mut under: Vec<(usize, usize)> = Vec::new();
         // Hints print after the visible children, so their slot goes on the stack first; the
         // children go on in reverse, straight from the tree, so they pop in order.
         let hint_slot = stack.len();
@@ -315,10 +339,24 @@ fn walk(
             let child_bounds = child
                 .raw_bounds()
                 .and_then(|r| finite(child_transform.transform_rect_bbox(r)));
-            let outside = match (child_bounds, child_clip) {
+            // A layer root starts afresh: its tree ancestors neither clip it nor rank it.
+            let (clip_here, rank_here) = match layers.root_rank(child.id()) {
+                Some(r) => (w.viewport(), r),
+                None => (child_clip, rank),
+            };
+            let outside = match (child_bounds, clip_here) {
                 (Some(b), Some(c)) if !overlaps(b, c) => Some(direction(b, c)),
                 _ => None,
             };
+            // A child without bounds follows its parent.
+            let cover = match child_bounds {
+                Some(b) => {
+                    let visible = clip_here.map_or(b, |c| intersect(b, c));
+                    covers.iter().position(|c| c.hides(rank_here, visible))
+                }
+                None => covered.filter(|&c| covers[c].rank > rank_here),
+            };
+            let mut child_covered = None;
             if !raw {
                 if hidden {
                     continue;
@@ -327,21 +365,52 @@ fn walk(
                     out_of_view[d] += 1;
                     continue;
                 }
+                if let Some(c) = cover {
+                    match under.iter_mut().find(|(i, _)| *i == c) {
+                        Some((_, n)) => *n += 1,
+                        None => under.push((c, 1)),
+                    }
+                    if !holders.contains(&child.id()) {
+                        continue;
+                    }
+                    child_covered = Some(c);
+                }
             }
             stack.push(Item::Node {
                 node: child,
                 transform: child_transform,
                 bounds: child_bounds,
                 depth: depth + 1,
-                clip: child_clip,
+                clip: clip_here,
                 indent: child_indent,
                 offscreen: offscreen || outside.is_some(),
+                rank: rank_here,
+                covered: child_covered,
             });
         }
         let mut hints = String::new();
         for (d, what) in ["below", "above", "right", "left"].iter().enumerate() {
             if out_of_view[d] > 0 {
                 hints.push_str(&hint(child_indent, out_of_view[d], what));
+            }
+        }
+        // Highest layer first, as `covers` lists them.
+        under.sort_unstable();
+        for (c, count) in under {
+            if let Some(root) = w
+                .tree
+                .as_ref()
+                .and_then(|t| t.state().node_by_id(covers[c].id))
+            {
+                let r = refs.mint(window, &root);
+                let role = role_name(root.role());
+                let name = name_of(&root);
+                let what = if name.is_empty() {
+                    format!("under {r} {role}")
+                } else {
+                    format!("under {r} {role} {}", quote(&name))
+                };
+                hints.push_str(&hint(child_indent, count, &what));
             }
         }
         stack[hint_slot] = Item::Line(hints);

@@ -10,8 +10,6 @@
 use accesskit::{Point as AkPoint, Rect};
 use accesskit_consumer::NodeRef as Node;
 
-use super::mirror::WindowMirror;
-
 /// Whether every coordinate of a rectangle is finite.
 pub(crate) fn is_finite(r: Rect) -> bool {
     r.x0.is_finite() && r.y0.is_finite() && r.x1.is_finite() && r.y1.is_finite()
@@ -75,24 +73,6 @@ pub(crate) fn is_empty(r: Rect) -> bool {
 
 pub(crate) fn contains(r: Rect, p: AkPoint) -> bool {
     p.x >= r.x0 && p.x < r.x1 && p.y >= r.y0 && p.y < r.y1
-}
-
-/// The clip in force at `node`: the window, narrowed by every clipping ancestor. A walk that
-/// starts below the root (`--scope`) starts with it, so it hides what the whole walk would.
-pub(crate) fn clip_at(w: &WindowMirror, node: &Node<'_>) -> Option<Rect> {
-    let mut ancestors = Vec::new();
-    let mut current = node.parent();
-    while let Some(p) = current {
-        current = p.parent();
-        ancestors.push(p);
-    }
-    let mut clip = w.viewport();
-    for a in ancestors.iter().rev() {
-        if let (true, Some(b)) = (clips(a), bounds(a)) {
-            clip = Some(clip.map_or(b, |c| intersect(c, b)));
-        }
-    }
-    clip
 }
 
 #[cfg(test)]

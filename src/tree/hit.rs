@@ -66,6 +66,27 @@ fn hit<'a>(
     root: Node<'a>,
     p: AkPoint,
 ) -> (Option<Node<'a>>, Option<Node<'a>>) {
+    topmost(w, stack, root, p, &|node| {
+        can_cover(node) || stack.root_rank(node.id()).is_some()
+    })
+}
+
+/// The topmost node at `p` (tree units) by the paint order of [`hit`], of any kind: what a point
+/// target (`get 120,48`) names. Hidden subtrees and every clip are honoured; a node whose bounds
+/// are not finite is never hit.
+pub(super) fn node_at<'a>(w: &'a WindowMirror, p: AkPoint) -> Option<Node<'a>> {
+    let root = w.tree.as_ref()?.state().root();
+    topmost(w, &Stack::new(w), root, p, &|_| true).0
+}
+
+/// The topmost node at `p` among those `counts` accepts, and the last modal dialog shown.
+fn topmost<'a>(
+    w: &'a WindowMirror,
+    stack: &Stack,
+    root: Node<'a>,
+    p: AkPoint,
+    counts: &dyn Fn(&Node) -> bool,
+) -> (Option<Node<'a>>, Option<Node<'a>>) {
     let mut top: Option<(Node<'a>, usize)> = None;
     let mut modal = None;
     let rank = stack.root_rank(root.id()).unwrap_or(0);
@@ -86,7 +107,7 @@ fn hit<'a>(
         // Tree order: a later node of the same layer replaces an earlier one. A listed layer root
         // covers whatever its role: the app said it is drawn over the layers below.
         if let Some(v) = visible
-            && (can_cover(&node) || stack.root_rank(node.id()).is_some())
+            && counts(&node)
             && contains(v, p)
             && top.is_none_or(|(_, r)| rank >= r)
         {

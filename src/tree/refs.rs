@@ -7,9 +7,8 @@
 use rustc_hash::FxHashMap;
 
 use accesskit::Point as AkPoint;
-use accesskit_consumer::{FilterResult, FullNodeId, NodeRef as Node};
+use accesskit_consumer::{FullNodeId, NodeRef as Node};
 
-use super::geometry;
 use super::mirror::Mirror;
 use super::roles::role_name;
 use crate::protocol::{ErrorCode, Failure, NodeRef, Selector, Target, Term, quote};
@@ -299,28 +298,16 @@ pub(crate) fn resolve(
                     "wait for the app to draw its first frame",
                 ));
             };
-            let Some(tree) = &w.tree else {
+            if w.tree.is_none() {
                 return Err(Failure::new(
                     ErrorCode::NotFound,
                     format!("window {window} has no tree"),
                     "the app publishes no accessibility tree for it",
                 ));
-            };
+            }
             let k = w.units_per_logical();
-            // A node whose bounds are not finite has none: it is never hit (an infinite rect
-            // would contain every point), but its children still may be.
-            let filter = |n: &Node| {
-                if n.is_hidden() {
-                    FilterResult::ExcludeSubtree
-                } else if geometry::has_non_finite_bounds(n) {
-                    FilterResult::ExcludeNode
-                } else {
-                    FilterResult::Include
-                }
-            };
-            tree.state()
-                .root()
-                .node_at_point(AkPoint::new(p.x * k, p.y * k), &filter)
+            // Paint order, as the hit test sees it (`hit.rs`): the app's layers, then tree order.
+            super::hit::node_at(w, AkPoint::new(p.x * k, p.y * k))
                 .map(|n| Found {
                     window,
                     node: n.id(),

@@ -1,5 +1,6 @@
 //! Paint order, modality and clipping beyond the tree: what the app said about a window's layers
-//! (`Layers`, from `Automation::layers`), resolved against its tree for one hit test.
+//! (`Layers`, from `Automation::layers`), resolved against its tree for one hit test or one
+//! projection walk.
 //!
 //! A node is in the layer of its nearest listed ancestor-or-self; a node under no listed root is in
 //! the base layer (rank 0), below every listed one. A higher rank lies on top whatever the tree
@@ -14,6 +15,7 @@ use accesskit_consumer::{FullNodeId, NodeRef as Node};
 
 use super::geometry::{self, finite, intersect};
 use super::mirror::{Source, WindowMirror};
+use rustc_hash::FxHashSet;
 
 /// A window's layers, resolved against its tree.
 #[derive(Default)]
@@ -25,6 +27,24 @@ pub(super) struct Stack {
     modal: Option<usize>,
     /// Reported clips: a node and its clip rectangle (`None`: its bounds).
     clips: Vec<(FullNodeId, Option<Rect>)>,
+}
+
+/// A shown listed layer root and the part of its bounds inside the window (`Stack::covers`).
+pub(super) struct Cover {
+    pub id: FullNodeId,
+    pub rank: usize,
+    pub rect: Rect,
+}
+
+impl Cover {
+    /// Whether a node of layer `rank` whose visible part is `visible` lies wholly under this root.
+    pub fn hides(&self, rank: usize, visible: Rect) -> bool {
+        self.rank > rank
+            && self.rect.x0 <= visible.x0
+            && self.rect.y0 <= visible.y0
+            && visible.x1 <= self.rect.x1
+            && visible.y1 <= self.rect.y1
+    }
 }
 
 impl Stack {
@@ -66,6 +86,50 @@ impl Stack {
             modal,
             clips,
         }
+    }
+
+    /// Whether the app listed no layer root this tree holds.
+    pub fn has_no_layers(&self) -> bool {
+        self.roots.is_empty()
+    }
+
+    /// The listed layer roots that are shown (neither they nor an ancestor hidden) and have
+    /// bounds, highest rank first, each with the part of its bounds inside the window: what a
+    /// projection leaves out as wholly under them. And every node whose subtree holds a listed
+    /// root (its ancestors), which a projection must walk into even when it is covered.
+    pub fn covers(&self, w: &WindowMirror) -> (Vec<Cover>, FxHashSet<FullNodeId>) {
+        let mut covers = Vec::new();
+        let mut holders = FxHashSet::default();
+        let Some(tree) = &w.tree else {
+            return (covers, holders);
+        };
+        let state = tree.state();
+        for (i, &id) in self.roots.iter().enumerate().rev() {
+            let Some(root) = state.node_by_id(id) else {
+                continue;
+            };
+            let mut shown = !root.is_hidden();
+            let mut current = root.parent();
+            while let Some(n) = current {
+                shown &= !n.is_hidden();
+                holders.insert(n.id());
+                current = n.parent();
+            }
+            let rect = geometry::bounds(&root).map(|b| match w.viewport() {
+                Some(v) => intersect(b, v),
+                None => b,
+            });
+            if let (true, Some(rect)) = (shown, rect)
+                && !geometry::is_empty(rect)
+            {
+                covers.push(Cover {
+                    id,
+                    rank: i + 1,
+                    rect,
+                });
+            }
+        }
+        (covers, holders)
     }
 
     /// The rank of a listed layer root, `None` for any other node.
