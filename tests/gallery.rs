@@ -1,7 +1,9 @@
 //! egui's own demo gallery (examples/egui_gallery.rs: `egui_demo_lib::DemoWindows`) as a test bed
 //! for pointer targeting on a real UI: overlapping windows, popups above later widgets, modals.
 //! The egui adapter hands over egui's layers, its modal layer and the widget that took each press
-//! (`winit_automation::egui::EguiScene`); every case checks its effect in the tree.
+//! (`winit_automation::egui::EguiScene`); every case checks its effect in the tree. Menus and the
+//! context menu are in gallery/menus.rs; the text area, scroll area, window drag and table demos
+//! in gallery/demos.rs.
 //!
 //! Headless (no display needed), with a Vulkan driver (`mesa-vulkan-drivers`). The gallery binary
 //! is the one `cargo test --all-features` builds next to this test.
@@ -10,6 +12,11 @@
 mod common;
 #[path = "common/demo.rs"]
 mod demo;
+
+#[path = "gallery/demos.rs"]
+mod demos;
+#[path = "gallery/menus.rs"]
+mod menus;
 
 use demo::*;
 use winit_automation::protocol::{ErrorCode, Outcome};
@@ -205,4 +212,31 @@ fn now<'a>(body: &'a str, what: &str) -> &'a str {
     body.lines()
         .rfind(|l| l.contains(what))
         .unwrap_or_else(|| panic!("no line with {what:?} in\n{body}"))
+}
+
+/// The line of an answer's diff that adds a node with `what` (`+ @eN ...`).
+fn added<'a>(body: &'a str, what: &str) -> &'a str {
+    body.lines()
+        .find(|l| l.starts_with("+ ") && l.contains(what))
+        .unwrap_or_else(|| panic!("nothing with {what:?} added in\n{body}"))
+}
+
+/// The line of an answer's diff that removes a node with `what` (`- @eN ...`).
+fn removed<'a>(body: &'a str, what: &str) -> &'a str {
+    body.lines()
+        .find(|l| l.starts_with("- ") && l.contains(what))
+        .unwrap_or_else(|| panic!("nothing with {what:?} removed in\n{body}"))
+}
+
+/// The first ref on a line (of a snapshot or of a diff).
+fn ref_in(line: &str) -> String {
+    line.split(' ')
+        .find(|t| t.starts_with("@e"))
+        .unwrap_or_else(|| panic!("no ref on {line:?}"))
+        .to_owned()
+}
+
+/// A snapshot of one node's subtree.
+fn scope(demo: &Demo, target: &str) -> String {
+    demo.ok(&format!("snapshot --force --scope {target}"))
 }
