@@ -6,37 +6,17 @@
 #![cfg(all(feature = "automation", feature = "client"))]
 
 mod common;
+#[path = "common/fixture.rs"]
+mod fixture;
 
 use std::time::{Duration, Instant};
 
-use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
+use accesskit::{NodeId, Rect, Role, TreeUpdate};
 use common::{Handed, PATIENCE, SteppedApp, TestApp, all, window_id, window_state};
+use fixture::{node, tree};
 use winit::event::MouseButton;
 use winit_automation::Layers;
 use winit_automation::protocol::{ErrorCode, Response, response_file};
-
-/// A node: role, label, bounds (x0, y0, x1, y1, physical pixels at scale 1), children. Buttons
-/// and menu items are clickable.
-fn node(role: Role, label: &str, r: [f64; 4], children: &[u64]) -> Node {
-    let mut n = Node::new(role);
-    n.set_label(label);
-    n.set_bounds(Rect::new(r[0], r[1], r[2], r[3]));
-    n.set_children(children.iter().map(|&c| NodeId(c)).collect::<Vec<_>>());
-    if matches!(role, Role::Button | Role::MenuItem) {
-        n.add_action(Action::Click);
-    }
-    n
-}
-
-/// A full tree; the first node is the root.
-fn tree(nodes: Vec<(u64, Node)>) -> TreeUpdate {
-    TreeUpdate {
-        tree: Some(TreeInfo::new(NodeId(nodes[0].0))),
-        nodes: nodes.into_iter().map(|(id, n)| (NodeId(id), n)).collect(),
-        tree_id: TreeId::ROOT,
-        focus: NodeId(0),
-    }
-}
 
 fn app(update: TreeUpdate) -> TestApp {
     TestApp::builder()

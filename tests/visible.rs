@@ -5,31 +5,16 @@
 #![cfg(all(feature = "automation", feature = "client"))]
 
 mod common;
+#[path = "common/fixture.rs"]
+mod fixture;
 
-use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
+use accesskit::{Node, NodeId, Role};
 use common::{TestApp, window_id, window_state};
+use fixture::{node, tree};
 use winit_automation::Layers;
 
-/// A node: role, label, bounds (x0, y0, x1, y1, physical pixels at scale 1), children. Buttons
-/// and menu items are clickable.
-fn node(role: Role, label: &str, r: [f64; 4], children: &[u64]) -> Node {
-    let mut n = Node::new(role);
-    n.set_label(label);
-    n.set_bounds(Rect::new(r[0], r[1], r[2], r[3]));
-    n.set_children(children.iter().map(|&c| NodeId(c)).collect::<Vec<_>>());
-    if matches!(role, Role::Button | Role::MenuItem) {
-        n.add_action(Action::Click);
-    }
-    n
-}
-
 fn app(nodes: Vec<(u64, Node)>) -> TestApp {
-    let update = TreeUpdate {
-        tree: Some(TreeInfo::new(NodeId(nodes[0].0))),
-        nodes: nodes.into_iter().map(|(id, n)| (NodeId(id), n)).collect(),
-        tree_id: TreeId::ROOT,
-        focus: NodeId(0),
-    };
+    let update = tree(nodes);
     TestApp::builder()
         .name("visible")
         .window(window_state("Visible", 1.0))

@@ -425,3 +425,26 @@ pub mod noisy {
         }
     }
 }
+
+/// A node: role, label, bounds (x0, y0, x1, y1, physical pixels at scale 1), children. Buttons
+/// and menu items are clickable.
+pub fn node(role: Role, label: &str, r: [f64; 4], children: &[u64]) -> Node {
+    let mut n = Node::new(role);
+    n.set_label(label);
+    n.set_bounds(Rect::new(r[0], r[1], r[2], r[3]));
+    n.set_children(children.iter().map(|&c| NodeId(c)).collect::<Vec<_>>());
+    if matches!(role, Role::Button | Role::MenuItem) {
+        n.add_action(Action::Click);
+    }
+    n
+}
+
+/// A full tree of `nodes` (the first is the root), focus on node 0.
+pub fn tree(nodes: Vec<(u64, Node)>) -> TreeUpdate {
+    TreeUpdate {
+        tree: Some(TreeInfo::new(NodeId(nodes[0].0))),
+        nodes: nodes.into_iter().map(|(id, n)| (NodeId(id), n)).collect(),
+        tree_id: TreeId::ROOT,
+        focus: NodeId(0),
+    }
+}
