@@ -111,12 +111,8 @@ impl Service {
         self.left_on_disk = false;
         let mut forwarded = false;
         for &seq in &listing.commands {
-            if self.jobs.is_read(seq) {
+            if !self.jobs.needs_reading(seq) {
                 continue;
-            }
-            if let Some(Job::Answered { .. }) = self.jobs.get(seq) {
-                // Its response was read and a new command claimed the seq: a new job.
-                self.jobs.take(seq);
             }
             if self.jobs.active() >= IN_FLIGHT {
                 // The rest stays on disk, in order, until answers make room.

@@ -130,13 +130,18 @@ impl Jobs {
         self.map.get(&seq)
     }
 
-    /// Whether the entry has been read whole: it is not read from disk again. An `Answered` seq
-    /// whose `command-<seq>.txt` is on disk again is a new command (its client read the old
-    /// response and a new client claimed the seq): it is read.
-    pub fn is_read(&self, seq: u64) -> bool {
-        self.map
-            .get(&seq)
-            .is_some_and(|j| !matches!(j, Job::Partial { .. } | Job::Answered { .. }))
+    /// Whether the `command-<seq>.txt` on disk is to be read: it has not been read whole yet. An
+    /// `Answered` seq whose entry is on disk again is a new command (its client read the old
+    /// response and a new client claimed the seq): the old record goes, and the entry is read.
+    pub fn needs_reading(&mut self, seq: u64) -> bool {
+        match self.map.get(&seq) {
+            None | Some(Job::Partial { .. }) => true,
+            Some(Job::Answered { .. }) => {
+                self.map.remove(&seq);
+                true
+            }
+            Some(_) => false,
+        }
     }
 
     /// How many commands are in progress (read and not answered); reading stops at
@@ -422,12 +427,12 @@ mod tests {
                 len: 3,
             },
         );
-        assert!(jobs.is_read(1));
+        assert!(!jobs.needs_reading(1));
         assert!(
-            !jobs.is_read(2),
+            jobs.needs_reading(2),
             "a partial entry is read again until complete"
         );
-        assert!(!jobs.is_read(3));
+        assert!(jobs.needs_reading(3));
         assert_eq!(jobs.active(), 0);
         // Entries gone from disk are forgotten; a forwarded one is kept (it is still owed).
         jobs.insert(5, forwarded(Verb::Click));
@@ -513,7 +518,6 @@ mod tests {
         let mut jobs = Jobs::default();
         let now = Instant::now();
         jobs.insert(1, Job::Answered { at: now });
-        assert!(!jobs.is_read(1), "a new command-1.txt is a new command");
         assert_eq!(jobs.active(), 0);
         let ttl = Duration::from_secs(60);
         assert!(jobs.answered_before(now, ttl).is_empty());
@@ -523,6 +527,11 @@ mod tests {
             jobs.get(1).is_some(),
             "kept until the ttl: the response may still be unread"
         );
+        assert!(
+            jobs.needs_reading(1),
+            "a new command-1.txt is a new command"
+        );
+        assert!(jobs.get(1).is_none(), "the old record goes");
     }
 
     #[test]

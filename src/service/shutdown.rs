@@ -77,11 +77,7 @@ impl Service {
         // Complete entries never read (beyond the in-progress limit) are answered too.
         if let Ok(listing) = queue::scan(self.dir()) {
             for seq in listing.commands {
-                if let Some(Job::Answered { .. }) = self.jobs.get(seq) {
-                    // A new command that reuses an answered seq.
-                    self.jobs.take(seq);
-                }
-                if self.jobs.is_read(seq) {
+                if !self.jobs.needs_reading(seq) {
                     // Already answered (or its answer could not be written): never answered twice.
                     continue;
                 }
