@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use accesskit::{NodeId, Rect, Role, TreeUpdate};
 use common::{Handed, PATIENCE, SteppedApp, TestApp, all, window_id, window_state};
-use fixture::{node, tree};
+use fixture::{ids, node, tree};
 use winit::event::MouseButton;
 use winit_automation::Layers;
 use winit_automation::protocol::{ErrorCode, Response, response_file};
@@ -24,15 +24,6 @@ fn app(update: TreeUpdate) -> TestApp {
         .window(window_state("Targeting", 1.0))
         .tree(update)
         .start()
-}
-
-fn ids(ids: &[u64]) -> Vec<NodeId> {
-    ids.iter().map(|&id| NodeId(id)).collect()
-}
-
-/// Hands the app's layers over; returns once a command sees them.
-fn say(app: &TestApp, layers: Layers) {
-    app.feed(move |automation| automation.layers(window_id(), &layers));
 }
 
 /// Sends a command; returns its answer and everything the frames were handed meanwhile.
@@ -100,13 +91,10 @@ fn a_popup_declared_the_top_layer_covers_later_widgets() {
     let why = refused(&app, "click name=Copy", ErrorCode::Covered);
     assert!(why.contains("\"Later\""), "{why}");
 
-    say(
-        &app,
-        Layers {
-            order: ids(&[0, 3]),
-            ..Layers::default()
-        },
-    );
+    app.layers(Layers {
+        order: ids(&[0, 3]),
+        ..Layers::default()
+    });
     let why = refused(&app, "click name=Later", ErrorCode::Covered);
     assert!(why.contains("menuitem \"Copy\""), "{why}");
     clicks(&app, "click name=Copy", 105.0, 55.0);
@@ -142,13 +130,10 @@ fn the_reported_order_decides_between_two_windows() {
     assert!(refused(&app, "click name=A", ErrorCode::Covered).contains("\"Second\""));
     clicks(&app, "click name=B", 170.0, 170.0);
     // The app says First is on top (it was raised).
-    say(
-        &app,
-        Layers {
-            order: ids(&[2, 1]),
-            ..Layers::default()
-        },
-    );
+    app.layers(Layers {
+        order: ids(&[2, 1]),
+        ..Layers::default()
+    });
     clicks(&app, "click name=A", 125.0, 115.0);
     assert!(refused(&app, "click name=B", ErrorCode::Covered).contains("\"First\""));
 }
@@ -179,14 +164,11 @@ fn a_modal_layer_refuses_everything_below_it() {
     ]));
     // Nothing says the second window is modal: the button behind is clear (nothing lies on it).
     clicks(&app, "click name=Behind", 50.0, 25.0);
-    say(
-        &app,
-        Layers {
-            order: ids(&[1, 2]),
-            modal: Some(NodeId(2)),
-            ..Layers::default()
-        },
-    );
+    app.layers(Layers {
+        order: ids(&[1, 2]),
+        modal: Some(NodeId(2)),
+        ..Layers::default()
+    });
     let why = refused(&app, "click name=Behind", ErrorCode::Covered);
     assert!(
         why.contains("modal layer") && why.contains("window \"Confirm\""),
@@ -214,24 +196,18 @@ fn a_row_outside_its_containers_reported_clip_is_offscreen() {
         ),
     ]));
     clicks(&app, "click name=\"Row 9\"", 100.0, 165.0);
-    say(
-        &app,
-        Layers {
-            clips: vec![(NodeId(1), None)],
-            ..Layers::default()
-        },
-    );
+    app.layers(Layers {
+        clips: vec![(NodeId(1), None)],
+        ..Layers::default()
+    });
     let why = refused(&app, "click name=\"Row 9\"", ErrorCode::Offscreen);
     assert!(why.contains("outside the visible area"), "{why}");
     clicks(&app, "click name=\"Row 1\"", 100.0, 25.0);
     // A clip rectangle narrower than the container's bounds.
-    say(
-        &app,
-        Layers {
-            clips: vec![(NodeId(1), Some(Rect::new(0.0, 0.0, 200.0, 8.0)))],
-            ..Layers::default()
-        },
-    );
+    app.layers(Layers {
+        clips: vec![(NodeId(1), Some(Rect::new(0.0, 0.0, 200.0, 8.0)))],
+        ..Layers::default()
+    });
     refused(&app, "click name=\"Row 1\"", ErrorCode::Offscreen);
 }
 

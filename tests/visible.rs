@@ -9,8 +9,8 @@ mod common;
 mod fixture;
 
 use accesskit::{Node, NodeId, Role};
-use common::{TestApp, window_id, window_state};
-use fixture::{node, tree};
+use common::{TestApp, window_state};
+use fixture::{ids, node, tree};
 use winit_automation::Layers;
 
 fn app(nodes: Vec<(u64, Node)>) -> TestApp {
@@ -20,15 +20,6 @@ fn app(nodes: Vec<(u64, Node)>) -> TestApp {
         .window(window_state("Visible", 1.0))
         .tree(update)
         .start()
-}
-
-fn ids(ids: &[u64]) -> Vec<NodeId> {
-    ids.iter().map(|&id| NodeId(id)).collect()
-}
-
-/// Hands the app's layers over; returns once a command sees them.
-fn say(app: &TestApp, layers: Layers) {
-    app.feed(move |automation| automation.layers(window_id(), &layers));
 }
 
 /// The ref on the line holding `needle`.
@@ -92,13 +83,10 @@ fn rows_outside_a_reported_clip_are_counted_by_the_hint_not_listed() {
         "{before}"
     );
     assert!(!before.contains("items below"), "{before}");
-    say(
-        &app,
-        Layers {
-            clips: vec![(NodeId(1), None)],
-            ..Layers::default()
-        },
-    );
+    app.layers(Layers {
+        clips: vec![(NodeId(1), None)],
+        ..Layers::default()
+    });
     let text = app.snapshot("");
     assert!(
         !text.contains("\"Row 9\"") && !text.contains("\"Row 10\""),
@@ -125,14 +113,11 @@ fn rows_outside_a_reported_clip_are_counted_by_the_hint_not_listed() {
 #[test]
 fn a_popup_layer_root_is_not_clipped_by_its_scrolled_parent() {
     let app = list_with_a_menu();
-    say(
-        &app,
-        Layers {
-            order: ids(&[0, 5]),
-            clips: vec![(NodeId(1), None)],
-            ..Layers::default()
-        },
-    );
+    app.layers(Layers {
+        order: ids(&[0, 5]),
+        clips: vec![(NodeId(1), None)],
+        ..Layers::default()
+    });
     let text = app.snapshot("");
     // The menu's item lies below the list, but the menu starts its clip afresh from the window.
     assert!(text.contains("menuitem \"Delete\""), "{text}");
@@ -182,13 +167,10 @@ fn a_node_wholly_under_a_higher_window_is_listed_only_in_raw() {
     assert!(before.contains("\"Behind\""), "{before}");
     assert!(!before.contains(" under "), "{before}");
 
-    say(
-        &app,
-        Layers {
-            order: ids(&[1, 2]),
-            ..Layers::default()
-        },
-    );
+    app.layers(Layers {
+        order: ids(&[1, 2]),
+        ..Layers::default()
+    });
     let text = app.snapshot("");
     let about = ref_of(&text, "window \"About\" bounds");
     assert!(
@@ -216,13 +198,10 @@ fn a_node_wholly_under_a_higher_window_is_listed_only_in_raw() {
     );
 
     // Raised the other way, Main covers About's whole area; nothing of Main is under About.
-    say(
-        &app,
-        Layers {
-            order: ids(&[2, 1]),
-            ..Layers::default()
-        },
-    );
+    app.layers(Layers {
+        order: ids(&[2, 1]),
+        ..Layers::default()
+    });
     let text = app.snapshot("");
     assert!(
         text.contains("\"Behind\"") && !text.contains("\"OK\""),
@@ -262,13 +241,10 @@ fn a_point_over_a_popup_names_the_popup_s_node() {
         ),
     ]);
     assert!(app.ok("get 100,60").contains("button \"Later\""));
-    say(
-        &app,
-        Layers {
-            order: ids(&[0, 3]),
-            ..Layers::default()
-        },
-    );
+    app.layers(Layers {
+        order: ids(&[0, 3]),
+        ..Layers::default()
+    });
     assert!(app.ok("get 100,60").contains("menuitem \"Copy\""));
     // Where the menu has no item, the menu itself.
     assert!(app.ok("get 100,120").contains("menu \"Edit\""));
@@ -302,13 +278,10 @@ fn an_opener_under_its_own_popup_gives_the_popup_its_place() {
             node(Role::Button, "Later", [20.0, 150.0, 150.0, 180.0], &[]),
         ),
     ]);
-    say(
-        &app,
-        Layers {
-            order: ids(&[0, 3]),
-            ..Layers::default()
-        },
-    );
+    app.layers(Layers {
+        order: ids(&[0, 3]),
+        ..Layers::default()
+    });
     let text = app.snapshot("");
     let body: Vec<&str> = text.lines().skip(2).collect();
     let menu = ref_of(&text, "menu \"Edit\" bounds");

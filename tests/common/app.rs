@@ -441,6 +441,11 @@ impl TestApp {
     pub fn publish(&self, update: TreeUpdate) {
         self.feed(move |automation| automation.tree_update(window_id(), update));
     }
+
+    /// Hands [`window_id`]'s layers over; returns once a command would see them.
+    pub fn layers(&self, layers: winit_automation::Layers) {
+        self.feed(move |automation| automation.layers(window_id(), &layers));
+    }
 }
 
 impl std::ops::Deref for TestApp {

@@ -448,3 +448,8 @@ pub fn tree(nodes: Vec<(u64, Node)>) -> TreeUpdate {
         focus: NodeId(0),
     }
 }
+
+/// Node ids from numbers.
+pub fn ids(ids: &[u64]) -> Vec<NodeId> {
+    ids.iter().map(|&id| NodeId(id)).collect()
+}
