@@ -112,6 +112,9 @@ pub(crate) enum Sub {
         target: Vec<String>,
     },
     /// Wait until a selector matches (or, with --gone, matches nothing).
+    ///
+    /// An app that has not started yet is waited for too (it says so on stderr); the time spent
+    /// on that comes off the same --timeout.
     Wait {
         /// Selector terms.
         #[arg(required = true, num_args = 1.., value_name = "SELECTOR")]
