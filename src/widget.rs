@@ -192,7 +192,8 @@ pub struct Layers {
     pub modal: Option<accesskit::NodeId>,
     /// Containers that clip their descendants: to the rectangle given, or to their own bounds
     /// with `None` (a scroll area's viewport). Descendants outside are scrolled out: `offscreen`.
-    /// These add to the tree's own clips (`clips_children`, scroll offsets).
+    /// These add to the tree's own clips (`clips_children`, scroll offsets); a node listed twice
+    /// keeps its first. A rectangle with no area (left of or below its own start) clips away all.
     pub clips: Vec<(accesskit::NodeId, Option<accesskit::Rect>)>,
 }
 

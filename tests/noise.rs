@@ -162,6 +162,32 @@ fn a_folded_child_keeps_the_ref_raw_gave_it_and_shows_again_when_its_text_differ
     assert_eq!(ref_in(line_of(&regular, "Welcome to the gallery")), heading);
 }
 
+/// A selector that matches a label and the text run folded into it finds the label alone (the
+/// node the snapshot prints), so it is not ambiguous; once the run says something else, it is a
+/// match of its own.
+#[test]
+fn a_text_run_folded_into_its_label_is_not_a_second_match() {
+    let mut g = Gallery::default();
+    let app = gallery(&g);
+    let regular = app.snapshot("");
+    let heading = ref_in(line_of(&regular, "Welcome to the gallery")).to_owned();
+    let found = app.ok("find text=\"Welcome to the gallery\"");
+    assert!(found.starts_with("matches 1\n"), "{found}");
+    assert!(found.contains(&format!("\n{heading} text ")), "{found}");
+    assert_eq!(
+        node_id(&app, "text~=welcome"),
+        node_id(&app, &heading),
+        "resolves to the heading"
+    );
+
+    g.heading_run = Some("Welcome!".into());
+    app.automation()
+        .tree_update(winit::window::WindowId::from(1), g.update());
+    let found = app.ok("find text~=welcome");
+    assert!(found.starts_with("matches 2\n"), "{found}");
+    assert_eq!(node_id(&app, "text=Welcome!"), noisy::HEADING_RUN.0);
+}
+
 #[test]
 fn a_wrapper_where_depth_stops_is_printed_with_its_hint() {
     let app = gallery(&Gallery::default());

@@ -2,11 +2,19 @@
 //! popups, menus, tooltips), the modal layer, where each layer is clipped, and which widget took
 //! a press. [`EguiScene`] reads them from egui's own state after each frame and hands them to the
 //! plugin ([`crate::Automation::layers`], [`crate::Automation::pointer_hit`]).
+//!
+//! Clipping inside a layer (a scroll area's rows scrolled past its edge) is in no public egui
+//! state after the frame, but each `Ui` is a widget whose interaction rectangle is its area cut
+//! to its clip rectangle (`Context::read_response`). So every container node of a frame's tree
+//! (egui gives each `Ui` one) is looked up at the end of the next pass, inside the pass, where
+//! egui's widget rectangles are that pass's own (after it they are a pass old); a container
+//! new in this frame is looked up after it, where egui falls back to this pass's rectangle.
 
 use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
 
-use accesskit::{NodeId, Rect};
-use egui::{AreaState, Context, FullOutput, Id, LayerId};
+use accesskit::{NodeId, Rect, Role};
+use egui::{AreaState, Context, FullOutput, Id, LayerId, ViewportId};
 
 use crate::Layers;
 
@@ -25,6 +33,57 @@ pub struct EguiScene {
     ids: Vec<LayerId>,
     /// The node ids of the frame's tree update (egui sends its whole tree every frame).
     nodes: HashSet<NodeId>,
+    /// The containers to look up at the end of each pass, and what was found there; shared with
+    /// the callback registered on the first [`EguiScene::read`] (`Context::on_end_pass`).
+    clipped: Arc<Mutex<Clipped>>,
+    /// Whether that callback is registered.
+    hooked: bool,
+}
+
+/// The containers of the last tree update and, once a pass has ended, the part of each that egui
+/// lets the pointer reach where that is less than the whole (its clip cut it).
+#[derive(Debug, Default)]
+struct Clipped {
+    viewport: Option<ViewportId>,
+    containers: Vec<NodeId>,
+    /// Whether a pass ended since the containers were set: `found` is that pass's.
+    looked: bool,
+    found: Vec<(NodeId, egui::Rect)>,
+}
+
+impl Clipped {
+    fn look(&mut self, ctx: &Context) {
+        if self.viewport != Some(ctx.viewport_id()) {
+            return;
+        }
+        self.found.clear();
+        for &node in &self.containers {
+            if let Some(rect) = reachable_part(ctx, node) {
+                self.found.push((node, rect));
+            }
+        }
+        self.looked = true;
+    }
+}
+
+/// The part of a container that its clip leaves, when that is less than its area (`None`: not
+/// clipped, or egui has no rectangle for it). egui's own hit test uses the same rectangle.
+fn reachable_part(ctx: &Context, node: NodeId) -> Option<egui::Rect> {
+    let value = node.0;
+    if value == 0 {
+        return None;
+    }
+    // SAFETY: `from_high_entropy_bits` is `unsafe` only about hash quality, not memory (egui's
+    // docs: "not unsafe in terms of memory safety"): an `Id` with poor entropy would slow egui's
+    // `IdMap`s down. `value` is the AccessKit id of a node egui itself emitted, and egui makes
+    // every node id from an `Id` (`Id::accesskit_id` is `Id::value`), so it is a hash egui made,
+    // non-zero (checked above: zero would panic).
+    #[allow(unsafe_code)]
+    let id = unsafe { Id::from_high_entropy_bits(value) };
+    let response = ctx.read_response(id)?;
+    let (rect, reach) = (response.rect, response.interact_rect);
+    let whole = rect.is_positive() && rect.is_finite() && !reach.any_nan();
+    (whole && reach != rect).then_some(reach)
 }
 
 impl EguiScene {
@@ -41,6 +100,10 @@ impl EguiScene {
             self.nodes.extend(update.nodes.iter().map(|(id, _)| *id));
         }
         let ppp = f64::from(output.pixels_per_point);
+        let px = |r: egui::Rect| {
+            let p = |v: f32| f64::from(v) * ppp;
+            Rect::new(p(r.min.x), p(r.min.y), p(r.max.x), p(r.max.y))
+        };
         let layers = &mut self.layers;
         layers.order.clear();
         layers.clips.clear();
@@ -56,20 +119,66 @@ impl EguiScene {
             if let Some(state) = AreaState::load(ctx, layer.id) {
                 let r = state.rect();
                 if r.is_positive() && r.is_finite() {
-                    let px = |v: f32| f64::from(v) * ppp;
-                    let rect = Rect::new(px(r.min.x), px(r.min.y), px(r.max.x), px(r.max.y));
-                    layers.clips.push((root, Some(rect)));
+                    layers.clips.push((root, Some(px(r))));
                 }
             }
         }
         layers.modal = ctx
             .memory(|m| m.top_modal_layer())
             .and_then(|layer| layer_root(nodes, layer));
+        self.clips(ctx, output, px);
         self.hit = if ctx.input(|i| i.pointer.any_pressed()) {
             self.pressed(ctx)
         } else {
             None
         };
+    }
+
+    /// The clips of the frame's containers (see the module's docs), and the containers to look up
+    /// at the end of the next pass.
+    fn clips(&mut self, ctx: &Context, output: &FullOutput, px: impl Fn(egui::Rect) -> Rect) {
+        if !self.hooked {
+            self.hooked = true;
+            let clipped = Arc::clone(&self.clipped);
+            ctx.on_end_pass(
+                "winit-automation clips",
+                Arc::new(move |ui| lock(&clipped).look(ui.ctx())),
+            );
+        }
+        let mut clipped = lock(&self.clipped);
+        let viewport = Some(ctx.viewport_id());
+        // The containers the pass looked up, and those it found clipped.
+        let (looked, found): (HashSet<NodeId>, _) =
+            if clipped.looked && clipped.viewport == viewport {
+                let found = std::mem::take(&mut clipped.found);
+                (clipped.containers.drain(..).collect(), found)
+            } else {
+                (HashSet::new(), Vec::new())
+            };
+        clipped.viewport = viewport;
+        clipped.looked = false;
+        clipped.containers.clear();
+        let Some(update) = &output.platform_output.accesskit_update else {
+            return;
+        };
+        for (id, node) in &update.nodes {
+            if node.role() == Role::GenericContainer && !node.children().is_empty() {
+                clipped.containers.push(*id);
+            }
+        }
+        // Looked up in the pass: exact. New since: egui's rectangle of the pass just ended, as
+        // `read_response` falls back to it for a widget the pass before did not have.
+        let mut clips: Vec<(NodeId, Rect)> = found.into_iter().map(|(id, r)| (id, px(r))).collect();
+        for &id in &clipped.containers {
+            if !looked.contains(&id)
+                && let Some(r) = reachable_part(ctx, id)
+            {
+                clips.push((id, px(r)));
+            }
+        }
+        self.layers
+            .clips
+            .extend(clips.into_iter().map(|(id, r)| (id, Some(r))));
     }
 
     /// The layers read last: paint order, the modal layer and clips, as node ids of the tree.
@@ -122,6 +231,10 @@ impl EguiScene {
             None => None,
         }
     }
+}
+
+fn lock(clipped: &Mutex<Clipped>) -> std::sync::MutexGuard<'_, Clipped> {
+    clipped.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The node egui emits at the top of a layer: an area's widget (`id.with("move")`, which takes
@@ -259,5 +372,100 @@ mod tests {
         let output = frame(&ctx, click(Pos2::new(700.0, 500.0)), false);
         scene.read(&ctx, &output);
         assert_ne!(scene.pointer_hit(), Some(Some(button)));
+    }
+
+    /// One frame of a window holding a 100 px high scroll area of 50 labels, scrolled by
+    /// `scroll` points.
+    fn scrolled(ctx: &Context, scroll: f32) -> FullOutput {
+        let raw = RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                Pos2::ZERO,
+                egui::vec2(800.0, 600.0),
+            )),
+            ..Default::default()
+        };
+        let mut output = ctx.run_ui(raw, |ui| {
+            let ctx = ui.ctx().clone();
+            Window::new("Rows")
+                .default_pos([10.0, 10.0])
+                .show(&ctx, |ui| {
+                    egui::ScrollArea::vertical()
+                        .max_height(100.0)
+                        .vertical_scroll_offset(scroll)
+                        .show(ui, |ui| {
+                            for i in 0..50 {
+                                ui.label(format!("Row {i}"));
+                            }
+                        })
+                });
+        });
+        output.textures_delta.clear();
+        output
+    }
+
+    /// The clip in force at `node`: the reported clips of its ancestors, intersected.
+    fn clip_at(output: &FullOutput, scene: &EguiScene, node: NodeId) -> Option<Rect> {
+        let update = output.platform_output.accesskit_update.as_ref().unwrap();
+        let parent = |id: NodeId| {
+            update
+                .nodes
+                .iter()
+                .find(|(_, n)| n.children().contains(&id))
+                .map(|(p, _)| *p)
+        };
+        let mut clip: Option<Rect> = None;
+        let mut at = parent(node);
+        while let Some(p) = at {
+            if let Some((_, Some(r))) = scene.layers().clips.iter().find(|(n, _)| *n == p) {
+                clip = Some(clip.map_or(*r, |c| c.intersect(*r)));
+            }
+            at = parent(p);
+        }
+        clip
+    }
+
+    fn inside(r: Rect, clip: Rect) -> bool {
+        r.x0 < clip.x1 && clip.x0 < r.x1 && r.y0 < clip.y1 && clip.y0 < r.y1
+    }
+
+    #[test]
+    fn rows_scrolled_past_a_scroll_area_s_edge_lie_outside_its_clip_and_scrolling_moves_it() {
+        let ctx = Context::default();
+        ctx.enable_accesskit();
+        let mut scene = EguiScene::new();
+        let mut output = scrolled(&ctx, 0.0);
+        for _ in 0..4 {
+            output = scrolled(&ctx, 0.0);
+            scene.read(&ctx, &output);
+        }
+        let row = |output: &FullOutput, i: usize| {
+            // egui puts a label's text in its value.
+            let text = format!("Row {i}");
+            let update = output.platform_output.accesskit_update.as_ref().unwrap();
+            let (id, n) = update
+                .nodes
+                .iter()
+                .find(|(_, n)| n.role() == Role::Label && n.value() == Some(&*text))
+                .unwrap_or_else(|| panic!("no label {text:?}"));
+            (*id, n.bounds().unwrap())
+        };
+        let (first, first_at) = row(&output, 0);
+        let (far, far_at) = row(&output, 40);
+        let clip = clip_at(&output, &scene, first).expect("the rows are clipped");
+        assert!(inside(first_at, clip), "{first_at:?} in {clip:?}");
+        let far_clip = clip_at(&output, &scene, far).unwrap();
+        assert!(!inside(far_at, far_clip), "{far_at:?} outside {far_clip:?}");
+        assert!(clip.height() <= 101.0, "the viewport's height: {clip:?}");
+
+        // Scrolled to row 40: the clip is this frame's, not the frame before's.
+        for _ in 0..2 {
+            output = scrolled(&ctx, far_at.y0 as f32 - first_at.y0 as f32);
+            scene.read(&ctx, &output);
+        }
+        let (_, first_at) = row(&output, 0);
+        let (far, far_at) = row(&output, 40);
+        let clip = clip_at(&output, &scene, far).unwrap();
+        assert!(inside(far_at, clip), "{far_at:?} in {clip:?}");
+        assert!(!inside(first_at, clip), "{first_at:?} outside {clip:?}");
     }
 }

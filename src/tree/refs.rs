@@ -230,20 +230,32 @@ pub(crate) fn matches(node: &Node, selector: &Selector) -> bool {
 }
 
 /// Every node matching the selector's terms, windows in id order, nodes in tree order (`nth` is not
-/// applied).
+/// applied). A text child folded into a matching parent (it only repeats the parent's text, and
+/// snapshots print the parent alone) is not a second match: `text="OK"` finds the label, not
+/// also its text run.
 pub(crate) fn find_all(mirror: &Mirror, selector: &Selector) -> Vec<Found> {
     let mut out = Vec::new();
     for (&window, w) in &mirror.windows {
         let Some(tree) = &w.tree else { continue };
-        let mut stack = vec![tree.state().root()];
-        while let Some(node) = stack.pop() {
-            if matches(&node, selector) {
+        // Each node, and whether it is folded into a parent that matched.
+        let mut stack = vec![(tree.state().root(), false)];
+        while let Some((node, folded)) = stack.pop() {
+            let matched = matches(&node, selector);
+            if matched && !folded {
                 out.push(Found {
                     window,
                     node: node.id(),
                 });
             }
-            let children: Vec<_> = node.children().collect();
+            let into = matched
+                .then(|| super::omit::folded_children(&node))
+                .flatten()
+                .unwrap_or_default();
+            let children: Vec<_> = node
+                .children()
+                .enumerate()
+                .map(|(i, c)| (c, into.get(i).copied().unwrap_or(false)))
+                .collect();
             stack.extend(children.into_iter().rev());
         }
     }

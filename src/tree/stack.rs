@@ -15,7 +15,7 @@ use accesskit_consumer::{FullNodeId, NodeRef as Node};
 
 use super::geometry::{self, finite, intersect};
 use super::mirror::{Source, WindowMirror};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A window's layers, resolved against its tree.
 #[derive(Default)]
@@ -25,8 +25,8 @@ pub(super) struct Stack {
     roots: Vec<FullNodeId>,
     /// The modal layer's rank, if one is shown.
     modal: Option<usize>,
-    /// Reported clips: a node and its clip rectangle (`None`: its bounds).
-    clips: Vec<(FullNodeId, Option<Rect>)>,
+    /// Reported clips: a node and its clip rectangle (`None`: its bounds); the first said counts.
+    clips: FxHashMap<FullNodeId, Option<Rect>>,
 }
 
 /// A shown listed layer root and the part of its bounds inside the window (`Stack::covers`).
@@ -75,12 +75,12 @@ impl Stack {
                 roots.len()
             }
         });
-        let clips = w
-            .layers
-            .clips
-            .iter()
-            .filter_map(|&(id, rect)| Some((full(id)?, rect)))
-            .collect();
+        let mut clips = FxHashMap::default();
+        for &(id, rect) in &w.layers.clips {
+            if let Some(id) = full(id) {
+                clips.entry(id).or_insert(rect);
+            }
+        }
         Stack {
             roots,
             modal,
@@ -160,9 +160,9 @@ impl Stack {
     /// The rectangle a node clips its descendants to (its `bounds` given), if it clips: the
     /// reported one, else its bounds when the app or the tree says it clips.
     pub fn clip_of(&self, node: &Node, bounds: Option<Rect>) -> Option<Rect> {
-        match self.clips.iter().find(|(id, _)| *id == node.id()) {
-            Some((_, Some(rect))) => finite(*rect).or(bounds),
-            Some((_, None)) => bounds,
+        match self.clips.get(&node.id()) {
+            Some(Some(rect)) => finite(*rect).or(bounds),
+            Some(None) => bounds,
             None if geometry::clips(node) => bounds,
             None => None,
         }

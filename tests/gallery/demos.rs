@@ -1,4 +1,4 @@
-//! Demo windows opened from the side panel: a multi-line text edit, a scroll area, a window
+//! Demo windows opened from the side panel: a multi-line text edit, two scroll areas, a window
 //! dragged by its title and closed by its close button, an `egui_extras` table.
 
 use super::*;
@@ -32,12 +32,28 @@ fn a_text_area_a_scroll_area_a_dragged_window_and_a_table() {
         "{body}"
     );
 
-    // A scroll area that lays out only its visible rows: a wheel turn over it brings later rows
-    // into the tree and takes the first ones out. (The adapter reports no scroll-area clip, so a
-    // row that a scroll area lays out but clips would still count as visible; this demo does not
-    // lay such rows out.)
+    // A scroll area that lays out all its rows and clips them ("Scroll to"): the adapter hands
+    // over its clip, so a row past its edge is only counted in a hint, and a click on it is
+    // refused `offscreen` instead of landing on whatever lies there. A wheel turn over the area
+    // brings the row in, and the click lands on it.
     let body = demo.ok("click role=button name=\"↕️ Scrolling\" --settle --timeout 20000");
     let window = ref_in(added(&body, "window \"↕️ Scrolling\""));
+    demo.ok("click role=button name=\"Scroll to\" --settle --timeout 20000");
+    let s = scope(&demo, &window);
+    assert!(s.contains("text value=\"This is item 1\""), "{s}");
+    assert!(!s.contains("This is item 14\""), "{s}");
+    assert!(s.contains(" items below]"), "{s}");
+    let (code, message) = refused(&demo, "click text=\"This is item 14\"");
+    assert_eq!(code, Some(ErrorCode::Offscreen), "{message}");
+    let body = demo.ok("scroll text=\"This is item 5\" 0 200 --settle --timeout 20000");
+    added(&body, "text value=\"This is item 14\"");
+    removed(&body, "text value=\"This is item 1\"");
+    let body = demo.ok("click text=\"This is item 14\" --settle --timeout 20000");
+    assert!(body.contains("\nhit verified\n"), "{body}");
+    // The demo's own "Scroll to top" scrolls back (egui keeps the offset for the next tab's area).
+    let body = demo.ok("click role=button name=\"Scroll to top\" --settle --timeout 20000");
+    added(&body, "text value=\"This is item 1\"");
+    removed(&body, "text value=\"This is item 14\"");
     let body = demo.ok("click role=button name=\"Scroll a lot of lines\" --settle --timeout 20000");
     added(&body, "text value=\"This is row 1/10000\"");
     assert!(!body.contains("This is row 40/10000"), "{body}");
