@@ -183,6 +183,36 @@ fn windows_stack_in_egui_s_order_and_a_modal_blocks_what_lies_below_it() {
     demo.quit();
 }
 
+/// The same gallery in a real window under Xvfb on Vulkan (the window's own size, scale and
+/// focus, input delivered while egui-winit also listens): a popup's item over a later widget and a
+/// window raised by a click take their clicks, verified.
+#[test]
+fn in_a_window_a_popup_item_and_a_raised_window_take_their_clicks() {
+    let demo = Demo::start_in("egui_gallery", Mode::Window("vulkan"));
+    demo.wait_for("checkbox \"Checkbox\"", "the gallery publishes its tree");
+    demo.ok("settle --timeout 20000");
+
+    demo.ok("click role=combobox name=\"Take your pick\" --settle --timeout 20000");
+    let s = demo.snapshot();
+    let third = ref_of_nth(&s, "button \"Third\"", 1);
+    let body = demo.ok(&format!("click {third} --settle --timeout 20000"));
+    assert!(body.contains("\nhit verified\n"), "{body}");
+    assert!(
+        now(&body, "combobox \"Take your pick\"").contains("value=\"Third\""),
+        "{body}"
+    );
+
+    let close = "role=button name=\"Close window\" nth=1";
+    let (code, message) = refused(&demo, &format!("click {close}"));
+    assert_eq!(code, Some(ErrorCode::Covered), "{message}");
+    demo.ok("click text=\"Arthur is 42\" nth=0 --settle --timeout 20000");
+    let body = demo.ok(&format!("click {close} --settle --timeout 20000"));
+    assert!(body.contains("\nhit verified\n"), "{body}");
+    removed(&body, "window \"⌨️ Code Example\"");
+
+    demo.quit();
+}
+
 /// `bounds=X,Y,WxH` of a node line.
 fn bounds(line: &str) -> (f64, f64, f64, f64) {
     let b = line
