@@ -174,6 +174,18 @@ fn a_modal_layer_refuses_everything_below_it() {
         why.contains("modal layer") && why.contains("window \"Confirm\""),
         "{why}"
     );
+    // The interactive projection lists what takes input: the button behind is only counted, as
+    // blocked by the modal; the regular projection still shows it (it is drawn).
+    let interactive = app.ok("snapshot -i");
+    assert!(!interactive.contains("\"Behind\""), "{interactive}");
+    assert!(interactive.contains("button \"Yes\""), "{interactive}");
+    assert!(
+        interactive.contains("[1 item blocked by the modal @e") && interactive.contains(" window \"Confirm\"]"),
+        "{interactive}"
+    );
+    let regular = app.ok("snapshot");
+    assert!(regular.contains("button \"Behind\""), "{regular}");
+    assert!(!regular.contains("blocked"), "{regular}");
     clicks(&app, "click name=Yes", 250.0, 255.0);
 }
 

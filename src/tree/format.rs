@@ -242,7 +242,7 @@ fn walk(
     let (covers, holders) = if raw || layers.has_no_layers() {
         Default::default()
     } else {
-        layers.covers(w)
+        layers.covers(w, interactive)
     };
     let mut stack = vec![Item::Node {
         node: start,
@@ -405,10 +405,15 @@ fn walk(
                 let r = refs.mint(window, &root);
                 let role = role_name(root.role());
                 let name = name_of(&root);
-                let what = if name.is_empty() {
-                    format!("under {r} {role}")
+                let place = if covers[c].modal {
+                    "blocked by the modal"
                 } else {
-                    format!("under {r} {role} {}", quote(&name))
+                    "under"
+                };
+                let what = if name.is_empty() {
+                    format!("{place} {r} {role}")
+                } else {
+                    format!("{place} {r} {role} {}", quote(&name))
                 };
                 hints.push_str(&hint(child_indent, count, &what));
             }

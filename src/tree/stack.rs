@@ -29,11 +29,21 @@ pub(super) struct Stack {
     clips: FxHashMap<FullNodeId, Option<Rect>>,
 }
 
+/// The plane, for a window with no viewport.
+const EVERYWHERE: Rect = Rect {
+    x0: f64::MIN,
+    y0: f64::MIN,
+    x1: f64::MAX,
+    y1: f64::MAX,
+};
+
 /// A shown listed layer root and the part of its bounds inside the window (`Stack::covers`).
 pub(super) struct Cover {
     pub id: FullNodeId,
     pub rank: usize,
     pub rect: Rect,
+    /// The modal layer where input is what counts (`-i`): it blocks the whole window below it.
+    pub modal: bool,
 }
 
 impl Cover {
@@ -95,9 +105,11 @@ impl Stack {
 
     /// The listed layer roots that are shown (neither they nor an ancestor hidden) and have
     /// bounds, highest rank first, each with the part of its bounds inside the window: what a
-    /// projection leaves out as wholly under them. And every node whose subtree holds a listed
-    /// root (its ancestors), which a projection must walk into even when it is covered.
-    pub fn covers(&self, w: &WindowMirror) -> (Vec<Cover>, FxHashSet<FullNodeId>) {
+    /// projection leaves out as wholly under them. With `input`, a shown modal layer covers the
+    /// whole window instead: below it nothing takes input. And every node whose subtree holds a
+    /// listed root (its ancestors), which a projection must walk into even when it is covered.
+    pub fn covers(&self, w: &WindowMirror, input: bool) -> (Vec<Cover>, FxHashSet<FullNodeId>) {
+        let modal = self.modal.filter(|_| input);
         let mut covers = Vec::new();
         let mut holders = FxHashSet::default();
         let Some(tree) = &w.tree else {
@@ -115,10 +127,15 @@ impl Stack {
                 holders.insert(n.id());
                 current = n.parent();
             }
-            let rect = geometry::bounds(&root).map(|b| match w.viewport() {
-                Some(v) => intersect(b, v),
-                None => b,
-            });
+            let blocks = modal == Some(i + 1);
+            let rect = if blocks {
+                Some(w.viewport().unwrap_or(EVERYWHERE))
+            } else {
+                geometry::bounds(&root).map(|b| match w.viewport() {
+                    Some(v) => intersect(b, v),
+                    None => b,
+                })
+            };
             if let (true, Some(rect)) = (shown, rect)
                 && !geometry::is_empty(rect)
             {
@@ -126,6 +143,7 @@ impl Stack {
                     id,
                     rank: i + 1,
                     rect,
+                    modal: blocks,
                 });
             }
         }
