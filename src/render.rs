@@ -454,7 +454,7 @@ impl RenderSide {
         let mut guard = self.state();
         let state = &mut *guard;
         let last = state.layers.get(&window);
-        if last.map_or(layers.is_empty(), |l| l == layers) {
+        if last.map_or(layers.is_empty(), |l| same_layers(l, layers)) {
             return;
         }
         match state.layers.get_mut(&window) {
@@ -593,5 +593,44 @@ fn releases(release: &Step, press: &Step) -> bool {
         (Step::Button { button: a, .. }, Step::Button { button: b, .. }) => a == b,
         (Step::Key { chord: a, .. }, Step::Key { chord: b, .. }) => a == b,
         _ => false,
+    }
+}
+
+/// Whether two layer reports say the same, comparing rectangles bit for bit: a NaN in a clip (an
+/// app's unfinished layout) is the same NaN next frame, not a change to send again.
+fn same_layers(a: &Layers, b: &Layers) -> bool {
+    let bits = |r: &Option<accesskit::Rect>| r.map(|r| [r.x0, r.y0, r.x1, r.y1].map(f64::to_bits));
+    a.order == b.order
+        && a.modal == b.modal
+        && a.clips.len() == b.clips.len()
+        && a.clips
+            .iter()
+            .zip(&b.clips)
+            .all(|((i, r), (j, q))| i == j && bits(r) == bits(q))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use accesskit::{NodeId, Rect};
+
+    #[test]
+    fn a_nan_clip_is_the_same_next_frame_and_a_moved_clip_is_not() {
+        let with = |r: Rect| Layers {
+            order: vec![NodeId(1)],
+            modal: None,
+            clips: vec![(NodeId(2), Some(r))],
+        };
+        let nan = with(Rect::new(f64::NAN, 0.0, 10.0, 10.0));
+        assert!(
+            nan != nan.clone(),
+            "PartialEq alone would send it every frame"
+        );
+        assert!(same_layers(&nan, &nan.clone()));
+        let a = with(Rect::new(0.0, 0.0, 10.0, 10.0));
+        assert!(same_layers(&a, &a.clone()));
+        assert!(!same_layers(&a, &with(Rect::new(0.0, 0.0, 10.0, 11.0))));
+        assert!(!same_layers(&a, &nan));
+        assert!(!same_layers(&a, &Layers::default()));
     }
 }

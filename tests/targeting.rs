@@ -180,7 +180,8 @@ fn a_modal_layer_refuses_everything_below_it() {
     assert!(!interactive.contains("\"Behind\""), "{interactive}");
     assert!(interactive.contains("button \"Yes\""), "{interactive}");
     assert!(
-        interactive.contains("[1 item blocked by the modal @e") && interactive.contains(" window \"Confirm\"]"),
+        interactive.contains("[1 item blocked by the modal @e")
+            && interactive.contains(" window \"Confirm\"]"),
         "{interactive}"
     );
     let regular = app.ok("snapshot");

@@ -128,7 +128,7 @@ impl EguiScene {
             .and_then(|layer| layer_root(nodes, layer));
         self.clips(ctx, output, px);
         self.hit = if ctx.input(|i| i.pointer.any_pressed()) {
-            self.pressed(ctx)
+            self.pressed(ctx, output)
         } else {
             None
         };
@@ -187,9 +187,10 @@ impl EguiScene {
     }
 
     /// Which node took the press of the frame read last: `Some(Some(node))` a widget egui
-    /// clicked or started dragging; `Some(None)` nothing (no widget under the pointer at all);
-    /// `None` when the frame had no press or egui does not say (a press held over a widget that
-    /// senses clicks and drags, or one on a widget with no node in the tree).
+    /// clicked or started dragging, else the innermost node egui hovers (the interactive widget
+    /// under the pointer and those drawn over it); `Some(None)` nothing (no widget under the
+    /// pointer at all); `None` when the frame had no press or egui does not say (a click or drag
+    /// on a widget with no node in the tree, or no node of the tree hovered).
     pub fn pointer_hit(&self) -> Option<Option<NodeId>> {
         self.hit
     }
@@ -214,12 +215,17 @@ impl EguiScene {
         }
     }
 
-    fn pressed(&self, ctx: &Context) -> Option<Option<NodeId>> {
-        let (clicked, dragged, anywhere) = ctx.interaction_snapshot(|s| {
+    fn pressed(&self, ctx: &Context, output: &FullOutput) -> Option<Option<NodeId>> {
+        let (clicked, dragged, anywhere, hovered) = ctx.interaction_snapshot(|s| {
             (
                 s.clicked,
                 s.drag_started.or(s.dragged),
                 !s.contains_pointer.is_empty(),
+                s.hovered
+                    .iter()
+                    .map(|id| id.accesskit_id())
+                    .filter(|id| self.nodes.contains(id))
+                    .collect::<Vec<_>>(),
             )
         });
         match clicked.or(dragged) {
@@ -228,9 +234,39 @@ impl EguiScene {
                 .contains(&id.accesskit_id())
                 .then_some(Some(id.accesskit_id())),
             None if !anywhere => Some(None),
-            None => None,
+            // No widget took it as a click or a drag: the press reached what egui hovers (the
+            // interactive widget under the pointer, if any, and the ones drawn over it), the
+            // innermost of which speaks for them.
+            None => innermost(&hovered, output).map(Some),
         }
     }
+}
+
+/// Of `candidates`, one that holds none of the others in the frame's tree; `None` for none.
+fn innermost(candidates: &[NodeId], output: &FullOutput) -> Option<NodeId> {
+    let first = *candidates.first()?;
+    if candidates.len() == 1 {
+        return Some(first);
+    }
+    let update = output.platform_output.accesskit_update.as_ref()?;
+    let parents: std::collections::HashMap<NodeId, NodeId> = update
+        .nodes
+        .iter()
+        .flat_map(|(id, node)| node.children().iter().map(move |c| (*c, *id)))
+        .collect();
+    let holds_another = |id: NodeId| {
+        candidates.iter().any(|&c| {
+            let mut at = parents.get(&c);
+            while let Some(&p) = at {
+                if p == id {
+                    return true;
+                }
+                at = parents.get(&p);
+            }
+            false
+        })
+    };
+    candidates.iter().copied().find(|&c| !holds_another(c))
 }
 
 fn lock(clipped: &Mutex<Clipped>) -> std::sync::MutexGuard<'_, Clipped> {
@@ -368,10 +404,59 @@ mod tests {
         let output = frame(&ctx, vec![], false);
         scene.read(&ctx, &output);
         assert_eq!(scene.pointer_hit(), None);
-        // A press on the background: the root Ui contains the pointer, so egui does not say.
+        // A press on the background: the root Ui contains the pointer, and no node of the tree
+        // is hovered there, so egui does not say.
         let output = frame(&ctx, click(Pos2::new(700.0, 500.0)), false);
         scene.read(&ctx, &output);
         assert_ne!(scene.pointer_hit(), Some(Some(button)));
+    }
+
+    /// A press that no widget takes as a click or a drag (on a label that senses neither, in a
+    /// panel that does not move) names the innermost node egui hovers: the label.
+    #[test]
+    fn a_press_no_widget_takes_names_the_innermost_node_egui_hovers() {
+        let ctx = Context::default();
+        ctx.enable_accesskit();
+        let mut scene = EguiScene::new();
+        let run = |events: Vec<Event>| {
+            let raw = RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    Pos2::ZERO,
+                    egui::vec2(400.0, 300.0),
+                )),
+                events,
+                ..Default::default()
+            };
+            let mut output = ctx.run_ui(raw, |ui| {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    ui.add(egui::Label::new("plain").selectable(false));
+                    ui.label("other");
+                });
+            });
+            output.textures_delta.clear();
+            output
+        };
+        let mut output = run(vec![]);
+        for _ in 0..3 {
+            output = run(vec![]);
+        }
+        let update = output.platform_output.accesskit_update.as_ref().unwrap();
+        let (label, r) = update
+            .nodes
+            .iter()
+            .find(|(_, n)| n.role() == Role::Label && n.value() == Some("plain"))
+            .map(|(id, n)| (*id, n.bounds().unwrap()))
+            .unwrap();
+        let at = Pos2::new(((r.x0 + r.x1) / 2.0) as f32, ((r.y0 + r.y1) / 2.0) as f32);
+        let press = Event::PointerButton {
+            pos: at,
+            button: PointerButton::Primary,
+            pressed: true,
+            modifiers: Default::default(),
+        };
+        let output = run(vec![Event::PointerMoved(at), press]);
+        scene.read(&ctx, &output);
+        assert_eq!(scene.pointer_hit(), Some(Some(label)));
     }
 
     /// One frame of a window holding a 100 px high scroll area of 50 labels, scrolled by
