@@ -188,6 +188,14 @@ impl fmt::Debug for Automation {
     }
 }
 
+impl Default for Builder {
+    /// [`Automation::builder`]: the drop-box in `$WINIT_AUTOMATION_DIR` (else
+    /// `target/winit-automation`), the default queue and limits.
+    fn default() -> Builder {
+        Automation::builder()
+    }
+}
+
 #[cfg_attr(not(feature = "automation"), allow(unused_variables))]
 impl Automation {
     /// A builder with the defaults.
@@ -266,6 +274,22 @@ impl Automation {
         #[cfg(feature = "automation")]
         self.render
             .capture(u64::from(window), device, encoder, texture);
+    }
+
+    /// For a toolkit that reads its frame back itself (egui's screenshot path in eframe, where
+    /// the app has no texture to hand to [`Automation::capture`]): takes the screenshots of
+    /// `window` waiting for this frame, to be answered with the frame's pixels through
+    /// [`crate::LaterCapture::deliver`] once the toolkit has them. `None` when none waits. Call
+    /// it after [`Automation::begin_frame`] and before [`Automation::end_frame`], in place of
+    /// `capture`; a screenshot neither captured nor taken is answered `unsupported`.
+    pub fn capture_later(&self, window: winit::window::WindowId) -> Option<crate::LaterCapture> {
+        #[cfg(feature = "automation")]
+        return self
+            .render
+            .capture_later(u64::from(window))
+            .map(|inner| crate::LaterCapture { inner });
+        #[cfg(not(feature = "automation"))]
+        None
     }
 
     /// Tells the plugin about a window: its title, size, scale factor and focus. Call it once after

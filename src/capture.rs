@@ -215,3 +215,91 @@ impl Staged {
         })
     }
 }
+
+/// Screenshots whose frame another reader takes back: the toolkit reads its frame itself (egui's
+/// screenshot path, in eframe) and hands the pixels over later ([`crate::LaterCapture`]). Each one
+/// is answered exactly once: from the pixels, or, dropped undelivered, with the reason.
+pub(crate) struct Later {
+    pub wanted: Vec<Wanted>,
+    /// The frame the pixels come from: the one being built when the screenshots were taken.
+    pub frame: u64,
+    pub scale: f64,
+    pub captures: Sender<crate::link::CaptureJob>,
+    pub replier: crate::link::Replier,
+}
+
+/// Pixels handed over by a toolkit, shared by the screenshots of one frame.
+pub(crate) type Pixels = std::sync::Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+impl Later {
+    /// Hands each screenshot to the service thread with `pixels` (8-bit RGBA, rows `width * 4`
+    /// bytes apart, as the frame held them). Never blocks.
+    pub fn deliver(&mut self, width: u32, height: u32, pixels: Pixels) {
+        let stride = width as usize * 4;
+        let have = (*pixels).as_ref().len();
+        let need = stride * height as usize;
+        for w in std::mem::take(&mut self.wanted) {
+            let verb = w.command.verb();
+            if have < need || width == 0 || height == 0 {
+                self.replier.send(
+                    w.seq,
+                    verb,
+                    Err(Failure::new(
+                        ErrorCode::AppError,
+                        format!("the toolkit handed {have} bytes for a {width}x{height} frame"),
+                        "a bug in the toolkit's screenshot path; report it with the app's log",
+                    )),
+                );
+                continue;
+            }
+            let (px, scale) = (std::sync::Arc::clone(&pixels), self.scale);
+            let read: Reader = Box::new(move |visit: &mut dyn FnMut(&Frame<'_>)| {
+                visit(&Frame {
+                    width,
+                    height,
+                    scale,
+                    stride,
+                    bgra: false,
+                    bytes: &(*px).as_ref()[..need],
+                });
+                Ok(())
+            });
+            let job = crate::link::CaptureJob {
+                seq: w.seq,
+                verb,
+                frame: self.frame,
+                file: w.file,
+                crop: w.crop,
+                read,
+            };
+            if self.captures.try_send(job).is_err() {
+                self.replier.send(
+                    w.seq,
+                    verb,
+                    Err(Failure::new(
+                        ErrorCode::AppError,
+                        "the screenshot could not be handed to the service thread",
+                        "the app is shutting down, or too many screenshots are waiting; try again",
+                    )),
+                );
+            }
+        }
+    }
+}
+
+impl Drop for Later {
+    fn drop(&mut self) {
+        for w in self.wanted.drain(..) {
+            let verb = w.command.verb();
+            self.replier.send(
+                w.seq,
+                verb,
+                Err(Failure::new(
+                    ErrorCode::Unsupported,
+                    format!("the toolkit never delivered window {}'s frame", w.window),
+                    "the window may be hidden or minimized (egui paints no hidden viewport unless asked to); show it and try again",
+                )),
+            );
+        }
+    }
+}

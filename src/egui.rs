@@ -31,7 +31,9 @@ use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 
 use crate::input::{Input, KeyInput};
 
+mod plugin;
 mod scene;
+pub use plugin::{Plugin, window_id};
 pub use scene::EguiScene;
 
 /// Turns [`Input`]s into egui events. Keep one per window, across frames.
@@ -168,9 +170,14 @@ impl EguiInput {
 /// is animating (a window opening or closing, a fade, a spinner). Hand it to
 /// [`crate::Automation::animating`] each frame, so `--settle` waits the animation out.
 pub fn is_animating(output: &egui::FullOutput) -> bool {
+    is_animating_viewport(output, egui::ViewportId::ROOT)
+}
+
+/// [`is_animating`] for one viewport (a window of its own).
+pub fn is_animating_viewport(output: &egui::FullOutput, viewport: egui::ViewportId) -> bool {
     output
         .viewport_output
-        .get(&egui::ViewportId::ROOT)
+        .get(&viewport)
         .is_some_and(|v| v.repaint_delay.is_zero())
 }
 

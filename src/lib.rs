@@ -25,6 +25,7 @@ pub mod tree;
 mod widget;
 
 pub mod input;
+mod later;
 mod present;
 
 pub use automation::{
@@ -32,6 +33,7 @@ pub use automation::{
     Inputs, StartError,
 };
 pub use input::{Input, KeyInput, Request};
+pub use later::LaterCapture;
 pub use present::{CapturePath, FrameTarget};
 /// The text of a caught panic's payload, for the error that reports it.
 #[cfg(feature = "automation")]

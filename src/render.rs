@@ -348,6 +348,27 @@ impl RenderSide {
         }
     }
 
+    /// Takes the screenshots of `window` waiting for this frame, for the toolkit to answer with
+    /// the frame's pixels once it has read them back itself.
+    pub fn capture_later(&self, window: u64) -> Option<crate::capture::Later> {
+        let mut guard = self.state();
+        let state = &mut *guard;
+        if !state.wanted.iter().any(|w| w.window == window) {
+            return None;
+        }
+        let (mine, rest): (Vec<Wanted>, Vec<Wanted>) = std::mem::take(&mut state.wanted)
+            .into_iter()
+            .partition(|w| w.window == window);
+        state.wanted = rest;
+        Some(crate::capture::Later {
+            wanted: mine,
+            frame: self.link.counters.building.load(Ordering::SeqCst),
+            scale: state.windows.get(&window).map_or(1.0, |s| s.scale_factor),
+            captures: self.link.captures.clone(),
+            replier: self.request_replier.clone(),
+        })
+    }
+
     /// Publishes the frame being built: answers given during it are written now.
     pub fn end_frame(&self) {
         let (stages_left, flushed, replied_for_next) = {

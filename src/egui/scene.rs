@@ -3,15 +3,12 @@
 //! a press. [`EguiScene`] reads them from egui's own state after each frame and hands them to the
 //! plugin ([`crate::Automation::layers`], [`crate::Automation::pointer_hit`]).
 //!
-//! Clipping inside a layer (a scroll area's rows scrolled past its edge) is in no public egui
-//! state after the frame, but each `Ui` is a widget whose interaction rectangle is its area cut
-//! to its clip rectangle (`Context::read_response`). So every container node of a frame's tree
-//! (egui gives each `Ui` one) is looked up at the end of the next pass, inside the pass, where
-//! egui's widget rectangles are that pass's own (after it they are a pass old); a container
-//! new in this frame is looked up after it, where egui falls back to this pass's rectangle.
+//! Clipping inside a layer (a scroll area's rows scrolled past its edge) is not in the tree, but
+//! each `Ui` is a widget of egui's pass whose interaction rectangle is its area cut to its clip
+//! rectangle: a container whose interaction rectangle is less than its area is a clip. Everything
+//! is read from the pass just ended (egui's `prev_pass` of the scene's viewport).
 
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex, PoisonError};
 
 use accesskit::{NodeId, Rect, Role};
 use egui::{AreaState, Context, FullOutput, Id, LayerId, ViewportId};
@@ -25,7 +22,7 @@ use crate::Layers;
 /// let output = ctx.run_ui(raw, |ui| app.ui(ui));
 /// scene.report(&ctx, &output, &automation, window.id()); // layers, pointer hit, animating
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct EguiScene {
     layers: Layers,
     hit: Option<Option<NodeId>>,
@@ -33,63 +30,31 @@ pub struct EguiScene {
     ids: Vec<LayerId>,
     /// The node ids of the frame's tree update (egui sends its whole tree every frame).
     nodes: HashSet<NodeId>,
-    /// The containers to look up at the end of each pass, and what was found there; shared with
-    /// the callback registered on the first [`EguiScene::read`] (`Context::on_end_pass`).
-    clipped: Arc<Mutex<Clipped>>,
-    /// Whether that callback is registered.
-    hooked: bool,
+    /// The viewport it reads (egui keeps a state per viewport).
+    viewport: ViewportId,
 }
 
-/// The containers of the last tree update and, once a pass has ended, the part of each that egui
-/// lets the pointer reach where that is less than the whole (its clip cut it).
-#[derive(Debug, Default)]
-struct Clipped {
-    viewport: Option<ViewportId>,
-    containers: Vec<NodeId>,
-    /// Whether a pass ended since the containers were set: `found` is that pass's.
-    looked: bool,
-    found: Vec<(NodeId, egui::Rect)>,
-}
-
-impl Clipped {
-    fn look(&mut self, ctx: &Context) {
-        if self.viewport != Some(ctx.viewport_id()) {
-            return;
-        }
-        self.found.clear();
-        for &node in &self.containers {
-            if let Some(rect) = reachable_part(ctx, node) {
-                self.found.push((node, rect));
-            }
-        }
-        self.looked = true;
+impl Default for EguiScene {
+    fn default() -> EguiScene {
+        EguiScene::new()
     }
-}
-
-/// The part of a container that its clip leaves, when that is less than its area (`None`: not
-/// clipped, or egui has no rectangle for it). egui's own hit test uses the same rectangle.
-fn reachable_part(ctx: &Context, node: NodeId) -> Option<egui::Rect> {
-    let value = node.0;
-    if value == 0 {
-        return None;
-    }
-    // SAFETY: `from_high_entropy_bits` is `unsafe` only about hash quality, not memory (egui's
-    // docs: "not unsafe in terms of memory safety"): an `Id` with poor entropy would slow egui's
-    // `IdMap`s down. `value` is the AccessKit id of a node egui itself emitted, and egui makes
-    // every node id from an `Id` (`Id::accesskit_id` is `Id::value`), so it is a hash egui made,
-    // non-zero (checked above: zero would panic).
-    #[allow(unsafe_code)]
-    let id = unsafe { Id::from_high_entropy_bits(value) };
-    let response = ctx.read_response(id)?;
-    let (rect, reach) = (response.rect, response.interact_rect);
-    let whole = rect.is_positive() && rect.is_finite() && !reach.any_nan();
-    (whole && reach != rect).then_some(reach)
 }
 
 impl EguiScene {
-    /// A scene that says nothing yet.
+    /// A scene of the root viewport that says nothing yet.
     pub fn new() -> EguiScene {
-        EguiScene::default()
+        EguiScene::for_viewport(ViewportId::ROOT)
+    }
+
+    /// A scene of `viewport` (each viewport is a window of its own) that says nothing yet.
+    pub fn for_viewport(viewport: ViewportId) -> EguiScene {
+        EguiScene {
+            layers: Layers::default(),
+            hit: None,
+            ids: Vec::new(),
+            nodes: HashSet::new(),
+            viewport,
+        }
     }
 
     /// Reads the frame `ctx` just ran (`Context::run_ui`), whose output is `output`. Needs egui's
@@ -127,58 +92,39 @@ impl EguiScene {
             .memory(|m| m.top_modal_layer())
             .and_then(|layer| layer_root(nodes, layer));
         self.clips(ctx, output, px);
-        self.hit = if ctx.input(|i| i.pointer.any_pressed()) {
+        self.hit = if ctx.input_for(self.viewport, |i| i.pointer.any_pressed()) {
             self.pressed(ctx, output)
         } else {
             None
         };
     }
 
-    /// The clips of the frame's containers (see the module's docs), and the containers to look up
-    /// at the end of the next pass.
+    /// The clips of the frame's containers (see the module's docs).
     fn clips(&mut self, ctx: &Context, output: &FullOutput, px: impl Fn(egui::Rect) -> Rect) {
-        if !self.hooked {
-            self.hooked = true;
-            let clipped = Arc::clone(&self.clipped);
-            ctx.on_end_pass(
-                "winit-automation clips",
-                Arc::new(move |ui| lock(&clipped).look(ui.ctx())),
-            );
-        }
-        let mut clipped = lock(&self.clipped);
-        let viewport = Some(ctx.viewport_id());
-        // The containers the pass looked up, and those it found clipped.
-        let (looked, found): (HashSet<NodeId>, _) =
-            if clipped.looked && clipped.viewport == viewport {
-                let found = std::mem::take(&mut clipped.found);
-                (clipped.containers.drain(..).collect(), found)
-            } else {
-                (HashSet::new(), Vec::new())
-            };
-        clipped.viewport = viewport;
-        clipped.looked = false;
-        clipped.containers.clear();
         let Some(update) = &output.platform_output.accesskit_update else {
             return;
         };
-        for (id, node) in &update.nodes {
-            if node.role() == Role::GenericContainer && !node.children().is_empty() {
-                clipped.containers.push(*id);
-            }
-        }
-        // Looked up in the pass: exact. New since: egui's rectangle of the pass just ended, as
-        // `read_response` falls back to it for a widget the pass before did not have.
-        let mut clips: Vec<(NodeId, Rect)> = found.into_iter().map(|(id, r)| (id, px(r))).collect();
-        for &id in &clipped.containers {
-            if !looked.contains(&id)
-                && let Some(r) = reachable_part(ctx, id)
-            {
-                clips.push((id, px(r)));
-            }
-        }
+        let containers: HashSet<NodeId> = update
+            .nodes
+            .iter()
+            .filter(|(_, n)| n.role() == Role::GenericContainer && !n.children().is_empty())
+            .map(|(id, _)| *id)
+            .collect();
+        let clipped: Vec<(NodeId, egui::Rect)> = ctx.viewport_for(self.viewport, |v| {
+            v.prev_pass
+                .widgets
+                .layers()
+                .flat_map(|(_, widgets)| widgets.iter())
+                .filter_map(|w| {
+                    let (id, rect, reach) = (w.id.accesskit_id(), w.rect, w.interact_rect);
+                    let whole = rect.is_positive() && rect.is_finite() && !reach.any_nan();
+                    (whole && reach != rect && containers.contains(&id)).then_some((id, reach))
+                })
+                .collect()
+        });
         self.layers
             .clips
-            .extend(clips.into_iter().map(|(id, r)| (id, Some(r))));
+            .extend(clipped.into_iter().map(|(id, r)| (id, Some(px(r)))));
     }
 
     /// The layers read last: paint order, the modal layer and clips, as node ids of the tree.
@@ -208,7 +154,7 @@ impl EguiScene {
         window: winit::window::WindowId,
     ) {
         self.read(ctx, output);
-        automation.animating(window, super::is_animating(output));
+        automation.animating(window, super::is_animating_viewport(output, self.viewport));
         automation.layers(window, &self.layers);
         if let Some(hit) = self.hit {
             automation.pointer_hit(window, hit);
@@ -216,7 +162,8 @@ impl EguiScene {
     }
 
     fn pressed(&self, ctx: &Context, output: &FullOutput) -> Option<Option<NodeId>> {
-        let (clicked, dragged, anywhere, hovered) = ctx.interaction_snapshot(|s| {
+        let (clicked, dragged, anywhere, hovered) = ctx.viewport_for(self.viewport, |v| {
+            let s = &v.interact_widgets;
             (
                 s.clicked,
                 s.drag_started.or(s.dragged),
@@ -267,10 +214,6 @@ fn innermost(candidates: &[NodeId], output: &FullOutput) -> Option<NodeId> {
         })
     };
     candidates.iter().copied().find(|&c| !holds_another(c))
-}
-
-fn lock(clipped: &Mutex<Clipped>) -> std::sync::MutexGuard<'_, Clipped> {
-    clipped.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The node egui emits at the top of a layer: an area's widget (`id.with("move")`, which takes

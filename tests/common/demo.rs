@@ -122,7 +122,8 @@ impl Demo {
         let child = command
             .arg("--dir")
             .arg(&dir)
-            .env_remove("WINIT_AUTOMATION_DIR")
+            // Apps that take no `--dir` (eframe_app) find the drop-box here.
+            .env("WINIT_AUTOMATION_DIR", &dir)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
             .process_group(0)

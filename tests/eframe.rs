@@ -1,0 +1,116 @@
+//! An ordinary eframe app (examples/eframe_app.rs) with the egui plugin's one line, driven end to
+//! end in a real window under Xvfb on Vulkan: eframe owns the event loop, the window and the frame,
+//! and the plugin does the rest through egui's hooks. Every case checks its effect in the tree or
+//! the pixels.
+//!
+//! Needs `xvfb-run` (`xvfb`) and a Vulkan driver (`mesa-vulkan-drivers`).
+#![cfg(all(feature = "automation", feature = "client", feature = "egui"))]
+
+mod common;
+#[path = "common/demo.rs"]
+mod demo;
+
+use demo::*;
+
+/// The last line that names `what` (in an answer with a diff: the node as it is now).
+fn now<'a>(body: &'a str, what: &str) -> &'a str {
+    body.lines()
+        .rfind(|l| l.contains(what))
+        .unwrap_or_else(|| panic!("nothing with {what:?} in\n{body}"))
+}
+
+#[test]
+fn an_eframe_app_takes_every_verb_through_the_plugin() {
+    let demo = Demo::start_in("eframe_app", Mode::Window("vulkan"));
+    let s = demo.wait_for("button \"Greet\"", "the app publishes egui's tree");
+    // The window is the root viewport (window 1), with egui's own state: its size, and for a
+    // title the program's name (winit cannot read a title back on X11).
+    assert!(
+        line_of(&s, "window 1 ").contains("\"eframe_app\" size=480x320 scale=1"),
+        "{s}"
+    );
+    demo.ok("settle --timeout 20000");
+
+    // Text: fill focuses the field and types.
+    let body = demo.ok("fill role=textbox Ada --settle --timeout 20000");
+    assert!(now(&body, "textbox").contains("value=\"Ada\""), "{body}");
+
+    // A click, verified by egui's own hit test.
+    let body = demo.ok("click role=button name=Greet --settle --timeout 20000");
+    assert!(body.contains("\nhit verified\n"), "{body}");
+    assert!(body.contains("Hello, Ada!"), "{body}");
+    assert!(body.contains("Greeted 1 times"), "{body}");
+
+    // A checkbox, then key chords in the field: select all, type over it, Enter greets.
+    let body = demo.ok("click role=checkbox name=Loud --settle --timeout 20000");
+    assert!(
+        now(&body, "checkbox \"Loud\"").contains(" checked"),
+        "{body}"
+    );
+    demo.ok("focus role=textbox --settle --timeout 20000");
+    demo.ok("key ctrl+a --settle --timeout 20000");
+    let body = demo.ok("type Bob --settle --timeout 20000");
+    assert!(now(&body, "textbox").contains("value=\"Bob\""), "{body}");
+    let body = demo.ok("key Enter --settle --timeout 20000");
+    assert!(body.contains("HELLO, BOB!"), "{body}");
+    assert!(body.contains("Greeted 2 times"), "{body}");
+
+    // The slider by its AccessKit action.
+    let body = demo.ok("action role=slider set_value 7 --settle --timeout 20000");
+    assert!(now(&body, "slider").contains("value=7"), "{body}");
+
+    // A second viewport (`show_viewport_deferred`: eframe opens a second native window) is a
+    // second window of the snapshot, with the title the app gave it; a click in it changes what
+    // the first one shows.
+    let body = demo.ok("click role=button name=Settings --settle --timeout 20000");
+    assert!(body.contains("\nhit verified\n"), "{body}");
+    let s = demo.wait_for(
+        "checkbox \"Sparkles\"",
+        "the settings window publishes its tree",
+    );
+    let windows: Vec<&str> = s.lines().filter(|l| l.starts_with("window ")).collect();
+    assert_eq!(windows.len(), 2, "{s}");
+    assert!(
+        windows
+            .iter()
+            .any(|l| l.contains("\"Settings\" size=240x120")),
+        "{s}"
+    );
+    // Its pass runs outside the root viewport's, in which the plugin's frame hands input over, so
+    // egui's report of the press comes after the answer: the hit is unverified, and says so.
+    let body = demo.ok("click role=checkbox name=Sparkles --settle --timeout 20000");
+    assert!(body.contains("\nhit unverified\n"), "{body}");
+    assert!(
+        now(&body, "checkbox \"Sparkles\"").contains(" checked"),
+        "{body}"
+    );
+    assert!(now(&body, "Sparkles: ").contains("Sparkles: on"), "{body}");
+
+    // A screenshot of the presented frame, through egui's screenshot path: the window's size, and
+    // the button drawn where the tree says it is (its fill is not the panel's background).
+    let s = demo.snapshot();
+    let (_, png) = demo.screenshot("greeter");
+    assert_eq!((png.width, png.height), (480, 320));
+    let (x, y, w, h) = bounds(line_of(&s, "button \"Greet\""));
+    let (bx, by) = ((x + 3.0) as u32, (y + h / 2.0) as u32);
+    let background = png.at((x + w + 150.0) as u32, by);
+    assert!(
+        !close(png.at(bx, by), background),
+        "the button at {bx},{by} looks like the background {background:?}"
+    );
+
+    demo.quit();
+}
+
+/// `bounds=X,Y,WxH` of a node line.
+fn bounds(line: &str) -> (f64, f64, f64, f64) {
+    let b = line
+        .split(' ')
+        .find_map(|f| f.strip_prefix("bounds="))
+        .unwrap_or_else(|| panic!("no bounds in {line}"));
+    let (xy, wh) = b.rsplit_once(',').unwrap();
+    let (x, y) = xy.split_once(',').unwrap();
+    let (w, h) = wh.split_once('x').unwrap();
+    let n = |s: &str| s.parse::<f64>().unwrap();
+    (n(x), n(y), n(w), n(h))
+}
