@@ -1,12 +1,10 @@
 //! An egui 0.37 app (egui-winit for the window's own input and its accesskit_winit adapter,
-//! egui-wgpu to draw) wired to the plugin with a few lines (the frame loop is
-//! examples/shared/egui_app.rs, shared with the gallery):
-//! - egui's own AccessKit output feeds the mirror (`Context::enable_accesskit` turns it on even
-//!   when no screen reader is connected);
-//! - the plugin's input becomes egui events through `winit_automation::egui::EguiInput`
-//!   (feature `egui`), so clicks and typing drive real egui widgets;
-//! - `winit_automation::egui::EguiScene::report`, once per frame, hands over egui's layers, its
-//!   modal layer and the widget that took a press.
+//! egui-wgpu to draw, or headless into an offscreen texture) on the egui plugin: one
+//! `ctx.add_plugin(Plugin::new(automation).app_ends_frames())` does the automation (input, egui's
+//! own AccessKit tree, layers, clips, the pressed widget, animation, window state), and the frame
+//! loop (examples/shared/egui_app.rs, shared with the gallery) hands its exact frame to
+//! `Automation::capture` and ends each frame. Its "Rest" button is an egui timer: disabled for 2
+//! seconds of wall-clock time, in a window or headless.
 //!
 //! ```text
 //! cargo run --features automation,egui --example egui_demo -- --dir /tmp/egui-box
@@ -25,6 +23,8 @@ struct Model {
     count: u32,
     name: String,
     enabled: bool,
+    /// egui's time (seconds) until which "Rest" stays disabled: a timer egui keeps.
+    resting_until: Option<f64>,
 }
 
 impl Model {
@@ -48,6 +48,21 @@ impl Model {
             format!("Hello, {}", self.name)
         };
         ui.label(greeting);
+        // A 2-second timer: the button disables itself and egui asks for the frame that ends it.
+        let now = ui.input(|i| i.time);
+        let resting = self.resting_until.is_some_and(|t| now < t);
+        if ui.add_enabled(!resting, egui::Button::new("Rest")).clicked() {
+            self.resting_until = Some(now + 2.0);
+        }
+        match self.resting_until {
+            Some(until) if now < until => {
+                ui.label("Resting");
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_secs_f64(until - now));
+            }
+            Some(_) => drop(ui.label("Rested")),
+            None => {}
+        }
     }
 }
 
@@ -56,6 +71,7 @@ fn main() {
         count: 0,
         name: String::new(),
         enabled: true,
+        resting_until: None,
     };
     let spec = egui_app::Spec {
         name: "egui_demo",

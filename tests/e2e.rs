@@ -331,6 +331,34 @@ fn the_gl_blit_path_gives_the_same_pixels_as_the_vulkan_copy_path() {
     );
 }
 
+/// Headless, egui is given its screen in points: after ctrl+= (egui's zoom in) its widgets are
+/// larger and its screen is still the frame's 640x400 pixels (given in pixels, egui laid out a
+/// screen 10% larger and the UI was cut off). And egui's timers keep to the wall clock while the
+/// app idles: the demo's 2-second "Rest" ends while nothing else draws a frame (on a frame
+/// clock it lasted as many idle wake-ups as it had frames).
+#[test]
+fn the_egui_demo_headless_zooms_within_its_frame_and_keeps_egui_s_timers() {
+    let demo = Demo::start_in("egui_demo", Mode::Headless(640, 400));
+    let s = demo.wait_for("button \"Count\"", "egui publishes its tree headless");
+    let (_, _, w, _) = bounds(line_of(&s, "button \"Count\""));
+    let body = demo.ok("key ctrl+= --settle");
+    let (_, _, zoomed, _) = bounds(now(&body, "button \"Count\""));
+    assert!((zoomed / w - 1.1).abs() < 0.02, "{w} -> {zoomed}: {body}");
+    let s = demo.snapshot();
+    assert!(line_of(&s, "window 1 ").contains(" size=640x400 "), "{s}");
+    let (_, png) = demo.screenshot("zoomed");
+    assert_eq!((png.width, png.height), (640, 400));
+
+    let body = demo.ok("click role=button name=Rest --settle");
+    assert!(body.contains("text value=\"Resting\""), "{body}");
+    assert!(now(&body, "button \"Rest\"").contains(" disabled "), "{body}");
+    // No command draws a frame meanwhile: the app wakes for egui's own timer.
+    demo.ok("wait text=Rested --timeout 15000");
+    let s = demo.snapshot();
+    assert!(!line_of(&s, "button \"Rest\"").contains("disabled"), "{s}");
+    demo.quit();
+}
+
 #[test]
 fn the_egui_demo_runs_headless_and_its_screenshot_decodes() {
     let demo = Demo::start_in("egui_demo", Mode::Headless(640, 400));

@@ -12,13 +12,6 @@ mod demo;
 
 use demo::*;
 
-/// The last line that names `what` (in an answer with a diff: the node as it is now).
-fn now<'a>(body: &'a str, what: &str) -> &'a str {
-    body.lines()
-        .rfind(|l| l.contains(what))
-        .unwrap_or_else(|| panic!("nothing with {what:?} in\n{body}"))
-}
-
 #[test]
 fn an_eframe_app_takes_every_verb_through_the_plugin() {
     let demo = Demo::start_in("eframe_app", Mode::Window("vulkan"));
@@ -100,17 +93,4 @@ fn an_eframe_app_takes_every_verb_through_the_plugin() {
     );
 
     demo.quit();
-}
-
-/// `bounds=X,Y,WxH` of a node line.
-fn bounds(line: &str) -> (f64, f64, f64, f64) {
-    let b = line
-        .split(' ')
-        .find_map(|f| f.strip_prefix("bounds="))
-        .unwrap_or_else(|| panic!("no bounds in {line}"));
-    let (xy, wh) = b.rsplit_once(',').unwrap();
-    let (x, y) = xy.split_once(',').unwrap();
-    let (w, h) = wh.split_once('x').unwrap();
-    let n = |s: &str| s.parse::<f64>().unwrap();
-    (n(x), n(y), n(w), n(h))
 }

@@ -213,19 +213,6 @@ fn in_a_window_a_popup_item_and_a_raised_window_take_their_clicks() {
     demo.quit();
 }
 
-/// `bounds=X,Y,WxH` of a node line.
-fn bounds(line: &str) -> (f64, f64, f64, f64) {
-    let b = line
-        .split(' ')
-        .find_map(|t| t.strip_prefix("bounds="))
-        .unwrap_or_else(|| panic!("no bounds: {line}"));
-    let (xy, wh) = b.rsplit_once(',').unwrap();
-    let (x, y) = xy.split_once(',').unwrap();
-    let (w, h) = wh.split_once('x').unwrap();
-    let n = |v: &str| v.parse::<f64>().unwrap();
-    (n(x), n(y), n(w), n(h))
-}
-
 /// The ref of the `nth` line (0-based) that contains `what`.
 fn ref_of_nth(snapshot: &str, what: &str, nth: usize) -> String {
     let line = snapshot
@@ -234,14 +221,6 @@ fn ref_of_nth(snapshot: &str, what: &str, nth: usize) -> String {
         .nth(nth)
         .unwrap_or_else(|| panic!("no line {nth} with {what:?} in\n{snapshot}"));
     line.trim_start().split(' ').next().unwrap().to_owned()
-}
-
-/// The last line that names `what`: in an answer with a diff, the node as it is now (the
-/// `target` line above it shows it as it was).
-fn now<'a>(body: &'a str, what: &str) -> &'a str {
-    body.lines()
-        .rfind(|l| l.contains(what))
-        .unwrap_or_else(|| panic!("no line with {what:?} in\n{body}"))
 }
 
 /// The line of an answer's diff that adds a node with `what` (`+ @eN ...`).

@@ -1,24 +1,27 @@
 //! The frame loop the egui examples share (examples/egui_demo.rs, examples/egui_gallery.rs):
 //! egui-winit for the window's own input and its accesskit_winit adapter, egui-wgpu to draw, or
-//! headless into an offscreen texture, wired to the plugin with a few lines:
-//! - egui's own AccessKit output feeds the mirror (`Context::enable_accesskit` turns it on even
-//!   when no screen reader is connected);
-//! - the plugin's input becomes egui events through `winit_automation::egui::EguiInput`;
-//! - after each frame `winit_automation::egui::EguiScene::report` hands over what the tree cannot
-//!   say: egui's layer order, its modal layer, the widget that took a press, and animation.
+//! headless into an offscreen texture. The plugin does the automation:
+//! - `ctx.add_plugin(Plugin::new(automation).app_ends_frames())` once: injected input, egui's
+//!   AccessKit tree, its layers, clips, modal layer, pressed widget and animation, and the
+//!   window's state, all from egui's own hooks and state;
+//! - the app keeps what only it can do: it hands the exact frame to `Automation::capture`
+//!   (with `winit_automation::egui::window_id`), calls `end_frame` after its submit, tells the
+//!   plugin the surface it configured, and carries out the viewport commands the plugin sends
+//!   (`resize` as `InnerSize`, `quit` as `Close`).
 //!
 //! Included with `#[path = "shared/egui_app.rs"] mod egui_app;` next to `mod setup;`.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::Instant;
 
+use egui::{ViewportCommand, ViewportId};
 use winit::application::ApplicationHandler;
-use winit::dpi::LogicalSize;
+use winit::dpi::{LogicalSize, PhysicalSize};
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
-use winit_automation::egui::{EguiInput, EguiScene};
-use winit_automation::{Automation, FrameTarget, Input};
+use winit_automation::egui::{Plugin, window_id};
+use winit_automation::{Automation, FrameTarget};
 
 use crate::setup;
 
@@ -60,17 +63,27 @@ struct Running {
     window: Arc<Window>,
     gpu: Gpu,
     egui: egui_winit::State,
-    input: EguiInput,
-    scene: EguiScene,
 }
 
 struct App {
-    automation: Automation,
+    automation: Arc<Automation>,
     proxy: EventLoopProxy<UserEvent>,
     ctx: egui::Context,
     spec: Spec,
     ui: Ui,
     running: Option<Running>,
+    /// When egui asked to draw again (a timer: a tooltip's delay, a disabled button's end).
+    next: Option<Instant>,
+}
+
+/// The plugin on `ctx`, driving `automation`; the app captures and ends its frames.
+fn install(ctx: &egui::Context, automation: &Arc<Automation>) {
+    ctx.add_plugin(Plugin::new(Arc::clone(automation)).app_ends_frames());
+}
+
+/// When egui wants the next frame, from its repaint delay: `None` for never (until an event).
+fn repaint_at(output: &egui::ViewportOutput) -> Option<Instant> {
+    Instant::now().checked_add(output.repaint_delay)
 }
 
 fn start_gpu(name: &str, automation: &Automation, window: Arc<Window>) -> Gpu {
@@ -88,7 +101,7 @@ fn start_gpu(name: &str, automation: &Automation, window: Arc<Window>) -> Gpu {
     let target = FrameTarget::new(&device, &mut config, &caps);
     eprintln!("{name}: capture path {}", target.path().as_str());
     surface.configure(&device, &config);
-    automation.surface(window.id(), &config);
+    automation.surface(window_id(ViewportId::ROOT), &config);
     let renderer = egui_wgpu::Renderer::new(&device, config.format, Default::default());
     Gpu {
         surface,
@@ -136,7 +149,8 @@ fn paint(
 }
 
 /// The app with no window and no display: egui runs on input the plugin brings, drawn into an
-/// offscreen texture; one frame per wake-up, more while egui asks for repaints.
+/// offscreen texture; a frame per wake-up, and when egui asks for one (at once while it animates,
+/// later for its timers, which keep to the wall clock).
 fn run_headless(
     spec: &Spec,
     mut ui: Ui,
@@ -150,68 +164,65 @@ fn run_headless(
     let make = |w: u32, h: u32| setup::offscreen(&device, (w, h), format);
     let mut texture = make(w, h);
     let mut renderer = egui_wgpu::Renderer::new(&device, format, Default::default());
-    let window = WindowId::from(1);
-    let state = |w: u32, h: u32| winit_automation::WindowState {
-        title: format!("{} (headless)", spec.title),
-        width: f64::from(w),
-        height: f64::from(h),
-        scale_factor: 1.0,
-        focused: true,
-    };
-    automation.window_state(window, state(w, h));
+    let window = window_id(ViewportId::ROOT);
+    let automation = Arc::new(automation);
     let ctx = egui::Context::default();
-    ctx.enable_accesskit();
-    let mut input = EguiInput::new();
-    let mut scene = EguiScene::new();
-    // A virtual clock: each frame is 1/60 s later, whatever the wall clock says, so egui's
-    // animations are deterministic.
-    let mut frame_no = 0u64;
-    let mut repaint = true;
+    install(&ctx, &automation);
+    let title = format!("{} (headless)", spec.title);
+    let start = Instant::now();
+    let mut next: Option<Instant> = Some(start);
     loop {
-        if !repaint {
+        match next {
+            Some(at) => {
+                let _ = wake.recv_timeout(at.saturating_duration_since(Instant::now()));
+            }
             // The plugin holds the waker (without the feature, setup::automation exits headless).
-            let _ = wake.recv_timeout(Duration::from_millis(500));
+            None => {
+                let _ = wake.recv();
+            }
         }
-        let (tw, th) = (texture.width(), texture.height());
+        // egui's points: the texture's pixels over egui's scale (its zoom: ctrl++ makes points
+        // larger, and fewer fit).
+        let ppp = ctx.pixels_per_point();
+        let (tw, th) = (texture.width() as f32, texture.height() as f32);
         let mut raw = egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(
                 egui::Pos2::ZERO,
-                egui::vec2(tw as f32, th as f32),
+                egui::vec2(tw / ppp, th / ppp),
             )),
-            time: Some(frame_no as f64 / 60.0),
+            time: Some(start.elapsed().as_secs_f64()),
             predicted_dt: 1.0 / 60.0,
             focused: true,
             ..Default::default()
         };
-        frame_no += 1;
-        let mut quit = false;
-        for i in automation.begin_frame() {
-            if input.push(&i, ctx.pixels_per_point(), &mut raw) {
-                continue;
-            }
-            match i {
-                Input::Resize { size, .. } => {
-                    let (w, h) = (size.width.round() as u32, size.height.round() as u32);
-                    texture = make(w, h);
-                    automation.window_state(window, state(w, h));
-                }
-                Input::Quit => quit = true,
-                Input::Request(request) => unsupported(spec.name, request),
-                _ => {}
-            }
-        }
+        raw.viewports.insert(
+            ViewportId::ROOT,
+            egui::ViewportInfo {
+                title: Some(title.clone()),
+                native_pixels_per_point: Some(1.0),
+                focused: Some(true),
+                ..Default::default()
+            },
+        );
         let output = ctx.run_ui(raw, |u| ui(u));
-        // What the tree cannot say (layers, the modal one, the pressed widget) and animation.
-        scene.report(&ctx, &output, &automation, window);
         let egui::FullOutput {
-            platform_output,
             mut textures_delta,
             shapes,
             pixels_per_point,
             viewport_output,
+            ..
         } = output;
-        if let Some(update) = platform_output.accesskit_update {
-            automation.tree_update(window, update);
+        let root = viewport_output.get(&ViewportId::ROOT);
+        let mut quit = false;
+        for command in root.map_or(&[][..], |v| &v.commands) {
+            match command {
+                ViewportCommand::InnerSize(size) => {
+                    let px = |points: f32| (points * pixels_per_point).round().max(1.0) as u32;
+                    texture = make(px(size.x), px(size.y));
+                }
+                ViewportCommand::Close => quit = true,
+                _ => {}
+            }
         }
         for (id, deltas) in &textures_delta.set {
             for delta in deltas {
@@ -243,19 +254,8 @@ fn run_headless(
         if quit {
             break;
         }
-        repaint = viewport_output
-            .get(&egui::ViewportId::ROOT)
-            .is_some_and(|v| v.repaint_delay.is_zero());
+        next = root.and_then(repaint_at);
     }
-}
-
-fn unsupported(name: &str, request: winit_automation::Request) {
-    let verb = request.command().verb();
-    request.reply(Err(winit_automation::protocol::Failure::new(
-        winit_automation::protocol::ErrorCode::Unsupported,
-        format!("{name} does not carry out {verb}"),
-        "see the README for what the demo supports",
-    )));
 }
 
 impl App {
@@ -277,27 +277,13 @@ impl App {
             _ => None,
         };
         let mut raw = running.egui.take_egui_input(&window);
-        // egui points: physical pixels over egui's pixels_per_point (scale factor times zoom).
-        let ppp = self.ctx.pixels_per_point();
-        let name = self.spec.name;
-        for input in self.automation.begin_frame() {
-            if running.input.push(&input, ppp, &mut raw) {
-                continue;
-            }
-            match input {
-                Input::Resize { size, .. } => {
-                    let _ = window.request_inner_size(size);
-                }
-                Input::Quit => event_loop.exit(),
-                Input::Request(request) => unsupported(name, request),
-                _ => {}
-            }
+        // winit cannot read a window's title back on X11: tell egui (and so the plugin) the one
+        // the window was given.
+        if let Some(info) = raw.viewports.get_mut(&ViewportId::ROOT) {
+            info.title = Some(self.spec.title.to_owned());
         }
         let ui = &mut self.ui;
         let output = self.ctx.run_ui(raw, |u| ui(u));
-        running
-            .scene
-            .report(&self.ctx, &output, &self.automation, window.id());
         let egui::FullOutput {
             platform_output,
             mut textures_delta,
@@ -305,13 +291,23 @@ impl App {
             pixels_per_point,
             viewport_output,
         } = output;
-        // egui's AccessKit output is the app's tree: the plugin mirrors every update.
-        if let Some(update) = platform_output.accesskit_update.clone() {
-            self.automation.tree_update(window.id(), update);
-        }
         running
             .egui
             .handle_platform_output(&window, platform_output);
+        let root = viewport_output.get(&ViewportId::ROOT);
+        for command in root.map_or(&[][..], |v| &v.commands) {
+            match command {
+                // `resize`, in egui points.
+                ViewportCommand::InnerSize(size) => {
+                    let _ = window.request_inner_size(PhysicalSize::new(
+                        (size.x * pixels_per_point).round() as u32,
+                        (size.y * pixels_per_point).round() as u32,
+                    ));
+                }
+                ViewportCommand::Close => event_loop.exit(),
+                _ => {}
+            }
+        }
 
         let gpu = &mut running.gpu;
         let jobs = self.ctx.tessellate(shapes, pixels_per_point);
@@ -337,8 +333,12 @@ impl App {
                 &jobs,
                 &screen,
             );
-            self.automation
-                .capture(window.id(), &gpu.device, &mut encoder, frame);
+            self.automation.capture(
+                window_id(ViewportId::ROOT),
+                &gpu.device,
+                &mut encoder,
+                frame,
+            );
             gpu.target
                 .finish(&gpu.device, &mut encoder, &texture.texture);
             gpu.queue
@@ -352,12 +352,7 @@ impl App {
         // Applied above; egui checks that nothing is dropped unapplied.
         textures_delta.clear();
         self.automation.end_frame();
-        let repaint_now = viewport_output
-            .get(&egui::ViewportId::ROOT)
-            .is_some_and(|v| v.repaint_delay.is_zero());
-        if repaint_now {
-            window.request_redraw();
-        }
+        self.next = root.and_then(repaint_at);
     }
 }
 
@@ -374,7 +369,7 @@ impl ApplicationHandler<UserEvent> for App {
         let window = Arc::new(event_loop.create_window(attributes).expect("a window"));
         let mut egui = egui_winit::State::new(
             self.ctx.clone(),
-            egui::ViewportId::ROOT,
+            ViewportId::ROOT,
             &window,
             Some(window.scale_factor() as f32),
             None,
@@ -382,16 +377,9 @@ impl ApplicationHandler<UserEvent> for App {
         );
         egui.init_accesskit(event_loop, &window, self.proxy.clone());
         window.set_visible(true);
-        self.automation.track_window(&window);
         let gpu = start_gpu(self.spec.name, &self.automation, window.clone());
         window.request_redraw();
-        self.running = Some(Running {
-            window,
-            gpu,
-            egui,
-            input: EguiInput::new(),
-            scene: EguiScene::new(),
-        });
+        self.running = Some(Running { window, gpu, egui });
     }
 
     fn user_event(&mut self, _: &ActiveEventLoop, event: UserEvent) {
@@ -406,8 +394,7 @@ impl ApplicationHandler<UserEvent> for App {
         running.window.request_redraw();
     }
 
-    fn window_event(&mut self, event_loop: &ActiveEventLoop, id: WindowId, event: WindowEvent) {
-        self.automation.window_event(id, &event);
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
         let Some(running) = self.running.as_mut() else {
             return;
         };
@@ -426,7 +413,8 @@ impl ApplicationHandler<UserEvent> for App {
                 gpu.config.height = size.height.max(1);
                 gpu.surface.configure(&gpu.device, &gpu.config);
                 gpu.target.resize(&gpu.device, &gpu.config);
-                self.automation.surface(id, &gpu.config);
+                self.automation
+                    .surface(window_id(ViewportId::ROOT), &gpu.config);
             }
             _ => {}
         }
@@ -440,7 +428,17 @@ impl ApplicationHandler<UserEvent> for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        event_loop.set_control_flow(ControlFlow::Wait);
+        match self.next {
+            Some(at) if at <= Instant::now() => {
+                self.next = None;
+                if let Some(running) = &self.running {
+                    running.window.request_redraw();
+                }
+                event_loop.set_control_flow(ControlFlow::Wait);
+            }
+            Some(at) => event_loop.set_control_flow(ControlFlow::WaitUntil(at)),
+            None => event_loop.set_control_flow(ControlFlow::Wait),
+        }
     }
 }
 
@@ -503,9 +501,9 @@ pub fn main(spec: Spec, ui: impl FnMut(&mut egui::Ui) + 'static) {
     let automation = setup::automation(name, dir, false, move || {
         let _ = wake.send_event(UserEvent::Wake);
     });
+    let automation = Arc::new(automation);
     let ctx = egui::Context::default();
-    // The tree exists whether or not a screen reader is connected: the plugin needs it.
-    ctx.enable_accesskit();
+    install(&ctx, &automation);
     let mut app = App {
         automation,
         proxy,
@@ -513,6 +511,7 @@ pub fn main(spec: Spec, ui: impl FnMut(&mut egui::Ui) + 'static) {
         spec,
         ui,
         running: None,
+        next: None,
     };
     if let Err(e) = event_loop.run_app(&mut app) {
         eprintln!("{name}: the event loop failed: {e}");

@@ -298,3 +298,24 @@ pub fn line_of<'a>(snapshot: &'a str, what: &str) -> &'a str {
         .find(|l| l.contains(what))
         .unwrap_or_else(|| panic!("no line with {what:?} in\n{snapshot}"))
 }
+
+/// The last line that names `what`: in an answer with a diff, the node as it is now (the
+/// `target` line above it shows it as it was).
+pub fn now<'a>(body: &'a str, what: &str) -> &'a str {
+    body.lines()
+        .rfind(|l| l.contains(what))
+        .unwrap_or_else(|| panic!("no line with {what:?} in\n{body}"))
+}
+
+/// `bounds=X,Y,WxH` of a node line.
+pub fn bounds(line: &str) -> (f64, f64, f64, f64) {
+    let b = line
+        .split(' ')
+        .find_map(|t| t.strip_prefix("bounds="))
+        .unwrap_or_else(|| panic!("no bounds: {line}"));
+    let (xy, wh) = b.rsplit_once(',').unwrap();
+    let (x, y) = xy.split_once(',').unwrap();
+    let (w, h) = wh.split_once('x').unwrap();
+    let n = |v: &str| v.parse::<f64>().unwrap();
+    (n(x), n(y), n(w), n(h))
+}
