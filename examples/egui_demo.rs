@@ -51,7 +51,10 @@ impl Model {
         // A 2-second timer: the button disables itself and egui asks for the frame that ends it.
         let now = ui.input(|i| i.time);
         let resting = self.resting_until.is_some_and(|t| now < t);
-        if ui.add_enabled(!resting, egui::Button::new("Rest")).clicked() {
+        if ui
+            .add_enabled(!resting, egui::Button::new("Rest"))
+            .clicked()
+        {
             self.resting_until = Some(now + 2.0);
         }
         match self.resting_until {

@@ -351,7 +351,10 @@ fn the_egui_demo_headless_zooms_within_its_frame_and_keeps_egui_s_timers() {
 
     let body = demo.ok("click role=button name=Rest --settle");
     assert!(body.contains("text value=\"Resting\""), "{body}");
-    assert!(now(&body, "button \"Rest\"").contains(" disabled "), "{body}");
+    assert!(
+        now(&body, "button \"Rest\"").contains(" disabled "),
+        "{body}"
+    );
     // No command draws a frame meanwhile: the app wakes for egui's own timer.
     demo.ok("wait text=Rested --timeout 15000");
     let s = demo.snapshot();

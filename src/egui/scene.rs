@@ -110,7 +110,7 @@ impl EguiScene {
             .filter(|(_, n)| n.role() == Role::GenericContainer && !n.children().is_empty())
             .map(|(id, _)| *id)
             .collect();
-        let clipped: Vec<(NodeId, egui::Rect)> = ctx.viewport_for(self.viewport, |v| {
+        let mut clipped: Vec<(NodeId, egui::Rect)> = ctx.viewport_for(self.viewport, |v| {
             v.prev_pass
                 .widgets
                 .layers()
@@ -122,6 +122,9 @@ impl EguiScene {
                 })
                 .collect()
         });
+        // egui keeps its layers in a hash map: in node order, the same clips are the same value
+        // next frame (a reordered list would be sent again, and count as a change for settle).
+        clipped.sort_unstable_by_key(|(id, _)| *id);
         self.layers
             .clips
             .extend(clipped.into_iter().map(|(id, r)| (id, Some(px(r)))));
@@ -479,6 +482,11 @@ mod tests {
         };
         let (first, first_at) = row(&output, 0);
         let (far, far_at) = row(&output, 40);
+        // Unchanged frames give the same value (it is sent again only when it differs).
+        let before = scene.layers().clone();
+        let again = scrolled(&ctx, 0.0);
+        scene.read(&ctx, &again);
+        assert_eq!(scene.layers(), &before);
         let clip = clip_at(&output, &scene, first).expect("the rows are clipped");
         assert!(inside(first_at, clip), "{first_at:?} in {clip:?}");
         let far_clip = clip_at(&output, &scene, far).unwrap();
