@@ -38,8 +38,8 @@ fn main() -> eframe::Result {
     )
 }
 
-/// A small form: a name, a greeting, a count, a setting and a level; and a settings window of its
-/// own (a deferred viewport: a second native window).
+/// A small form: a name, a greeting, a count, a setting and a level; a settings window of its own
+/// (a deferred viewport: a second native window) and an about window (an immediate one).
 #[derive(Default)]
 struct Greeter {
     name: String,
@@ -48,6 +48,8 @@ struct Greeter {
     loud: bool,
     level: f32,
     settings: Arc<Settings>,
+    /// Whether the about window (an immediate viewport) is open.
+    about: bool,
 }
 
 /// What the settings window changes; it runs on its own, so it shares this.
@@ -84,7 +86,27 @@ impl eframe::App for Greeter {
             }
             let sparkles = self.settings.sparkles.load(Ordering::Relaxed);
             ui.label(format!("Sparkles: {}", if sparkles { "on" } else { "off" }));
+            ui.toggle_value(&mut self.about, "About");
         });
+        if self.about {
+            // An immediate viewport: drawn inside this pass, in a native window of its own.
+            ui.ctx().show_viewport_immediate(
+                egui::ViewportId::from_hash_of("about"),
+                egui::ViewportBuilder::default()
+                    .with_title("About")
+                    .with_inner_size([200.0, 80.0]),
+                |ui, _class| {
+                    egui::CentralPanel::default().show(ui, |ui| {
+                        ui.label("A greeter, driven from outside.");
+                        if ui.button("Close").clicked()
+                            || ui.input(|i| i.viewport().close_requested())
+                        {
+                            self.about = false;
+                        }
+                    });
+                },
+            );
+        }
         if self.settings.open.load(Ordering::Relaxed) {
             let settings = Arc::clone(&self.settings);
             ui.ctx().show_viewport_deferred(

@@ -15,6 +15,7 @@ pub struct LaterCapture {
 }
 
 impl std::fmt::Debug for LaterCapture {
+    #[cfg_attr(not(feature = "automation"), allow(unused_variables))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         #[cfg(feature = "automation")]
         return f

@@ -79,6 +79,27 @@ fn an_eframe_app_takes_every_verb_through_the_plugin() {
     );
     assert!(now(&body, "Sparkles: ").contains("Sparkles: on"), "{body}");
 
+    // An immediate viewport (drawn inside the root's pass) is a window too; its button closes it.
+    demo.ok("click role=button name=About --settle --timeout 20000");
+    let s = demo.wait_for(
+        "A greeter, driven from outside.",
+        "the about window publishes its tree",
+    );
+    let windows: Vec<&str> = s.lines().filter(|l| l.starts_with("window ")).collect();
+    assert_eq!(windows.len(), 3, "{s}");
+    assert!(
+        windows.iter().any(|l| l.contains("\"About\" size=200x80")),
+        "{s}"
+    );
+    demo.ok("click role=button name=Close --settle --timeout 20000");
+    demo.ok("wait text=\"A greeter, driven from outside.\" --gone --timeout 20000");
+    let s = demo.snapshot();
+    assert_eq!(
+        s.lines().filter(|l| l.starts_with("window ")).count(),
+        2,
+        "{s}"
+    );
+
     // A screenshot of the presented frame, through egui's screenshot path: the window's size, and
     // the button drawn where the tree says it is (its fill is not the panel's background).
     let s = demo.snapshot();
