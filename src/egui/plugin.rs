@@ -270,7 +270,8 @@ impl egui::Plugin for Plugin {
             v.title.clone_from(&Some(title.clone()));
         }
         v.scene.report(ctx, output, automation, window);
-        if let Some(update) = output.platform_output.accesskit_update.clone() {
+        if let Some(mut update) = output.platform_output.accesskit_update.clone() {
+            v.scene.annotate(&mut update);
             automation.tree_update(window, update);
         }
         if self.ends_frames

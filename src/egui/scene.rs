@@ -130,6 +130,30 @@ impl EguiScene {
             .extend(clipped.into_iter().map(|(id, r)| (id, Some(px(r)))));
     }
 
+    /// Names what egui leaves unnamed in a copy of the frame's tree (the plugin's, never the
+    /// app's own output): each window's title bar, an `unknown` node egui emits for the strip that
+    /// takes the title's clicks and drags, becomes a `titlebar` named after its window, so
+    /// `drag role=titlebar name="Settings" to ...` moves a window. Call it after
+    /// [`EguiScene::read`] of the same frame.
+    pub fn annotate(&self, update: &mut accesskit::TreeUpdate) {
+        for layer in &self.ids {
+            let bar = layer.id.with("__title_click").accesskit_id();
+            let window = layer.id.with("move").accesskit_id();
+            let title = update
+                .nodes
+                .iter()
+                .find(|(id, n)| *id == window && n.role() == Role::Window)
+                .and_then(|(_, n)| n.label().map(str::to_owned));
+            let Some(title) = title else { continue };
+            if let Some((_, node)) = update.nodes.iter_mut().find(|(id, n)| {
+                *id == bar && matches!(n.role(), Role::Unknown | Role::GenericContainer)
+            }) {
+                node.set_role(Role::TitleBar);
+                node.set_label(title);
+            }
+        }
+    }
+
     /// The layers read last: paint order, the modal layer and clips, as node ids of the tree.
     pub fn layers(&self) -> &Layers {
         &self.layers
@@ -299,6 +323,19 @@ mod tests {
             "B was shown last: {order:?}"
         );
         assert_eq!(scene.layers().modal, None);
+        // In the plugin's copy, each window's title strip is a title bar named after it.
+        let mut update = output.platform_output.accesskit_update.clone().unwrap();
+        assert!(!update.nodes.iter().any(|(_, n)| n.role() == Role::TitleBar));
+        scene.annotate(&mut update);
+        for title in ["A", "B"] {
+            assert!(
+                update
+                    .nodes
+                    .iter()
+                    .any(|(_, n)| n.role() == Role::TitleBar && n.label() == Some(title)),
+                "no title bar {title}"
+            );
+        }
         // Every window root is clipped to its area.
         for root in [a, b] {
             let clip = scene.layers().clips.iter().find(|(n, _)| *n == root);

@@ -65,12 +65,12 @@ fn a_text_area_a_scroll_area_a_dragged_window_and_a_table() {
     // The window dragged by its title moves by the drag's distance.
     let s = scope(&demo, &window);
     let (wx, wy, ww, wh) = bounds(line_of(&s, "window \"↕️ Scrolling\""));
-    let title = line_of(&s, " unknown ");
+    // egui emits the title strip unnamed; the plugin names it after its window.
+    let title = line_of(&s, "titlebar \"↕️ Scrolling\"");
     let (tx, ty, tw, th) = bounds(title);
     let (fx, fy) = (tx + tw / 2.0, ty + th / 2.0);
     let body = demo.ok(&format!(
-        "drag {} to {},{} --settle --timeout 20000",
-        ref_in(title),
+        "drag role=titlebar name=\"↕️ Scrolling\" to {},{} --settle --timeout 20000",
         fx + 100.0,
         fy - 200.0
     ));
