@@ -421,7 +421,7 @@ fn commands_run_one_at_a_time_each_against_the_tree_the_previous_left() {
 }
 
 #[test]
-fn type_with_nothing_focused_is_refused_and_types_once_a_text_field_has_the_focus() {
+fn type_and_text_keys_with_nothing_focused_are_refused_and_type_once_a_text_field_has_the_focus() {
     // The form as a toolkit sends it when nothing inside has the focus: the focus on the root.
     let mut unfocused = Form::default().update();
     unfocused.focus = fixture::ROOT;
@@ -433,7 +433,13 @@ fn type_with_nothing_focused_is_refused_and_types_once_a_text_field_has_the_focu
         panic!("{response:?}")
     };
     assert!(hint.contains("focus TARGET"), "{hint}");
-    // Keys are still delivered: Tab moves the focus in, Escape and shortcuts act without one.
+    // Keys that only type or delete text are refused the same way, and nothing is handed.
+    for line in ["key a", "key shift+a Space", "key Backspace", "key Delete"] {
+        let why = refused(&app, line, ErrorCode::NoFocus);
+        assert!(why.contains("would edit no text"), "{line}: {why}");
+    }
+    // Other keys are still delivered: Tab moves the focus in, Enter and Escape act on the window,
+    // shortcuts need no focused node; so does a sequence that holds one of them.
     let (response, frames) = run(&app, "key Tab");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(
@@ -443,6 +449,11 @@ fn type_with_nothing_focused_is_refused_and_types_once_a_text_field_has_the_focu
             Handed::Key("Tab".into(), false)
         ]
     );
+    for line in ["key ctrl+s", "key Escape", "key Enter", "key a Tab"] {
+        let (response, frames) = run(&app, line);
+        assert!(response.is_ok(), "{line}: {response:?}");
+        assert!(!frames.is_empty(), "{line}: nothing handed");
+    }
     // Once the text field has the focus, the text goes to it as before.
     let mut focused = Form::default().update();
     focused.focus = fixture::EMAIL;

@@ -18,7 +18,7 @@ use super::mirror::Source;
 use super::press::PressCheck;
 use super::refs::Found;
 use crate::protocol::{
-    Button, Command, ErrorCode, Failure, KeyChord, Point, Target, action_name, quote,
+    Button, Command, ErrorCode, Failure, Key, KeyChord, NamedKey, Point, Target, action_name, quote,
 };
 
 /// One input step, in logical pixels where it has a position.
@@ -154,6 +154,43 @@ impl Trees {
     /// rejected tree, widget records (which may leave the focus out) or only a root is never
     /// refused: there the plugin cannot tell where text goes, and the app is trusted with it.
     fn text_focus(&self, window: u64) -> Result<(), Failure> {
+        self.focus_for(
+            window,
+            "the text would go nowhere",
+            "focus a text field first: focus TARGET, or click it (fill TARGET TEXT does both)",
+        )
+    }
+
+    /// Refuses `key` when every chord only types or deletes text (a character or Space with no
+    /// ctrl, alt or meta; Backspace; Delete) and the tree says nothing has the keyboard focus, as
+    /// for `type`. Any other chord goes out without a focus: Tab moves the focus in, Enter and
+    /// Escape act on the window, shortcuts and navigation keys need no focused node.
+    fn key_focus(&self, window: u64, chords: &[KeyChord]) -> Result<(), Failure> {
+        let edits_text = |c: &KeyChord| {
+            let m = c.modifiers;
+            !m.ctrl
+                && !m.alt
+                && !m.meta
+                && matches!(
+                    c.key,
+                    Key::Char(_)
+                        | Key::Named(NamedKey::Space | NamedKey::Backspace | NamedKey::Delete)
+                )
+        };
+        if chords.is_empty() || !chords.iter().all(edits_text) {
+            return Ok(());
+        }
+        let names: Vec<String> = chords.iter().map(ToString::to_string).collect();
+        self.focus_for(
+            window,
+            &format!("{} would edit no text", names.join(" ")),
+            "focus a text field first (focus TARGET, or click it); a key with ctrl, alt or meta, Tab, Enter, Escape and navigation keys go out without a focus",
+        )
+    }
+
+    /// `no_focus` when the window's AccessKit tree says nothing has the keyboard focus (see
+    /// [`Trees::text_focus`]); `what` says what would go wrong.
+    fn focus_for(&self, window: u64, what: &str, hint: &str) -> Result<(), Failure> {
         let Some(w) = self.mirror.windows.get(&window) else {
             return Ok(());
         };
@@ -177,10 +214,8 @@ impl Trees {
             .unwrap_or_default();
         Err(failure(
             ErrorCode::NoFocus,
-            format!(
-                "nothing has the keyboard focus in window {window}{title}, so the text would go nowhere"
-            ),
-            "focus a text field first: focus TARGET, or click it (fill TARGET TEXT does both)",
+            format!("nothing has the keyboard focus in window {window}{title}, so {what}"),
+            hint,
         ))
     }
 
@@ -309,6 +344,7 @@ impl Trees {
             }
             Command::Key { chords, .. } => {
                 let window = default_window(self)?;
+                self.key_focus(window, chords)?;
                 summary.push_str("path key\n");
                 summary.push_str(&self.focus_line(window));
                 let names: Vec<String> = chords.iter().map(ToString::to_string).collect();
