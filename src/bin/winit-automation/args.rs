@@ -157,7 +157,9 @@ pub(crate) enum Sub {
         #[command(flatten)]
         act: Act,
     },
-    /// Press key chords such as Enter, ctrl+a, shift+Tab.
+    /// Press key chords such as Enter, ctrl+a, shift+Tab, to the focused node (or the window).
+    /// Chords that only type or delete text (a, Space, Backspace, Delete) are refused (no_focus)
+    /// when the app's tree says nothing is focused.
     Key {
         /// One or more chords, pressed in order.
         #[arg(required = true, num_args = 1.., value_name = "CHORD")]
