@@ -278,7 +278,8 @@ impl Automation {
 
     /// For a toolkit that reads its frame back itself (egui's screenshot path in eframe, where
     /// the app has no texture to hand to [`Automation::capture`]): takes the screenshots of
-    /// `window` waiting for this frame, to be answered with the frame's pixels through
+    /// `window` waiting for this frame, to be answered with the pixels of the next frame (a
+    /// screenshot command takes effect when the toolkit paints next, as egui's does) through
     /// [`crate::LaterCapture::deliver`] once the toolkit has them. `None` when none waits. Call
     /// it after [`Automation::begin_frame`] and before [`Automation::end_frame`], in place of
     /// `capture`; a screenshot neither captured nor taken is answered `unsupported`.

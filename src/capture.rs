@@ -221,7 +221,8 @@ impl Staged {
 /// is answered exactly once: from the pixels, or, dropped undelivered, with the reason.
 pub(crate) struct Later {
     pub wanted: Vec<Wanted>,
-    /// The frame the pixels come from: the one being built when the screenshots were taken.
+    /// The frame the pixels come from: the one after the frame that took the screenshots (a
+    /// toolkit's screenshot command takes effect when it paints next, as egui's does).
     pub frame: u64,
     pub scale: f64,
     pub captures: Sender<crate::link::CaptureJob>,
@@ -283,6 +284,16 @@ impl Later {
                     )),
                 );
             }
+        }
+    }
+}
+
+impl Later {
+    /// Answers each screenshot with `failure` instead of pixels.
+    pub fn refuse(&mut self, failure: &Failure) {
+        for w in std::mem::take(&mut self.wanted) {
+            self.replier
+                .send(w.seq, w.command.verb(), Err(failure.clone()));
         }
     }
 }

@@ -2,7 +2,8 @@
 //! [`Automation::capture_later`](crate::Automation::capture_later).
 
 /// The screenshots of one window's frame, taken by a toolkit that reads its frame back itself
-/// (egui's screenshot path: eframe reads the frame it presents). Hand the pixels over with
+/// (egui's screenshot path: eframe reads back the next frame it presents). The answer names that
+/// frame: the one after the frame that took them. Hand the pixels over with
 /// [`LaterCapture::deliver`] whenever they arrive, from any thread: the PNG is encoded and
 /// written on the service thread. Dropped undelivered, each screenshot is answered `unsupported`
 /// with the reason, so every command still gets exactly one answer.
@@ -29,6 +30,19 @@ impl std::fmt::Debug for LaterCapture {
 }
 
 impl LaterCapture {
+    /// Answers the screenshots with `failure` instead of pixels (the toolkit cannot read this
+    /// window's frame back).
+    #[cfg_attr(not(feature = "automation"), allow(unused_mut))]
+    pub fn refuse(mut self, failure: crate::protocol::Failure) {
+        #[cfg(feature = "automation")]
+        self.inner.refuse(&failure);
+        #[cfg(not(feature = "automation"))]
+        {
+            let _ = failure;
+            match self.never {}
+        }
+    }
+
     /// Answers the screenshots with the frame's pixels: 8-bit RGBA as the frame held them
     /// (sRGB-encoded), `width * 4` bytes a row, top row first. Never blocks and copies nothing
     /// (the pixels are shared with the service thread, which encodes them). Pixels that do not

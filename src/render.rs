@@ -362,7 +362,7 @@ impl RenderSide {
         state.wanted = rest;
         Some(crate::capture::Later {
             wanted: mine,
-            frame: self.link.counters.building.load(Ordering::SeqCst),
+            frame: self.link.counters.building.load(Ordering::SeqCst) + 1,
             scale: state.windows.get(&window).map_or(1.0, |s| s.scale_factor),
             captures: self.link.captures.clone(),
             replier: self.request_replier.clone(),

@@ -11,6 +11,7 @@ mod common;
 mod demo;
 
 use demo::*;
+use winit_automation::protocol::ErrorCode;
 
 #[test]
 fn an_eframe_app_takes_every_verb_through_the_plugin() {
@@ -78,6 +79,16 @@ fn an_eframe_app_takes_every_verb_through_the_plugin() {
         "{body}"
     );
     assert!(now(&body, "Sparkles: ").contains("Sparkles: on"), "{body}");
+    // Its frame is read back through egui's path too: a screenshot cropped to its checkbox.
+    let s = demo.snapshot();
+    let sparkles = line_of(&s, "checkbox \"Sparkles\"");
+    let (_, _, w, h) = bounds(sparkles);
+    let (body, png) = demo.screenshot(&format!("--ref {}", ref_in(sparkles)));
+    // The crop takes whole pixels: the node's bounds, rounded outward.
+    assert!(
+        (f64::from(png.width) - w).abs() <= 1.0 && (f64::from(png.height) - h).abs() <= 1.0,
+        "{w}x{h}: {body}"
+    );
 
     // An immediate viewport (drawn inside the root's pass) is a window too; its button closes it.
     demo.ok("click role=button name=About --settle --timeout 20000");
@@ -90,6 +101,14 @@ fn an_eframe_app_takes_every_verb_through_the_plugin() {
     assert!(
         windows.iter().any(|l| l.contains("\"About\" size=200x80")),
         "{s}"
+    );
+    // eframe reads no immediate viewport back: a screenshot of it is refused, with the reason.
+    let close_button = ref_in(line_of(&s, "button \"Close\""));
+    let response = demo.send(&format!("screenshot --ref {close_button}"));
+    assert_eq!(
+        response.error_code(),
+        Some(ErrorCode::Unsupported),
+        "{response:?}"
     );
     demo.ok("click role=button name=Close --settle --timeout 20000");
     demo.ok("wait text=\"A greeter, driven from outside.\" --gone --timeout 20000");
@@ -114,4 +133,9 @@ fn an_eframe_app_takes_every_verb_through_the_plugin() {
     );
 
     demo.quit();
+}
+
+/// The ref a node line starts with.
+fn ref_in(line: &str) -> &str {
+    line.trim_start().split(' ').next().unwrap()
 }

@@ -256,6 +256,8 @@ fn run_headless(
         }
         next = root.and_then(repaint_at);
     }
+    // egui's plugins let go of the automation handle: the service answers what it owes and stops.
+    ctx.on_exit();
 }
 
 impl App {
@@ -425,6 +427,12 @@ impl ApplicationHandler<UserEvent> for App {
         {
             running.window.request_redraw();
         }
+    }
+
+    fn exiting(&mut self, _: &ActiveEventLoop) {
+        // egui's plugins let go of the automation handle: the service answers what it owes and
+        // stops.
+        self.ctx.on_exit();
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {

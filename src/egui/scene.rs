@@ -26,8 +26,12 @@ use crate::Layers;
 pub struct EguiScene {
     layers: Layers,
     hit: Option<Option<NodeId>>,
-    /// egui's layers, bottom to top.
-    ids: Vec<LayerId>,
+    /// egui's layers, bottom to top, each with its area's rectangle when it has one.
+    areas: Vec<(LayerId, Option<egui::Rect>)>,
+    /// egui's modal layer.
+    modal: Option<LayerId>,
+    /// Whether [`EguiScene::read_memory`] ran for the pass [`EguiScene::read`] reads.
+    memory_read: bool,
     /// The node ids of the frame's tree update (egui sends its whole tree every frame).
     nodes: HashSet<NodeId>,
     /// The viewport it reads (egui keeps a state per viewport).
@@ -51,7 +55,9 @@ impl EguiScene {
         EguiScene {
             layers: Layers::default(),
             hit: None,
-            ids: Vec::new(),
+            areas: Vec::new(),
+            modal: None,
+            memory_read: false,
             nodes: HashSet::new(),
             viewport,
         }
@@ -60,6 +66,10 @@ impl EguiScene {
     /// Reads the frame `ctx` just ran (`Context::run_ui`), whose output is `output`. Needs egui's
     /// AccessKit output (`Context::enable_accesskit`): without a tree update it says nothing.
     pub fn read(&mut self, ctx: &Context, output: &FullOutput) {
+        if !self.memory_read {
+            self.read_memory(ctx);
+        }
+        self.memory_read = false;
         self.nodes.clear();
         if let Some(update) = &output.platform_output.accesskit_update {
             self.nodes.extend(update.nodes.iter().map(|(id, _)| *id));
@@ -73,24 +83,17 @@ impl EguiScene {
         layers.order.clear();
         layers.clips.clear();
         let nodes = &self.nodes;
-        self.ids.clear();
-        ctx.memory(|m| self.ids.extend(m.layer_ids()));
-        for &layer in &self.ids {
+        for &(layer, area) in &self.areas {
             let Some(root) = layer_root(nodes, layer) else {
                 continue;
             };
             layers.order.push(root);
             // Nothing of an area is drawn outside it (a window clips its contents).
-            if let Some(state) = AreaState::load(ctx, layer.id) {
-                let r = state.rect();
-                if r.is_positive() && r.is_finite() {
-                    layers.clips.push((root, Some(px(r))));
-                }
+            if let Some(r) = area {
+                layers.clips.push((root, Some(px(r))));
             }
         }
-        layers.modal = ctx
-            .memory(|m| m.top_modal_layer())
-            .and_then(|layer| layer_root(nodes, layer));
+        layers.modal = self.modal.and_then(|layer| layer_root(nodes, layer));
         self.clips(ctx, output, px);
         self.hit = if ctx.input_for(self.viewport, |i| i.pointer.any_pressed()) {
             self.pressed(ctx, output)
@@ -99,6 +102,23 @@ impl EguiScene {
         };
     }
 
+    /// Reads what egui keeps in its memory of the viewport whose pass is running: its layers,
+    /// bottom to top, each area's rectangle, and the modal layer. The plugin calls it at the end
+    /// of each pass (`Plugin::on_end_pass`), where egui's memory is still that viewport's (once an
+    /// immediate viewport's pass is over, it is its parent's again); [`EguiScene::read`] calls it
+    /// itself when nobody did.
+    pub fn read_memory(&mut self, ctx: &Context) {
+        self.areas.clear();
+        let layers: Vec<LayerId> = ctx.memory(|m| m.layer_ids().collect());
+        for layer in layers {
+            let area = AreaState::load(ctx, layer.id)
+                .map(|state| state.rect())
+                .filter(|r| r.is_positive() && r.is_finite());
+            self.areas.push((layer, area));
+        }
+        self.modal = ctx.memory(|m| m.top_modal_layer());
+        self.memory_read = true;
+    }
     /// The clips of the frame's containers (see the module's docs).
     fn clips(&mut self, ctx: &Context, output: &FullOutput, px: impl Fn(egui::Rect) -> Rect) {
         let Some(update) = &output.platform_output.accesskit_update else {
@@ -136,18 +156,28 @@ impl EguiScene {
     /// `drag role=titlebar name="Settings" to ...` moves a window. Call it after
     /// [`EguiScene::read`] of the same frame.
     pub fn annotate(&self, update: &mut accesskit::TreeUpdate) {
-        for layer in &self.ids {
-            let bar = layer.id.with("__title_click").accesskit_id();
-            let window = layer.id.with("move").accesskit_id();
-            let title = update
-                .nodes
-                .iter()
-                .find(|(id, n)| *id == window && n.role() == Role::Window)
-                .and_then(|(_, n)| n.label().map(str::to_owned));
-            let Some(title) = title else { continue };
-            if let Some((_, node)) = update.nodes.iter_mut().find(|(id, n)| {
-                *id == bar && matches!(n.role(), Role::Unknown | Role::GenericContainer)
-            }) {
+        let at: std::collections::HashMap<NodeId, usize> = update
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (*id, i))
+            .collect();
+        for (layer, _) in &self.areas {
+            let window = at.get(&layer.id.with("move").accesskit_id());
+            let bar = at.get(&layer.id.with("__title_click").accesskit_id());
+            let (Some(&window), Some(&bar)) = (window, bar) else {
+                continue;
+            };
+            let window = &update.nodes[window].1;
+            let Some(title) = window
+                .label()
+                .filter(|_| window.role() == Role::Window)
+                .map(str::to_owned)
+            else {
+                continue;
+            };
+            let node = &mut update.nodes[bar].1;
+            if matches!(node.role(), Role::Unknown | Role::GenericContainer) {
                 node.set_role(Role::TitleBar);
                 node.set_label(title);
             }
@@ -189,29 +219,29 @@ impl EguiScene {
     }
 
     fn pressed(&self, ctx: &Context, output: &FullOutput) -> Option<Option<NodeId>> {
-        let (clicked, dragged, anywhere, hovered) = ctx.viewport_for(self.viewport, |v| {
+        let known = |id: Id| Some(id.accesskit_id()).filter(|n| self.nodes.contains(n));
+        let (clicked, dragged, anywhere, hit, hovered) = ctx.viewport_for(self.viewport, |v| {
             let s = &v.interact_widgets;
+            // The widget egui's hit test gives the press to: the one that senses clicks, else
+            // the one that senses drags.
+            let hit = v.hits.click.or(v.hits.drag).and_then(|w| known(w.id));
+            let mut hovered: Vec<NodeId> = s.hovered.iter().filter_map(|&id| known(id)).collect();
+            // egui keeps them in a hash set: sorted, the answer does not depend on its order.
+            hovered.sort_unstable();
             (
                 s.clicked,
                 s.drag_started.or(s.dragged),
                 !s.contains_pointer.is_empty(),
-                s.hovered
-                    .iter()
-                    .map(|id| id.accesskit_id())
-                    .filter(|id| self.nodes.contains(id))
-                    .collect::<Vec<_>>(),
+                hit,
+                hovered,
             )
         });
         match clicked.or(dragged) {
-            Some(id) => self
-                .nodes
-                .contains(&id.accesskit_id())
-                .then_some(Some(id.accesskit_id())),
+            Some(id) => known(id).map(Some),
             None if !anywhere => Some(None),
-            // No widget took it as a click or a drag: the press reached what egui hovers (the
-            // interactive widget under the pointer, if any, and the ones drawn over it), the
-            // innermost of which speaks for them.
-            None => innermost(&hovered, output).map(Some),
+            // No widget took it as a click or a drag (yet): the widget egui's hit test gives it
+            // to, else the innermost of those egui hovers (what is drawn over the pointer).
+            None => hit.or_else(|| innermost(&hovered, output)).map(Some),
         }
     }
 }
@@ -387,11 +417,10 @@ mod tests {
         let output = frame(&ctx, vec![], false);
         scene.read(&ctx, &output);
         assert_eq!(scene.pointer_hit(), None);
-        // A press on the background: the root Ui contains the pointer, and no node of the tree
-        // is hovered there, so egui does not say.
+        // A press on the background, where no widget lies: no node took it.
         let output = frame(&ctx, click(Pos2::new(700.0, 500.0)), false);
         scene.read(&ctx, &output);
-        assert_ne!(scene.pointer_hit(), Some(Some(button)));
+        assert_eq!(scene.pointer_hit(), Some(None));
     }
 
     /// A press that no widget takes as a click or a drag (on a label that senses neither, in a
