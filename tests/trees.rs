@@ -63,6 +63,63 @@ fn the_three_projections_of_the_form_at_scale_two() {
     insta::assert_snapshot!("scope_list", app.snapshot("--scope \"role=list\""));
 }
 
+/// `-i` is short: a ref, a role, a name and only the state that is not the default; `--bounds`
+/// and `--actions` add those fields, which `get` and the other projections always print.
+#[test]
+fn interactive_lines_are_short_and_bounds_and_actions_come_on_request() {
+    let app = with_form(&Form::default());
+    let short = app.snapshot("-i");
+    let line = |s: &str, what: &str| {
+        s.lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no {what} in {s}"))
+            .trim()
+            .to_owned()
+    };
+    let remember = line(&short, "checkbox \"Remember me\"");
+    assert!(remember.ends_with("checkbox \"Remember me\""), "{short}");
+    assert!(
+        !short.contains("bounds=") && !short.contains("actions="),
+        "{short}"
+    );
+    let full = app.snapshot("-i --bounds --actions --force");
+    assert!(
+        line(&full, "checkbox \"Remember me\"")
+            .ends_with("checkbox \"Remember me\" bounds=20,60,150x24 actions=click"),
+        "{full}"
+    );
+    let bounds_only = app.snapshot("-i --bounds --force");
+    assert!(
+        bounds_only.contains("bounds=") && !bounds_only.contains("actions="),
+        "{bounds_only}"
+    );
+    // Each view has its own memory: a view with other fields is not "unchanged".
+    assert!(!app.snapshot("-i --actions").contains("unchanged since"));
+    // get and the regular projection print every field.
+    let r = remember.split(' ').next().unwrap();
+    let details = app.ok(&format!("get {r}"));
+    assert!(
+        details.contains("bounds=20,60,150x24") && details.contains("actions=click"),
+        "{details}"
+    );
+    let regular = app.snapshot("--force");
+    assert!(
+        line(&regular, "Remember me").contains(" unchecked bounds="),
+        "{regular}"
+    );
+    // Short enough for an agent: under 40 bytes a node.
+    let nodes: Vec<&str> = short
+        .lines()
+        .filter(|l| l.trim_start().starts_with('@'))
+        .collect();
+    let bytes: usize = nodes.iter().map(|l| l.len() + 1).sum();
+    assert!(
+        bytes < 40 * nodes.len(),
+        "{bytes} bytes for {} nodes:\n{short}",
+        nodes.len()
+    );
+}
+
 #[test]
 fn interactive_is_a_subset_of_regular_which_is_a_subset_of_raw() {
     let app = with_form(&Form::default());

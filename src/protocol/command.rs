@@ -45,6 +45,10 @@ pub struct SnapshotOptions {
     pub force: bool,
     /// `--diff`: print changes against the previous snapshot.
     pub diff: bool,
+    /// `--bounds` (with `-i`): print each node's bounds; the other projections always do.
+    pub bounds: bool,
+    /// `--actions` (with `-i`): print each node's actions; the other projections always do.
+    pub actions: bool,
 }
 
 /// Options every action takes.
@@ -232,6 +236,8 @@ impl Command {
                     scope: a.target_flag("scope", "\"role=list name=Files\"")?,
                     force: a.has("force"),
                     diff: a.has("diff"),
+                    bounds: a.has("bounds"),
+                    actions: a.has("actions"),
                 })
             }
             Verb::Find => Command::Find {
@@ -417,6 +423,8 @@ impl Command {
                 flags.value("scope", o.scope.as_ref().map(target_word));
                 flags.switch("force", o.force);
                 flags.switch("diff", o.diff);
+                flags.switch("bounds", o.bounds);
+                flags.switch("actions", o.actions);
                 vec![]
             }
             Command::Find { selector } => vec![selector.to_string()],

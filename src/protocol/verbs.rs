@@ -150,6 +150,9 @@ verbs! {
         FlagRule::Free(Flag::valued("scope", "TARGET")),
         FlagRule::Free(Flag::switch("force")),
         FlagRule::Free(Flag::switch("diff")),
+        // Only -i leaves bounds and actions out; with the other projections these change nothing.
+        FlagRule::Free(Flag::switch("bounds")),
+        FlagRule::Free(Flag::switch("actions")),
     ];
     Find => "find", Service, "SELECTOR", &[];
     Get => "get", Service, "TARGET", &[];
@@ -256,7 +259,7 @@ mod tests {
         assert_eq!(usage(Verb::Status), "status");
         assert_eq!(
             usage(Verb::Snapshot),
-            "snapshot [-i|--raw] [--depth N] [--scope TARGET] [--force] [--diff]"
+            "snapshot [-i|--raw] [--depth N] [--scope TARGET] [--force] [--diff] [--bounds] [--actions]"
         );
         assert_eq!(
             usage(Verb::Click),

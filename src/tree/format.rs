@@ -30,6 +30,44 @@ pub(crate) struct View {
     pub projection: Projection,
     pub depth: Option<u32>,
     pub scope: Option<Found>,
+    /// With `-i`: print bounds (`--bounds`) and actions (`--actions`); the regular and raw
+    /// projections always do.
+    pub bounds: bool,
+    pub actions: bool,
+}
+
+/// What a node's line says besides its ref, role and name.
+#[derive(Clone, Copy)]
+pub(crate) struct Fields {
+    pub bounds: bool,
+    pub actions: bool,
+    /// States that are a default (`unchecked`, `collapsed`): left out of the compact lines of
+    /// `-i`, where only what differs from the default is said.
+    pub defaults: bool,
+}
+
+impl Fields {
+    /// Every field: `get`, `find`, the regular and raw projections.
+    pub const ALL: Fields = Fields {
+        bounds: true,
+        actions: true,
+        defaults: true,
+    };
+}
+
+impl View {
+    /// The fields its lines carry.
+    pub fn fields(&self) -> Fields {
+        if self.projection == Projection::Interactive {
+            Fields {
+                bounds: self.bounds,
+                actions: self.actions,
+                defaults: false,
+            }
+        } else {
+            Fields::ALL
+        }
+    }
 }
 
 /// Writes a number in logical pixels: whole when it is, else one decimal (integer formatting only:
@@ -78,8 +116,17 @@ pub(crate) fn is_interactive(node: &Node) -> bool {
     node.is_text_input() || INTERACTIVE.iter().any(|a| node.data().supports_action(*a))
 }
 
-fn write_fields(out: &mut String, w: &WindowMirror, node: &Node, name: &str, bounds: Option<Rect>) {
+fn write_fields(
+    out: &mut String,
+    w: &WindowMirror,
+    node: &Node,
+    name: &str,
+    bounds: Option<Rect>,
+    fields: Fields,
+) {
     match node.value() {
+        // An empty value is the default: the compact lines leave it out.
+        Some(v) if v.is_empty() && !fields.defaults => {}
         Some(v) if v != name => {
             out.push_str(" value=");
             quote_into(out, &v);
@@ -100,19 +147,19 @@ fn write_fields(out: &mut String, w: &WindowMirror, node: &Node, name: &str, bou
     }
     match node.toggled() {
         Some(Toggled::True) => out.push_str(" checked"),
-        Some(Toggled::False) => out.push_str(" unchecked"),
+        Some(Toggled::False) if fields.defaults => out.push_str(" unchecked"),
         Some(Toggled::Mixed) => out.push_str(" mixed"),
-        None => {}
+        _ => {}
     }
     if node.is_selected() == Some(true) {
         out.push_str(" selected");
     }
     match node.data().is_expanded() {
         Some(true) => out.push_str(" expanded"),
-        Some(false) => out.push_str(" collapsed"),
-        None => {}
+        Some(false) if fields.defaults => out.push_str(" collapsed"),
+        _ => {}
     }
-    if let Some(b) = bounds {
+    if let Some(b) = bounds.filter(|_| fields.bounds) {
         let k = w.units_per_logical();
         out.push_str(" bounds=");
         write_num(out, b.x0 / k);
@@ -122,6 +169,9 @@ fn write_fields(out: &mut String, w: &WindowMirror, node: &Node, name: &str, bou
         write_num(out, (b.x1 - b.x0) / k);
         out.push('x');
         write_num(out, (b.y1 - b.y0) / k);
+    }
+    if !fields.actions {
+        return;
     }
     let mut first = true;
     for (a, name) in ACTIONS {
@@ -141,6 +191,7 @@ fn write_node(
     w: &WindowMirror,
     node: &Node,
     bounds: Option<Rect>,
+    fields: Fields,
 ) {
     let role = role_name(node.role());
     let name = name_of(node);
@@ -150,13 +201,21 @@ fn write_node(
         out.push(' ');
         quote_into(out, &name);
     }
-    write_fields(out, w, node, &name, bounds);
+    write_fields(out, w, node, &name, bounds, fields);
 }
 
 /// `@eN role "name" fields...` without indentation or newline.
 pub(crate) fn node_line(refs: &mut Refs, window: u64, w: &WindowMirror, node: &Node) -> String {
     let mut out = String::new();
-    write_node(&mut out, refs, window, w, node, geometry::bounds(node));
+    write_node(
+        &mut out,
+        refs,
+        window,
+        w,
+        node,
+        geometry::bounds(node),
+        Fields::ALL,
+    );
     out
 }
 
@@ -236,6 +295,7 @@ fn walk(
 ) {
     let raw = view.projection == Projection::Raw;
     let interactive = view.projection == Projection::Interactive;
+    let fields = view.fields();
     let layers = Stack::new(w);
     // What lies wholly under a higher layer is left out of the regular and interactive
     // projections; `--raw` lists it.
@@ -283,7 +343,7 @@ fn walk(
         let printed = !wrapper && covered.is_none() && (!interactive || is_interactive(&node));
         if printed {
             indent_to(out, indent);
-            write_node(out, refs, window, w, &node, bounds);
+            write_node(out, refs, window, w, &node, bounds, fields);
             if raw {
                 if node.is_hidden() {
                     out.push_str(" hidden");

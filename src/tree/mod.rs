@@ -103,7 +103,10 @@ pub(crate) struct Trees {
 /// scope is keyed on the node it resolved to, so `--scope @e5` and a selector for the same node
 /// share their last snapshot).
 fn view_key(o: &SnapshotOptions, scope: Option<Found>) -> String {
-    format!("{:?} {:?} {:?}", o.projection, o.depth, scope)
+    format!(
+        "{:?} {:?} {:?} {} {}",
+        o.projection, o.depth, scope, o.bounds, o.actions
+    )
 }
 
 impl Trees {
@@ -147,6 +150,8 @@ impl Trees {
             projection: o.projection,
             depth: o.depth,
             scope,
+            bounds: o.bounds,
+            actions: o.actions,
         };
         let trees = format::trees(&self.mirror, &mut self.refs, &view);
         let (header, warnings) = self.header(frame);

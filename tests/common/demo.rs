@@ -319,3 +319,12 @@ pub fn bounds(line: &str) -> (f64, f64, f64, f64) {
     let n = |v: &str| v.parse::<f64>().unwrap();
     (n(x), n(y), n(w), n(h))
 }
+
+/// The node lines of a snapshot (`@eN ...`) and their bytes, newlines included.
+pub fn node_bytes(snapshot: &str) -> (usize, usize) {
+    let nodes: Vec<&str> = snapshot
+        .lines()
+        .filter(|l| l.trim_start().starts_with('@'))
+        .collect();
+    (nodes.len(), nodes.iter().map(|l| l.len() + 1).sum())
+}

@@ -79,7 +79,8 @@ pub(crate) enum Sub {
     },
     /// Print the tree with refs.
     Snapshot {
-        /// Interactive projection: actionable nodes and their labels.
+        /// Interactive projection: actionable nodes, one short line each (ref, role, name and
+        /// only the state that is not the default); --bounds and --actions add those fields.
         #[arg(short = 'i', long, conflicts_with = "raw")]
         interactive: bool,
         /// The whole tree, nothing hidden.
@@ -98,6 +99,12 @@ pub(crate) enum Sub {
         /// depth and scope node; the whole tree when there is none yet.
         #[arg(long)]
         diff: bool,
+        /// With -i: print each node's bounds (the other projections always do).
+        #[arg(long)]
+        bounds: bool,
+        /// With -i: print each node's actions (the other projections always do).
+        #[arg(long)]
+        actions: bool,
     },
     /// Print the refs of all nodes matching a selector.
     Find {

@@ -105,6 +105,8 @@ pub(crate) fn build(sub: &Sub, timeout_ms: u64) -> Result<Outgoing, ParseError> 
             scope,
             force,
             diff,
+            bounds,
+            actions,
         } => Command::Snapshot(SnapshotOptions {
             projection: if *interactive {
                 Projection::Interactive
@@ -117,6 +119,8 @@ pub(crate) fn build(sub: &Sub, timeout_ms: u64) -> Result<Outgoing, ParseError> 
             scope: scope.as_deref().map(Target::parse).transpose()?,
             force: *force,
             diff: *diff,
+            bounds: *bounds,
+            actions: *actions,
         }),
         Sub::Find { selector } => Command::Find {
             selector: selector_from(selector)?,
