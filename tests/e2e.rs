@@ -220,9 +220,15 @@ fn headless_screenshots_with_no_display_show_the_frame_the_tree_describes() {
     // The interactive projection costs an agent under 40 bytes a node (it was ~100 with bounds
     // and actions on every line, which `--bounds --actions` still give).
     let (nodes, bytes) = node_bytes(&demo.ok("snapshot -i --force"));
-    assert!(nodes >= 19 && bytes < 40 * nodes, "{bytes} bytes for {nodes} nodes");
+    assert!(
+        nodes >= 19 && bytes < 40 * nodes,
+        "{bytes} bytes for {nodes} nodes"
+    );
     let (_, full) = node_bytes(&demo.ok("snapshot -i --bounds --actions --force"));
-    assert!(full > 2 * bytes, "{full} bytes with bounds and actions, {bytes} without");
+    assert!(
+        full > 2 * bytes,
+        "{full} bytes with bounds and actions, {bytes} without"
+    );
     let (body, before) = demo.screenshot("before");
     assert_eq!((before.width, before.height), (800, 600));
     assert!(before.rgba.len() == 800 * 600 * 4);

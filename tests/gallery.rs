@@ -49,7 +49,10 @@ fn the_gallery_s_widgets_take_clicks_drags_values_and_text() {
     let (demo, s) = gallery();
     // The interactive projection of the default scene costs an agent under 40 bytes a node.
     let (nodes, bytes) = node_bytes(&demo.ok("snapshot -i --force"));
-    assert!(nodes > 100 && bytes < 40 * nodes, "{bytes} bytes for {nodes} nodes");
+    assert!(
+        nodes > 100 && bytes < 40 * nodes,
+        "{bytes} bytes for {nodes} nodes"
+    );
     assert!(
         line_of(&s, "checkbox \"Checkbox\"").contains("unchecked"),
         "{s}"
