@@ -166,7 +166,8 @@ pub(crate) struct ServiceEnds {
     pub orders: Sender<Order>,
     pub replies: Receiver<Reply>,
     pub captures: Receiver<CaptureJob>,
-    pub scene: Receiver<SceneChange>,
+    /// Each change with the frame it belongs to (the one being built when the app handed it over).
+    pub scene: Receiver<(u64, SceneChange)>,
     pub frame_ends: Receiver<Instant>,
     pub tick: Receiver<()>,
     pub stop: Receiver<()>,
@@ -178,7 +179,7 @@ pub(crate) struct RenderEnds {
     pub orders: Receiver<Order>,
     pub replies: Sender<Reply>,
     pub captures: Sender<CaptureJob>,
-    pub scene: Sender<SceneChange>,
+    pub scene: Sender<(u64, SceneChange)>,
     pub frame_ends: Sender<Instant>,
     pub tick: Sender<()>,
     pub stop: Sender<()>,

@@ -52,7 +52,9 @@ pub(crate) struct RenderSide {
 /// holds it behind a shared reference).
 struct State {
     /// Scene changes that did not fit in the channel, sent first next time.
-    backlog: VecDeque<SceneChange>,
+    /// Scene changes not sent yet, each with the frame that was being built when the app handed
+    /// it over (the frame it belongs to, whenever it reaches the service).
+    backlog: VecDeque<(u64, SceneChange)>,
     /// Orders taken from the channel whose input is not all delivered yet, in seq order.
     pending: VecDeque<Pending>,
     /// What the render side knows of each window: the scale factor turns logical points into
@@ -455,7 +457,7 @@ impl RenderSide {
     }
 
     /// Sends what the backlog holds, in order; returns whether it is empty now.
-    fn flush_backlog(&self, backlog: &mut VecDeque<SceneChange>) -> bool {
+    fn flush_backlog(&self, backlog: &mut VecDeque<(u64, SceneChange)>) -> bool {
         while let Some(msg) = backlog.pop_front() {
             match self.link.scene.try_send(msg) {
                 Ok(()) => {}
@@ -484,9 +486,10 @@ impl RenderSide {
                 state.layers.insert(window, layers.clone());
             }
         }
-        state
-            .backlog
-            .push_back(SceneChange::Layers(window, layers.clone()));
+        state.backlog.push_back((
+            self.link.counters.building(),
+            SceneChange::Layers(window, layers.clone()),
+        ));
         self.flush_backlog(&mut state.backlog);
     }
 
@@ -512,7 +515,9 @@ impl RenderSide {
     /// Hands a scene change to the service thread (behind whatever is still held back).
     pub fn send_scene(&self, msg: SceneChange) {
         let mut state = self.state();
-        state.backlog.push_back(msg);
+        state
+            .backlog
+            .push_back((self.link.counters.building(), msg));
         self.flush_backlog(&mut state.backlog);
     }
 
@@ -536,7 +541,9 @@ impl RenderSide {
         change(entry);
         if *entry != before {
             let msg = SceneChange::State(window, entry.clone());
-            state.backlog.push_back(msg);
+            state
+                .backlog
+                .push_back((self.link.counters.building(), msg));
             self.flush_backlog(&mut state.backlog);
         }
     }
@@ -578,7 +585,10 @@ impl RenderSide {
         } else {
             state.animating.retain(|w| *w != window);
         }
-        state.backlog.push_back(SceneChange::Animating(window, on));
+        state.backlog.push_back((
+            self.link.counters.building(),
+            SceneChange::Animating(window, on),
+        ));
         self.flush_backlog(&mut state.backlog);
     }
 

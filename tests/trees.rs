@@ -534,6 +534,75 @@ fn an_unchanged_tree_answers_unchanged_and_diff_shows_what_changed() {
     );
 }
 
+/// The frame a snapshot's header names.
+fn frame_of(snapshot: &str) -> u64 {
+    snapshot
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("frame="))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no frame= in {snapshot}"))
+}
+
+/// `--since FRAME`: the client says which frame it saw, and the answer depends on the app's trees
+/// alone. Another client's snapshot in between (which the default "unchanged since" remembers)
+/// changes nothing.
+#[test]
+fn since_answers_from_the_app_s_trees_not_from_another_client_s_snapshots() {
+    let mut form = Form::default();
+    let app = with_form(&form);
+    app.automation().end_frame();
+    let first = app.snapshot("-i");
+    let seen = frame_of(&first);
+    app.snapshot("-i");
+    let again = app.snapshot(&format!("-i --since {seen}"));
+    assert!(again.contains("unchanged since frame "), "{again}");
+    assert!(!again.contains("Remember me"), "{again}");
+    assert!(
+        app.snapshot(&format!("-i --since {seen} --force"))
+            .contains("checkbox \"Remember me\"")
+    );
+
+    // A change in a later frame: the tree, or with --diff the change since the frame it saw.
+    app.automation().end_frame();
+    form.remember = true;
+    app.automation().tree_update(win(1), form.update());
+    app.automation().end_frame();
+    let whole = app.snapshot(&format!("-i --since {seen}"));
+    assert!(
+        whole.contains("checkbox \"Remember me\" checked"),
+        "{whole}"
+    );
+    assert!(whole.contains("textbox \"Email\""), "{whole}");
+    let changes = app.snapshot(&format!("-i --since {seen} --diff"));
+    let lines: Vec<&str> = changes
+        .lines()
+        .filter(|l| l.starts_with(['+', '-', '~']))
+        .collect();
+    assert_eq!(lines.len(), 1, "{changes}");
+    assert!(
+        lines[0].starts_with("~ @e") && lines[0].ends_with("checkbox \"Remember me\" checked"),
+        "{changes}"
+    );
+    // Up to date now: unchanged since the frame of the change.
+    let now = frame_of(&changes);
+    let up_to_date = app.snapshot(&format!("-i --since {now}"));
+    assert!(
+        up_to_date.contains("unchanged since frame "),
+        "{up_to_date}"
+    );
+
+    // A frame no snapshot of the view saw: the whole tree, saying so.
+    let unknown = app.snapshot("--raw --since 0 --diff");
+    assert!(
+        unknown.contains("whole tree: this view was not snapshotted as of frame 0"),
+        "{unknown}"
+    );
+    assert!(
+        unknown.contains("checkbox \"Remember me\" checked"),
+        "{unknown}"
+    );
+}
+
 #[test]
 fn diff_and_unchanged_compare_with_the_last_snapshot_of_the_same_view() {
     let mut form = Form::default();

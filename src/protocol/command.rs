@@ -49,6 +49,9 @@ pub struct SnapshotOptions {
     pub bounds: bool,
     /// `--actions` (with `-i`): print each node's actions; the other projections always do.
     pub actions: bool,
+    /// `--since FRAME`: the frame the client last saw; `unchanged since frame N` when nothing
+    /// changed after it, else the tree (with `--diff`, its changes since then).
+    pub since: Option<u64>,
 }
 
 /// Options every action takes.
@@ -238,6 +241,7 @@ impl Command {
                     diff: a.has("diff"),
                     bounds: a.has("bounds"),
                     actions: a.has("actions"),
+                    since: a.number("since")?,
                 })
             }
             Verb::Find => Command::Find {
@@ -425,6 +429,7 @@ impl Command {
                 flags.switch("diff", o.diff);
                 flags.switch("bounds", o.bounds);
                 flags.switch("actions", o.actions);
+                flags.value("since", o.since);
                 vec![]
             }
             Command::Find { selector } => vec![selector.to_string()],

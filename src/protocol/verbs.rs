@@ -153,6 +153,7 @@ verbs! {
         // Only -i leaves bounds and actions out; with the other projections these change nothing.
         FlagRule::Free(Flag::switch("bounds")),
         FlagRule::Free(Flag::switch("actions")),
+        FlagRule::Free(Flag::valued("since", "FRAME")),
     ];
     Find => "find", Service, "SELECTOR", &[];
     Get => "get", Service, "TARGET", &[];
@@ -259,7 +260,7 @@ mod tests {
         assert_eq!(usage(Verb::Status), "status");
         assert_eq!(
             usage(Verb::Snapshot),
-            "snapshot [-i|--raw] [--depth N] [--scope TARGET] [--force] [--diff] [--bounds] [--actions]"
+            "snapshot [-i|--raw] [--depth N] [--scope TARGET] [--force] [--diff] [--bounds] [--actions] [--since FRAME]"
         );
         assert_eq!(
             usage(Verb::Click),

@@ -227,12 +227,14 @@ impl Service {
         }
     }
 
-    fn apply_scene(&mut self, msg: link::SceneChange) {
+    fn apply_scene(&mut self, (frame, msg): (u64, link::SceneChange)) {
         if self.trees.apply(msg) {
             self.artifacts_stale = true;
             self.trees_changed_for_waits = true;
             // The frame being built carries this change.
             self.last_change = self.link.counters.building();
+            // `--since`: the frame the app handed it over in.
+            self.trees.changed_in(frame);
         }
     }
 

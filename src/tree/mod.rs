@@ -78,13 +78,21 @@ impl FrameStats {
     }
 }
 
-/// The last snapshot answered for one view (projection, depth, scope), for `unchanged since` and
-/// `--diff`.
+/// The last snapshot answered for one view (projection, depth, scope, fields), for `unchanged
+/// since` and `--diff`, and the texts earlier snapshots of it saw, for `--diff --since`.
 struct Last {
     key: String,
     trees: String,
     since_frame: u64,
+    /// (published frame, text) of the view's last snapshots, oldest first.
+    seen: VecDeque<(u64, String)>,
 }
+
+/// How many earlier texts of a view `--diff --since` can compare with.
+const SEEN_PER_VIEW: usize = 4;
+/// How many frames that changed the trees are remembered, to tell whether a text seen at one frame
+/// still held at a later one.
+const CHANGES_KEPT: usize = 1024;
 
 /// How many views keep their last snapshot; the least recently asked for goes first.
 const LAST_VIEWS: usize = 16;
@@ -97,6 +105,9 @@ pub(crate) struct Trees {
     stats: FrameStats,
     /// The last snapshot of each view, the most recently asked for last.
     last: Vec<Last>,
+    /// The frames whose changes reached the mirror (the frame being built when each arrived),
+    /// oldest first, distinct; the last is the latest change.
+    changes: VecDeque<u64>,
 }
 
 /// What a snapshot is compared with: the last one of the same projection, depth and scope node (a
@@ -113,6 +124,32 @@ impl Trees {
     /// Applies a render-side message; returns whether the trees changed.
     pub fn apply(&mut self, msg: SceneChange) -> bool {
         self.mirror.apply(msg)
+    }
+
+    /// Records that the trees changed in `frame` (the frame being built when the change arrived).
+    pub fn changed_in(&mut self, frame: u64) {
+        if self.changes.back() != Some(&frame) {
+            if self.changes.len() >= CHANGES_KEPT {
+                self.changes.pop_front();
+            }
+            self.changes.push_back(frame);
+        }
+    }
+
+    /// The frame of the latest change (0 before any).
+    fn last_change(&self) -> u64 {
+        self.changes.back().copied().unwrap_or(0)
+    }
+
+    /// The text `key`'s view had at frame `at`: one a snapshot saw at or before it, when no change
+    /// came between (`None` when none is known).
+    fn seen_at<'a>(&self, last: Option<&'a Last>, at: u64) -> Option<&'a str> {
+        let (frame, text) = last?.seen.iter().rev().find(|(f, _)| *f <= at)?;
+        // The oldest remembered change is the limit of what is known.
+        let known =
+            self.changes.len() < CHANGES_KEPT || self.changes.front().is_some_and(|&c| c <= *frame);
+        let changed = self.changes.iter().any(|&c| c > *frame && c <= at);
+        (known && !changed).then_some(text.as_str())
     }
 
     /// Whether any window is animating (the app said it wants frames with no input).
@@ -165,7 +202,27 @@ impl Trees {
             .map(|i| self.last.remove(i));
         let unchanged = previous.as_ref().filter(|p| p.trees == trees);
         let since = unchanged.map_or(frame, |p| p.since_frame);
-        if o.diff {
+        if let Some(seen) = o.since {
+            // The client says which frame it saw: the answer depends on the app's trees alone,
+            // never on what another client asked before.
+            let last_change = self.last_change();
+            if last_change <= seen && !o.force {
+                let _ = writeln!(out, "unchanged since frame {last_change}");
+            } else if o.diff {
+                match self.seen_at(previous.as_ref(), seen) {
+                    Some(base) => out.push_str(&diff(base, &trees)),
+                    None => {
+                        let _ = writeln!(
+                            out,
+                            "whole tree: this view was not snapshotted as of frame {seen}"
+                        );
+                        out.push_str(&trees);
+                    }
+                }
+            } else {
+                out.push_str(&trees);
+            }
+        } else if o.diff {
             match &previous {
                 Some(p) => out.push_str(&diff(&p.trees, &trees)),
                 None => out.push_str(&trees),
@@ -179,10 +236,19 @@ impl Trees {
         if self.last.len() >= LAST_VIEWS {
             self.last.remove(0);
         }
+        let mut seen = previous.map(|p| p.seen).unwrap_or_default();
+        // A text seen again keeps the frame it was first seen at (the change log says it held).
+        if seen.back().is_none_or(|(_, t)| *t != trees) {
+            if seen.len() >= SEEN_PER_VIEW {
+                seen.pop_front();
+            }
+            seen.push_back((frame, trees.clone()));
+        }
         self.last.push(Last {
             key,
             trees,
             since_frame: since,
+            seen,
         });
         Ok(out)
     }

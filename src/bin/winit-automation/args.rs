@@ -105,6 +105,11 @@ pub(crate) enum Sub {
         /// With -i: print each node's actions (the other projections always do).
         #[arg(long)]
         actions: bool,
+        /// The frame this client last saw (a snapshot's `frame=`): "unchanged since frame N" when
+        /// nothing changed after it, else the tree (with --diff, the changes since that frame).
+        /// Unlike the default, the answer does not depend on what other clients asked.
+        #[arg(long, value_name = "FRAME")]
+        since: Option<u64>,
     },
     /// Print the refs of all nodes matching a selector.
     Find {

@@ -107,6 +107,7 @@ pub(crate) fn build(sub: &Sub, timeout_ms: u64) -> Result<Outgoing, ParseError> 
             diff,
             bounds,
             actions,
+            since,
         } => Command::Snapshot(SnapshotOptions {
             projection: if *interactive {
                 Projection::Interactive
@@ -121,6 +122,7 @@ pub(crate) fn build(sub: &Sub, timeout_ms: u64) -> Result<Outgoing, ParseError> 
             diff: *diff,
             bounds: *bounds,
             actions: *actions,
+            since: *since,
         }),
         Sub::Find { selector } => Command::Find {
             selector: selector_from(selector)?,
