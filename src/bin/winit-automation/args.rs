@@ -268,4 +268,8 @@ pub(crate) enum Sub {
     },
     /// Ask the app to exit.
     Quit,
+    /// Serve the verbs as MCP tools over stdin and stdout, for agent hosts (feature `mcp`). Every
+    /// tool takes an optional `dir`: one session can drive several apps.
+    #[cfg(feature = "mcp")]
+    Mcp,
 }

@@ -277,5 +277,13 @@ pub(crate) fn build(sub: &Sub, timeout_ms: u64) -> Result<Outgoing, ParseError> 
             dry_run: *dry_run,
         },
         Sub::Quit => Command::Quit,
+        #[cfg(feature = "mcp")]
+        Sub::Mcp => {
+            return Err(ParseError::new(
+                ErrorCode::BadArgument,
+                "mcp is a server, not a command to send",
+                "run `winit-automation mcp` from an agent host's configuration",
+            ));
+        }
     }))
 }

@@ -6,6 +6,8 @@
 
 mod args;
 mod build;
+#[cfg(feature = "mcp")]
+mod mcp;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -83,6 +85,16 @@ fn copy_screenshot(client: &Client, response: &Response, out: &PathBuf) -> Resul
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    #[cfg(feature = "mcp")]
+    if matches!(cli.command, Sub::Mcp) {
+        return match mcp::serve(cli.dir, cli.timeout) {
+            Ok(()) => ExitCode::from(EXIT_OK),
+            Err(why) => {
+                eprintln!("error: {why}");
+                ExitCode::from(EXIT_NO_APP)
+            }
+        };
+    }
     let outgoing = match build(&cli.command, cli.timeout) {
         Ok(o) => o,
         Err(e) => {

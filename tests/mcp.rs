@@ -1,0 +1,172 @@
+//! `winit-automation mcp` driven by an off-the-shelf MCP client (rmcp's own client, spawning the
+//! server over stdio) against the custom demo headless: the tool list, a snapshot, filling and
+//! submitting the form, a screenshot whose image decodes to the window's size, and a typed error.
+//!
+//! Needs a Vulkan driver (`mesa-vulkan-drivers`) for the demo.
+#![cfg(all(feature = "mcp", feature = "automation"))]
+
+mod common;
+#[path = "common/demo.rs"]
+mod demo;
+
+use base64::Engine as _;
+use demo::*;
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
+use rmcp::transport::TokioChildProcess;
+
+/// The text of a tool's answer.
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| match c {
+            ContentBlock::Text(t) => Some(t.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+async fn call(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    tool: &'static str,
+    args: serde_json::Value,
+) -> CallToolResult {
+    client
+        .call_tool(
+            CallToolRequestParams::new(tool).with_arguments(args.as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{tool}: {e}"))
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot() {
+    let demo = Demo::start_in("demo", Mode::Headless(800, 600));
+    demo.wait_for("button \"Submit\"", "the demo publishes its tree");
+    let mut server = tokio::process::Command::new(env!("CARGO_BIN_EXE_winit-automation"));
+    server.arg("mcp").arg("--dir").arg(&demo.dir);
+    let client =
+        ().serve(TokioChildProcess::new(server).expect("the server starts"))
+            .await
+            .expect("the MCP session starts");
+
+    // One tool per verb, with the CLI's names, and `apps` to find live apps.
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    for verb in [
+        "status",
+        "windows",
+        "snapshot",
+        "find",
+        "get",
+        "wait",
+        "settle",
+        "click",
+        "hover",
+        "drag",
+        "scroll",
+        "type",
+        "fill",
+        "key",
+        "action",
+        "focus",
+        "resize",
+        "screenshot",
+        "quit",
+        "apps",
+    ] {
+        assert!(names.contains(&verb), "no tool {verb} in {names:?}");
+    }
+    let click = tools.iter().find(|t| t.name == "click").unwrap();
+    assert!(
+        serde_json::to_string(&click.input_schema)
+            .unwrap()
+            .contains("\"target\""),
+        "{:?}",
+        click.input_schema
+    );
+
+    // The interactive snapshot: short lines with refs.
+    let snapshot = call(&client, "snapshot", serde_json::json!({})).await;
+    let s = text(&snapshot);
+    assert_ne!(snapshot.is_error, Some(true), "{s}");
+    assert!(s.contains("textbox \"Name\""), "{s}");
+    assert!(!s.contains("bounds="), "{s}");
+
+    // Fill the form and submit it: each action answers with what changed once the UI settled.
+    let filled = call(
+        &client,
+        "fill",
+        serde_json::json!({"target": "role=textbox name=Name", "text": "Ada"}),
+    )
+    .await;
+    let f = text(&filled);
+    assert!(f.contains("value=\"Ada\""), "{f}");
+    let submitted = call(
+        &client,
+        "click",
+        serde_json::json!({"target": "role=button name=Submit"}),
+    )
+    .await;
+    let t = text(&submitted);
+    assert_ne!(submitted.is_error, Some(true), "{t}");
+    assert!(
+        t.contains("target @e") && t.contains("button \"Submit\""),
+        "{t}"
+    );
+    let done = call(
+        &client,
+        "wait",
+        serde_json::json!({"selector": "text~=\"Submitted: Ada\"", "timeout_ms": 10000}),
+    )
+    .await;
+    assert_ne!(done.is_error, Some(true), "{}", text(&done));
+
+    // The exact frame as an image: a PNG of the window's size.
+    let shot = call(&client, "screenshot", serde_json::json!({"label": "mcp"})).await;
+    let image = shot
+        .content
+        .iter()
+        .find_map(|c| match c {
+            ContentBlock::Image(i) => Some(i.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no image in {:?}", text(&shot)));
+    assert_eq!(image.mime_type, "image/png");
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(&image.data)
+        .unwrap();
+    let reader = png::Decoder::new(std::io::Cursor::new(png))
+        .read_info()
+        .expect("a PNG");
+    assert_eq!((reader.info().width, reader.info().height), (800, 600));
+
+    // A typed error for a node that is not there: a tool error with its code and hint.
+    let missing = call(
+        &client,
+        "click",
+        serde_json::json!({"target": "role=button name=Nope"}),
+    )
+    .await;
+    assert_eq!(missing.is_error, Some(true));
+    let m = text(&missing);
+    assert!(m.starts_with("error not_found: "), "{m}");
+    assert!(m.contains("\nhint: "), "{m}");
+
+    // The live app is listed under its parent directory.
+    let apps = call(
+        &client,
+        "apps",
+        serde_json::json!({"root": demo.dir.parent().unwrap()}),
+    )
+    .await;
+    assert!(
+        text(&apps).contains(&demo.dir.display().to_string()),
+        "{}",
+        text(&apps)
+    );
+
+    client.cancel().await.unwrap();
+    demo.quit();
+}
