@@ -154,6 +154,23 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     assert!(m.starts_with("error not_found: "), "{m}");
     assert!(m.contains("\nhint: "), "{m}");
 
+    // One session drives several apps: `dir` picks one per call.
+    let other = Demo::start_in("demo", Mode::Headless(640, 480));
+    other.wait_for("button \"Submit\"", "the second demo publishes its tree");
+    let windows = call(&client, "windows", serde_json::json!({"dir": other.dir})).await;
+    assert!(
+        text(&windows).contains("size=640x480"),
+        "{}",
+        text(&windows)
+    );
+    let windows = call(&client, "windows", serde_json::json!({})).await;
+    assert!(
+        text(&windows).contains("size=800x600"),
+        "{}",
+        text(&windows)
+    );
+    other.quit();
+
     // The live app is listed under its parent directory.
     let apps = call(
         &client,
