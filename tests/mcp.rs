@@ -103,6 +103,8 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     .await;
     let f = text(&filled);
     assert!(f.contains("value=\"Ada\""), "{f}");
+    // As short as the interactive snapshot: no bounds or action lists.
+    assert!(!f.contains("bounds=") && !f.contains("actions="), "{f}");
     let submitted = call(
         &client,
         "click",

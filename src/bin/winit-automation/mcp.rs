@@ -69,6 +69,42 @@ fn answer(response: &Response) -> CallToolResult {
     }
 }
 
+/// An action's answer as short as `snapshot -i`: node lines (`target @e..`, `+ @e..`, `~ @e..`)
+/// without their `bounds=` and `actions=` fields, which `get` gives on request. The other lines,
+/// and text inside quotes, are kept as they are.
+fn compact(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    for line in body.lines() {
+        let node = line.split(' ').take(2).any(|w| w.starts_with("@e"));
+        if !node {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let (mut quoted, mut escaped, mut skipping) = (false, false, false);
+        let mut rest = line;
+        while let Some(c) = rest.chars().next() {
+            let len = c.len_utf8();
+            if !quoted && c == ' ' {
+                let word = &rest[1..];
+                skipping = word.starts_with("bounds=") || word.starts_with("actions=");
+            }
+            if !skipping {
+                out.push(c);
+            }
+            match c {
+                _ if escaped => escaped = false,
+                '\\' if quoted => escaped = true,
+                '"' => quoted = !quoted,
+                _ => {}
+            }
+            rest = &rest[len..];
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// A failure before the app answered (no app, a malformed command, a timeout), as a tool error.
 fn failed(code: &str, message: &str, hint: Option<&str>) -> CallToolResult {
     let mut text = format!("error {code}: {message}\n");
@@ -86,6 +122,21 @@ impl Server {
     /// Builds the CLI subcommand's protocol command, sends it and answers with the response;
     /// a screenshot's file comes back as an image.
     async fn run(&self, dir: Option<String>, sub: Sub, timeout_ms: Option<u64>) -> CallToolResult {
+        // What an action changed is said as briefly as the interactive snapshot.
+        let short = matches!(
+            sub,
+            Sub::Click { .. }
+                | Sub::Hover { .. }
+                | Sub::Drag { .. }
+                | Sub::Scroll { .. }
+                | Sub::Type { .. }
+                | Sub::Fill { .. }
+                | Sub::Key { .. }
+                | Sub::Action { .. }
+                | Sub::Focus { .. }
+                | Sub::Resize { .. }
+                | Sub::Settle { .. }
+        );
         let dir = self.dir(dir);
         let timeout = timeout_ms.unwrap_or(self.timeout_ms);
         let outgoing = match build(&sub, timeout) {
@@ -111,7 +162,10 @@ impl Server {
         })
         .await;
         match sent {
-            Ok(Ok((response, image))) => {
+            Ok(Ok((mut response, image))) => {
+                if short && let Outcome::Ok { body } = &mut response.outcome {
+                    *body = compact(body);
+                }
                 let mut result = answer(&response);
                 if let Some(png) = image {
                     let data = base64::engine::general_purpose::STANDARD.encode(png);
@@ -602,5 +656,19 @@ impl Server {
     #[tool(description = "Asks the app to exit; answered before it goes.")]
     async fn quit(&self, Parameters(a): Parameters<DirArgs>) -> CallToolResult {
         self.run(a.dir, Sub::Quit, None).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compact;
+
+    #[test]
+    fn node_lines_lose_bounds_and_actions_and_nothing_else() {
+        let body = "frame 12\npath pointer\ntarget @e6 button \"Submit\" bounds=24,204,120x36 actions=click,focus\nhit verified\n~ @e3 textbox \"Name\" value=\"a bounds=1 \\\" x\" focused bounds=1,2,3x4 actions=focus\n+ @e9 text value=\"Done\" bounds=0,0,1x1\n[2 items below]\n";
+        assert_eq!(
+            compact(body),
+            "frame 12\npath pointer\ntarget @e6 button \"Submit\"\nhit verified\n~ @e3 textbox \"Name\" value=\"a bounds=1 \\\" x\" focused\n+ @e9 text value=\"Done\"\n[2 items below]\n"
+        );
     }
 }
