@@ -82,10 +82,16 @@ impl FrameStats {
 /// since` and `--diff`, and the texts earlier snapshots of it saw, for `--diff --since`.
 struct Last {
     key: String,
-    trees: String,
-    since_frame: u64,
-    /// (published frame, text) of the view's last snapshots, oldest first.
+    /// (frame it was first answered at, text) of the view's last distinct snapshots, oldest
+    /// first; the last is the one answered last, and its frame is the one it is unchanged since.
     seen: VecDeque<(u64, String)>,
+}
+
+impl Last {
+    /// The text answered last, and the frame since which it has been the same.
+    fn latest(&self) -> Option<(u64, &str)> {
+        self.seen.back().map(|(f, t)| (*f, t.as_str()))
+    }
 }
 
 /// How many earlier texts of a view `--diff --since` can compare with.
@@ -200,8 +206,8 @@ impl Trees {
             .iter()
             .position(|l| l.key == key)
             .map(|i| self.last.remove(i));
-        let unchanged = previous.as_ref().filter(|p| p.trees == trees);
-        let since = unchanged.map_or(frame, |p| p.since_frame);
+        let latest = previous.as_ref().and_then(Last::latest);
+        let unchanged = latest.filter(|(_, t)| *t == trees);
         if let Some(seen) = o.since {
             // The client says which frame it saw: the answer depends on the app's trees alone,
             // never on what another client asked before.
@@ -223,11 +229,11 @@ impl Trees {
                 out.push_str(&trees);
             }
         } else if o.diff {
-            match &previous {
-                Some(p) => out.push_str(&diff(&p.trees, &trees)),
+            match latest {
+                Some((_, before)) => out.push_str(&diff(before, &trees)),
                 None => out.push_str(&trees),
             }
-        } else if let (Some(_), false) = (unchanged, o.force) {
+        } else if let (Some((since, _)), false) = (unchanged, o.force) {
             let _ = writeln!(out, "unchanged since frame {since}");
         } else {
             out.push_str(&trees);
@@ -237,19 +243,14 @@ impl Trees {
             self.last.remove(0);
         }
         let mut seen = previous.map(|p| p.seen).unwrap_or_default();
-        // A text seen again keeps the frame it was first seen at (the change log says it held).
+        // A text answered again keeps the frame it was first answered at.
         if seen.back().is_none_or(|(_, t)| *t != trees) {
             if seen.len() >= SEEN_PER_VIEW {
                 seen.pop_front();
             }
-            seen.push_back((frame, trees.clone()));
+            seen.push_back((frame, trees));
         }
-        self.last.push(Last {
-            key,
-            trees,
-            since_frame: since,
-            seen,
-        });
+        self.last.push(Last { key, seen });
         Ok(out)
     }
 
