@@ -8,7 +8,7 @@
 //! rectangle: a container whose interaction rectangle is less than its area is a clip. Everything
 //! is read from the pass just ended (egui's `prev_pass` of the scene's viewport).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use accesskit::{NodeId, Rect, Role};
 use egui::{AreaState, Context, FullOutput, Id, LayerId, ViewportId};
@@ -36,6 +36,13 @@ pub struct EguiScene {
     nodes: HashSet<NodeId>,
     /// The viewport it reads (egui keeps a state per viewport).
     viewport: ViewportId,
+    /// Buffers kept across frames, so that reading a frame allocates nothing once they have
+    /// grown: the update's containers, the clipped ones, egui's layer ids, and the update's
+    /// node indices (`annotate`).
+    containers: HashSet<NodeId>,
+    clipped: Vec<(NodeId, egui::Rect)>,
+    layer_ids: Vec<LayerId>,
+    index: HashMap<NodeId, usize>,
 }
 
 impl Default for EguiScene {
@@ -60,6 +67,10 @@ impl EguiScene {
             memory_read: false,
             nodes: HashSet::new(),
             viewport,
+            containers: HashSet::new(),
+            clipped: Vec::new(),
+            layer_ids: Vec::new(),
+            index: HashMap::new(),
         }
     }
 
@@ -109,13 +120,16 @@ impl EguiScene {
     /// itself when nobody did.
     pub fn read_memory(&mut self, ctx: &Context) {
         self.areas.clear();
-        let layers: Vec<LayerId> = ctx.memory(|m| m.layer_ids().collect());
-        for layer in layers {
+        let mut layers = std::mem::take(&mut self.layer_ids);
+        layers.clear();
+        ctx.memory(|m| layers.extend(m.layer_ids()));
+        for &layer in &layers {
             let area = AreaState::load(ctx, layer.id)
                 .map(|state| state.rect())
                 .filter(|r| r.is_positive() && r.is_finite());
             self.areas.push((layer, area));
         }
+        self.layer_ids = layers;
         self.modal = ctx.memory(|m| m.top_modal_layer());
         self.memory_read = true;
     }
@@ -124,30 +138,36 @@ impl EguiScene {
         let Some(update) = &output.platform_output.accesskit_update else {
             return;
         };
-        let containers: HashSet<NodeId> = update
-            .nodes
-            .iter()
-            .filter(|(_, n)| n.role() == Role::GenericContainer && !n.children().is_empty())
-            .map(|(id, _)| *id)
-            .collect();
-        let mut clipped: Vec<(NodeId, egui::Rect)> = ctx.viewport_for(self.viewport, |v| {
-            v.prev_pass
-                .widgets
-                .layers()
-                .flat_map(|(_, widgets)| widgets.iter())
-                .filter_map(|w| {
-                    let (id, rect, reach) = (w.id.accesskit_id(), w.rect, w.interact_rect);
-                    let whole = rect.is_positive() && rect.is_finite() && !reach.any_nan();
-                    (whole && reach != rect && containers.contains(&id)).then_some((id, reach))
-                })
-                .collect()
+        let containers = &mut self.containers;
+        containers.clear();
+        containers.extend(
+            update
+                .nodes
+                .iter()
+                .filter(|(_, n)| n.role() == Role::GenericContainer && !n.children().is_empty())
+                .map(|(id, _)| *id),
+        );
+        let clipped = &mut self.clipped;
+        clipped.clear();
+        ctx.viewport_for(self.viewport, |v| {
+            clipped.extend(
+                v.prev_pass
+                    .widgets
+                    .layers()
+                    .flat_map(|(_, widgets)| widgets.iter())
+                    .filter_map(|w| {
+                        let (id, rect, reach) = (w.id.accesskit_id(), w.rect, w.interact_rect);
+                        let whole = rect.is_positive() && rect.is_finite() && !reach.any_nan();
+                        (whole && reach != rect && containers.contains(&id)).then_some((id, reach))
+                    }),
+            );
         });
         // egui keeps its layers in a hash map: in node order, the same clips are the same value
         // next frame (a reordered list would be sent again, and count as a change for settle).
         clipped.sort_unstable_by_key(|(id, _)| *id);
         self.layers
             .clips
-            .extend(clipped.into_iter().map(|(id, r)| (id, Some(px(r)))));
+            .extend(clipped.iter().map(|&(id, r)| (id, Some(px(r)))));
     }
 
     /// Names what egui leaves unnamed in a copy of the frame's tree (the plugin's, never the
@@ -155,13 +175,10 @@ impl EguiScene {
     /// takes the title's clicks and drags, becomes a `titlebar` named after its window, so
     /// `drag role=titlebar name="Settings" to ...` moves a window. Call it after
     /// [`EguiScene::read`] of the same frame.
-    pub fn annotate(&self, update: &mut accesskit::TreeUpdate) {
-        let at: std::collections::HashMap<NodeId, usize> = update
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, (id, _))| (*id, i))
-            .collect();
+    pub fn annotate(&mut self, update: &mut accesskit::TreeUpdate) {
+        let at = &mut self.index;
+        at.clear();
+        at.extend(update.nodes.iter().enumerate().map(|(i, (id, _))| (*id, i)));
         for (layer, _) in &self.areas {
             let window = at.get(&layer.id.with("move").accesskit_id());
             let bar = at.get(&layer.id.with("__title_click").accesskit_id());
