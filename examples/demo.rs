@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use accesskit::{Action, ActionData, ActionRequest, Node, NodeId, Role, Toggled, TreeId};
 use gfx::{Gfx, Label, Layer, Quad, Rect, Rgba};
+use setup::UserEvent;
 use winit::application::ApplicationHandler;
 use winit::dpi::LogicalSize;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
@@ -789,19 +790,6 @@ impl Ui {
             layers.push(top);
         }
         layers
-    }
-}
-
-/// Events from other threads: the plugin's waker and accesskit_winit.
-#[derive(Debug)]
-enum UserEvent {
-    Wake,
-    AccessKit(accesskit_winit::Event),
-}
-
-impl From<accesskit_winit::Event> for UserEvent {
-    fn from(e: accesskit_winit::Event) -> Self {
-        UserEvent::AccessKit(e)
     }
 }
 

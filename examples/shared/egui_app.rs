@@ -23,7 +23,7 @@ use winit::window::{Window, WindowId};
 use winit_automation::egui::{Plugin, window_id};
 use winit_automation::{Automation, FrameTarget};
 
-use crate::setup;
+use crate::setup::{self, UserEvent};
 
 /// What an example draws each frame.
 type Ui = Box<dyn FnMut(&mut egui::Ui)>;
@@ -34,19 +34,6 @@ pub struct Spec {
     pub title: &'static str,
     /// The window's logical size, and the headless frame's default size in pixels.
     pub size: (u32, u32),
-}
-
-/// Events from other threads: the plugin's waker and accesskit_winit (through egui-winit).
-#[derive(Debug)]
-enum UserEvent {
-    Wake,
-    AccessKit(accesskit_winit::Event),
-}
-
-impl From<accesskit_winit::Event> for UserEvent {
-    fn from(e: accesskit_winit::Event) -> Self {
-        UserEvent::AccessKit(e)
-    }
 }
 
 struct Gpu {

@@ -6,6 +6,20 @@ use std::sync::Arc;
 use winit::window::Window;
 use winit_automation::Automation;
 
+/// Events from other threads for a windowed demo's event loop: the plugin's waker, and
+/// accesskit_winit's (directly, or through egui-winit).
+#[derive(Debug)]
+pub enum UserEvent {
+    Wake,
+    AccessKit(accesskit_winit::Event),
+}
+
+impl From<accesskit_winit::Event> for UserEvent {
+    fn from(e: accesskit_winit::Event) -> Self {
+        UserEvent::AccessKit(e)
+    }
+}
+
 /// Starts the plugin (exits with the error's text if it cannot) and says where its drop-box is.
 pub fn automation(
     app: &str,
