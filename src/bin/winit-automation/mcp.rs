@@ -61,11 +61,7 @@ fn answer(response: &Response) -> CallToolResult {
             message,
             hint,
             body,
-        } => {
-            let mut text = format!("error {code}: {message}\nhint: {hint}\n");
-            text.push_str(body);
-            CallToolResult::error(vec![ContentBlock::text(text)])
-        }
+        } => failed(code, message, Some(hint), body),
     }
 }
 
@@ -105,12 +101,15 @@ fn compact(body: &str) -> String {
     out
 }
 
-/// A failure before the app answered (no app, a malformed command, a timeout), as a tool error.
-fn failed(code: &str, message: &str, hint: Option<&str>) -> CallToolResult {
+/// A tool error: `error <code>: <message>`, a `hint:` line when there is one, then the error's
+/// extra lines. The app's refusals and failures before it answered (no app, a malformed command,
+/// a timeout) alike.
+fn failed(code: &str, message: &str, hint: Option<&str>, extra: &str) -> CallToolResult {
     let mut text = format!("error {code}: {message}\n");
     if let Some(hint) = hint {
         text.push_str(&format!("hint: {hint}\n"));
     }
+    text.push_str(extra);
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
@@ -141,7 +140,7 @@ impl Server {
         let timeout = timeout_ms.unwrap_or(self.timeout_ms);
         let outgoing = match build(&sub, timeout) {
             Ok(o) => o,
-            Err(e) => return failed(e.code().as_str(), e.message(), Some(e.hint())),
+            Err(e) => return failed(e.code().as_str(), e.message(), Some(e.hint()), ""),
         };
         let screenshot = matches!(sub, Sub::Screenshot { .. });
         // The client library blocks: on the blocking pool, so other requests go on meanwhile.
@@ -173,8 +172,13 @@ impl Server {
                 }
                 result
             }
-            Ok(Err((message, hint))) => failed("no_answer", &message, hint.as_deref()),
-            Err(e) => failed("internal", &format!("the request's task failed: {e}"), None),
+            Ok(Err((message, hint))) => failed("no_answer", &message, hint.as_deref(), ""),
+            Err(e) => failed(
+                "internal",
+                &format!("the request's task failed: {e}"),
+                None,
+                "",
+            ),
         }
     }
 }
@@ -446,6 +450,7 @@ impl Server {
                 "not_found",
                 &format!("no live app under {}", root.display()),
                 Some("start the app with the automation feature; its directory holds ready.txt"),
+                "",
             );
         }
         CallToolResult::success(vec![ContentBlock::text(found.join("\n") + "\n")])
@@ -525,6 +530,7 @@ impl Server {
                 "bad_argument",
                 &format!("unknown button {button:?}"),
                 Some("button is left, right or middle"),
+                "",
             );
         }
         let sub = Sub::Click {
