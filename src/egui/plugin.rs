@@ -263,15 +263,9 @@ impl Plugin {
         let mut any = false;
         for (&id, v) in &mut self.viewports {
             v.shots.retain(|(since, shot)| {
-                let Ok(guard) = shot.lock() else {
-                    return false;
-                };
-                if guard.is_none() {
-                    return false;
-                }
-                drop(guard);
+                // Kept while egui has yet to deliver it and there is time left.
                 if since.elapsed() < READ_BACK {
-                    return true;
+                    return lock(shot).is_some();
                 }
                 if let Some(later) = take(shot) {
                     later.refuse(Failure::new(
@@ -461,8 +455,12 @@ fn program_name() -> String {
 /// answers it if egui takes too long: whichever takes it first answers it.
 type Shot = Arc<Mutex<Option<crate::LaterCapture>>>;
 
+fn lock(shot: &Shot) -> std::sync::MutexGuard<'_, Option<crate::LaterCapture>> {
+    shot.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 fn take(shot: &Shot) -> Option<crate::LaterCapture> {
-    shot.lock().unwrap_or_else(PoisonError::into_inner).take()
+    lock(shot).take()
 }
 
 /// An egui screenshot's pixels as bytes (RGBA, as the frame held them).
