@@ -19,6 +19,8 @@ pub mod protocol;
 mod render;
 #[cfg(feature = "automation")]
 mod service;
+#[cfg(feature = "testing")]
+pub mod testing;
 #[cfg(feature = "automation")]
 #[doc(hidden)]
 pub mod tree;

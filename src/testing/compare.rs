@@ -1,0 +1,1 @@
+//! Screenshot comparison (being written).
