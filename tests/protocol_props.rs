@@ -99,6 +99,11 @@ fn act() -> impl Strategy<Value = ActOptions> {
 fn command() -> impl Strategy<Value = Command> {
     prop_oneof![
         Just(Command::Status),
+        (
+            prop::option::of(any::<u64>()),
+            prop::option::of(0u64..100_000)
+        )
+            .prop_map(|(after, timeout_ms)| Command::Journal { after, timeout_ms }),
         (target(), any::<bool>(), 0..3u8, act()).prop_map(|(target, double, b, opts)| {
             Command::Click {
                 target,

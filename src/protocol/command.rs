@@ -103,6 +103,12 @@ pub enum Command {
     },
     /// `clean [--keep N] [--dry-run]`: removes the directory's screenshots but the N newest
     Clean { keep: Option<u32>, dry_run: bool },
+    /// `journal [--after N] [--timeout MS]`: the journal entries after index N; with a timeout,
+    /// answered once there is one (or empty at the timeout)
+    Journal {
+        after: Option<u64>,
+        timeout_ms: Option<u64>,
+    },
     /// `click TARGET [--double] [--right|--middle]`
     Click {
         target: Target,
@@ -267,6 +273,13 @@ impl Command {
                 Command::Clean {
                     keep: a.number("keep")?,
                     dry_run: a.has("dry-run"),
+                }
+            }
+            Verb::Journal => {
+                a.done(0)?;
+                Command::Journal {
+                    after: a.number("after")?,
+                    timeout_ms: a.number("timeout")?,
                 }
             }
             Verb::Click => Command::Click {
@@ -453,6 +466,11 @@ impl Command {
                 flags.switch("dry-run", *dry_run);
                 vec![]
             }
+            Command::Journal { after, timeout_ms } => {
+                flags.value("after", *after);
+                flags.value("timeout", *timeout_ms);
+                vec![]
+            }
             Command::Click {
                 target,
                 button,
@@ -608,6 +626,8 @@ mod tests {
             "settle --frames 3 --timeout 1000",
             "clean",
             "clean --keep 2 --dry-run",
+            "journal",
+            "journal --after 12 --timeout 5000",
             "click @e3 --double --right --settle --frames 2 --timeout 900",
             "hover 10,20.5",
             "drag @e1 to 300,40",

@@ -163,6 +163,10 @@ verbs! {
         FlagRule::Free(Flag::valued("keep", "N")),
         FlagRule::Free(Flag::switch("dry-run")),
     ];
+    Journal => "journal", Service, "", &[
+        FlagRule::Free(Flag::valued("after", "N")),
+        FlagRule::Free(TIMEOUT),
+    ];
     Click => "click", App, "TARGET", &[
         FlagRule::Free(Flag::switch("double")),
         FlagRule::Either(Flag::switch("right"), Flag::switch("middle"), "pick one button"),
@@ -272,6 +276,7 @@ mod tests {
         );
         assert_eq!(usage(Verb::Screenshot), "screenshot [LABEL] [--ref TARGET]");
         assert_eq!(usage(Verb::Clean), "clean [--keep N] [--dry-run]");
+        assert_eq!(usage(Verb::Journal), "journal [--after N] [--timeout MS]");
     }
 
     #[test]

@@ -144,6 +144,7 @@ impl Service {
     /// Forgets a command its client withdrew and removes its `withdrawn-<seq>.txt`, which frees the
     /// seq. Nothing of the command is answered.
     pub(super) fn clear_withdrawn(&mut self, seq: u64) {
+        self.journal.forget(seq);
         if matches!(
             self.jobs.get(seq),
             Some(Job::Queued { taken: false, .. } | Job::Partial { .. })

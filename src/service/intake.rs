@@ -174,14 +174,17 @@ impl Service {
                 Ok(Envelope {
                     command,
                     deadline_unix_ms,
-                }) => self.jobs.insert(
-                    seq,
-                    Job::Queued {
-                        command,
-                        deadline: deadline_unix_ms.map(instant_of),
-                        taken: false,
-                    },
-                ),
+                }) => {
+                    self.journal.read(seq, &command);
+                    self.jobs.insert(
+                        seq,
+                        Job::Queued {
+                            command,
+                            deadline: deadline_unix_ms.map(instant_of),
+                            taken: false,
+                        },
+                    )
+                }
             },
         }
     }

@@ -10,7 +10,7 @@
 //!                                          |     |                |                 `--settle--> Settling --> answered
 //!                                          |     |                `--deadline, not taken by the render side--> answered `expired`
 //!                                          |     `--deadline--> answered `expired` (or dropped: its client withdrew it)
-//!                                          |--turn (service verb)--> answered, or Waiting / Settling --> answered
+//!                                          |--turn (service verb)--> answered, or Waiting / Settling / Polling --> answered
 //!  answered = response written and entry removed (Answered, until its response is read or too old);
 //!             or Unwritten (retried) / Stuck (entry not removable)
 //! ```
@@ -39,6 +39,9 @@ pub(crate) enum Job {
     },
     /// A `wait` watching the trees until its deadline. It does not hold later commands back.
     Waiting(PendingWait),
+    /// A `journal --timeout` waiting for an entry after its index until its deadline. It does not
+    /// hold later commands back.
+    Polling(PendingJournal),
     /// Sent to the render side; no answer yet.
     Forwarded {
         verb: Verb,
@@ -89,6 +92,13 @@ pub(crate) struct PendingWait {
     pub deadline: Instant,
 }
 
+/// A `journal` long poll not answered yet.
+pub(crate) struct PendingJournal {
+    /// Answered with the entries after this index once there is one.
+    pub after: u64,
+    pub deadline: Instant,
+}
+
 /// A command waiting for the trees to stay unchanged.
 pub(crate) struct Settling {
     pub verb: Verb,
@@ -115,7 +125,8 @@ impl Job {
 
     /// Whether the job takes one of the [`crate::link::IN_FLIGHT`] places.
     fn is_active(&self) -> bool {
-        matches!(self, Job::Queued { .. } | Job::Waiting(_)) || self.holds_the_line()
+        matches!(self, Job::Queued { .. } | Job::Waiting(_) | Job::Polling(_))
+            || self.holds_the_line()
     }
 }
 
@@ -215,12 +226,13 @@ impl Jobs {
         })
     }
 
-    /// Limits a `wait` or a settle to `deadline` (its command's), so it is answered while its
-    /// client still waits.
+    /// Limits a `wait`, a `journal` long poll or a settle to `deadline` (its command's), so it is
+    /// answered while its client still waits.
     pub fn limit(&mut self, seq: u64, deadline: Option<Instant>) {
         let Some(limit) = deadline else { return };
         match self.map.get_mut(&seq) {
             Some(Job::Waiting(w)) => w.deadline = w.deadline.min(limit),
+            Some(Job::Polling(p)) => p.deadline = p.deadline.min(limit),
             Some(Job::Settling(s)) => s.deadline = s.deadline.min(limit),
             _ => {}
         }
@@ -277,13 +289,14 @@ impl Jobs {
         });
     }
 
-    /// The earliest time something is due: a command's deadline, a wait or settle deadline, a
-    /// partial entry's reaping, or an unread response's removal.
+    /// The earliest time something is due: a command's deadline, a wait, long poll or settle
+    /// deadline, a partial entry's reaping, or an unread response's removal.
     pub fn next_deadline(&self, reap_after: Duration, response_ttl: Duration) -> Option<Instant> {
         self.map
             .values()
             .filter_map(|j| match j {
                 Job::Waiting(w) => Some(w.deadline),
+                Job::Polling(p) => Some(p.deadline),
                 Job::Settling(s) => Some(s.deadline),
                 Job::Partial { since, .. } => Some(*since + reap_after),
                 Job::Queued { deadline, .. } | Job::Forwarded { deadline, .. } => *deadline,
@@ -393,6 +406,29 @@ mod tests {
         assert_eq!(
             jobs.next_deadline(Duration::ZERO, Duration::ZERO),
             Some(now + Duration::from_secs(5))
+        );
+    }
+
+    #[test]
+    fn a_journal_long_poll_does_not_hold_later_commands_back() {
+        let mut jobs = Jobs::default();
+        let now = Instant::now();
+        jobs.insert(
+            1,
+            Job::Polling(PendingJournal {
+                after: 4,
+                deadline: now + Duration::from_secs(5),
+            }),
+        );
+        jobs.insert(2, queued("click role=button"));
+        assert_eq!(jobs.next_turn().unwrap().0, 2);
+        assert_eq!(jobs.active(), 1);
+        assert_eq!(jobs.in_flight(), 0);
+        let soon = now + Duration::from_millis(50);
+        jobs.limit(1, Some(soon));
+        assert_eq!(
+            jobs.next_deadline(Duration::from_secs(9), Duration::from_secs(9)),
+            Some(soon)
         );
     }
 

@@ -12,6 +12,7 @@
 mod deadlines;
 mod intake;
 mod jobs;
+mod journal;
 mod png;
 mod shutdown;
 mod verbs;
@@ -63,6 +64,8 @@ pub(crate) struct Service {
     trees: Trees,
     /// Every command entry known, by seq.
     jobs: Jobs,
+    /// The last commands answered, for `journal`, and what is known of those not answered yet.
+    journal: journal::Journal,
     /// The directory must be listed again (a file event, a timeout, room freed for entries).
     relist: bool,
     /// The trees changed since the `wait`s were last checked.
@@ -133,6 +136,7 @@ pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
         _watcher: watcher,
         trees: Trees::default(),
         jobs,
+        journal: journal::Journal::default(),
         relist: true,
         trees_changed_for_waits: false,
         artifacts_stale: true,
@@ -207,6 +211,8 @@ impl Service {
                 // The settled command no longer holds up the ones behind it.
                 self.take_turns();
             }
+            // Last: every answer of this round is in the journal by now.
+            self.check_journals();
             self.publish_artifacts(false);
             self.sweep_unread_responses();
         }
@@ -295,7 +301,10 @@ impl Service {
                 log::error!("winit-automation: command {seq} was already answered; not again");
                 self.jobs.insert(seq, job);
             }
-            _ => self.write_answer(response),
+            _ => {
+                self.journal.answered(&response);
+                self.write_answer(response);
+            }
         }
     }
 
@@ -343,6 +352,7 @@ impl Service {
         self.drain_scene();
         for (reply, settle) in self.jobs.take_replies(published, all) {
             let (seq, verb, frame) = (reply.seq, reply.verb, reply.frame);
+            self.journal.carried(seq, frame);
             let result = match (reply.result, reply.hit) {
                 (Ok(body), Some(h)) => self.trees.press_answer(&h.check, h.reported, body),
                 (result, _) => result,
@@ -415,6 +425,9 @@ impl Service {
             if app_answers {
                 Ok(None)
             } else {
+                // Named for the journal against the tree the plan resolves them in.
+                let named = self.trees.named_targets(&command);
+                self.journal.resolved(seq, named);
                 self.trees.plan(&command)
             }
         }));
@@ -490,6 +503,7 @@ impl Service {
     /// while doing so costs this command an `app_error` answer.
     fn capture(&mut self, job: CaptureJob) {
         let (seq, verb, frame) = (job.seq, job.verb, job.frame);
+        self.journal.carried(seq, frame);
         let dir = self.cfg.dir.clone();
         let result =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| png::write_png(&dir, job)))

@@ -5,7 +5,7 @@ use std::fs;
 use super::jobs::Job;
 use super::{Service, intake};
 use crate::dropbox::queue::{self, Entry};
-use crate::protocol::{ErrorCode, Failure, READY_FILE, Side, Verb};
+use crate::protocol::{ErrorCode, Failure, READY_FILE, Response, Side, Verb};
 
 impl Service {
     /// Answers everything still owed, then removes `ready.txt`.
@@ -38,6 +38,8 @@ impl Service {
                     }
                 }
                 Job::Waiting(_) => self.fail(seq, Some(Verb::Wait), shutting_down()),
+                // Answered last, with every entry the answers above add.
+                Job::Polling(_) => self.jobs.insert(seq, job),
                 Job::Forwarded { verb, claim, .. } => {
                     let failure = if claim.withdraw() {
                         shutting_down()
@@ -73,6 +75,14 @@ impl Service {
         // A `wait` served just now whose condition does not hold yet is never checked again.
         for seq in self.jobs.seqs(|j| matches!(j, Job::Waiting(_))) {
             self.fail(seq, Some(Verb::Wait), shutting_down());
+        }
+        // `journal` long polls (also one served just now) get every entry, those of the answers
+        // above too.
+        for seq in self.jobs.seqs(|j| matches!(j, Job::Polling(_))) {
+            if let Some(Job::Polling(p)) = self.jobs.take(seq) {
+                let body = self.journal.after(p.after);
+                self.answer(Response::ok(seq, Some(Verb::Journal), body));
+            }
         }
         // Complete entries never read (beyond the in-progress limit) are answered too.
         if let Ok(listing) = queue::scan(self.dir()) {

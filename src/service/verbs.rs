@@ -1,12 +1,13 @@
 //! The verbs the service thread answers itself, from the mirror of the latest published frame:
 //! `status`, `windows`, `snapshot`, `find`, `get`, `wait` (answered when its condition holds), and
 //! `settle` (answered when the trees stop changing; actions sent with `--settle` end here too),
-//! and `clean` (the app's screenshots in the directory, which this thread owns the I/O of).
+//! `clean` (the app's screenshots in the directory, which this thread owns the I/O of), and
+//! `journal` (the last commands answered; with `--timeout`, answered once there is a new one).
 
 use std::time::{Duration, Instant};
 
 use super::Service;
-use super::jobs::{Job, PendingWait, Settling};
+use super::jobs::{Job, PendingJournal, PendingWait, Settling};
 use crate::dropbox::screenshots;
 use crate::protocol::{Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Verb, quote};
 use crate::tree::diff;
@@ -46,6 +47,11 @@ impl Service {
         let verb = command.verb();
         if verb != Verb::Status {
             self.drain_scene();
+            // Refs and points named for the journal, against the tree they are resolved in.
+            let named = self.trees.named_targets(command);
+            if !named.is_empty() {
+                self.journal.resolved(seq, named);
+            }
         }
         match command {
             Command::Status => {
@@ -112,6 +118,20 @@ impl Service {
                 let result = self.clean(keep.unwrap_or(0), *dry_run);
                 self.reply_with(seq, verb, result);
             }
+            Command::Journal { after, timeout_ms } => {
+                let after = after.unwrap_or(0);
+                match timeout_ms {
+                    Some(ms) if self.journal.last() <= after => {
+                        let deadline = Instant::now() + Duration::from_millis(*ms);
+                        self.jobs
+                            .insert(seq, Job::Polling(PendingJournal { after, deadline }));
+                    }
+                    _ => {
+                        let body = self.journal.after(after);
+                        self.answer(Response::ok(seq, Some(verb), body));
+                    }
+                }
+            }
             _ => self.fail(
                 seq,
                 Some(verb),
@@ -176,6 +196,23 @@ impl Service {
                 .trees
                 .wait_timeout(&selector, gone, now.duration_since(started));
             self.fail(seq, Some(Verb::Wait), failure);
+        }
+    }
+
+    /// Answers the `journal` long polls that have an entry after their index now, or whose time is
+    /// up (with no entry: `next N`, not an error). Called once every answer of a round is in the
+    /// journal, so a new entry reaches every poll waiting for one.
+    pub(super) fn check_journals(&mut self) {
+        let last = self.journal.last();
+        let now = Instant::now();
+        let due = self
+            .jobs
+            .seqs(|j| matches!(j, Job::Polling(p) if p.after < last || now >= p.deadline));
+        for seq in due {
+            if let Some(Job::Polling(p)) = self.jobs.take(seq) {
+                let body = self.journal.after(p.after);
+                self.answer(Response::ok(seq, Some(Verb::Journal), body));
+            }
         }
     }
 

@@ -8,6 +8,7 @@ mod format;
 mod geometry;
 mod hit;
 pub(crate) mod mirror;
+pub(crate) mod naming;
 mod omit;
 pub(crate) mod plan;
 pub(crate) mod press;
