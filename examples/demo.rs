@@ -34,12 +34,15 @@ use winit::keyboard::{Key, ModifiersState, NamedKey};
 use winit::window::{Window, WindowId};
 use winit_automation::{Automation, FrameTarget, Input, Request, WindowState};
 
-const USAGE: &str = "usage: demo [--dir DIR] [--continuous] [--headless [--size WxH]]
+const USAGE: &str =
+    "usage: demo [--dir DIR] [--continuous] [--headless [--size WxH]] [--submit-label TEXT]
 
   --dir DIR      the automation drop-box (default: $WINIT_AUTOMATION_DIR or target/winit-automation)
   --continuous   redraw at 60 Hz even when nothing changes (default: only when needed)
   --headless     no window and no display: draw into an offscreen texture, one frame per command
-  --size WxH     the headless frame size in pixels (default 800x600)";
+  --size WxH     the headless frame size in pixels (default 800x600)
+  --submit-label TEXT  the Submit button's label (default Submit): a changed UI for the tests
+                 that replay a recorded script against it";
 
 const ITEMS: usize = 50;
 const ITEM_H: f32 = 32.0;
@@ -135,11 +138,14 @@ struct Ui {
     size: (f32, f32),
     /// Whether the tree changed since it was last sent.
     changed: bool,
+    /// The Submit button's label (`--submit-label`).
+    submit_label: String,
 }
 
 impl Ui {
-    fn new() -> Ui {
+    fn new(submit_label: &str) -> Ui {
         Ui {
+            submit_label: submit_label.to_owned(),
             name: String::new(),
             name_selected: false,
             subscribe: false,
@@ -533,7 +539,7 @@ impl Ui {
 
         nodes.push((
             W::Submit.id(),
-            clickable(node(W::Submit, Role::Button, "Submit")),
+            clickable(node(W::Submit, Role::Button, &self.submit_label)),
         ));
         nodes.push((
             W::Open.id(),
@@ -698,7 +704,8 @@ impl Ui {
         ));
 
         // Buttons.
-        for (w, text, primary) in [(W::Submit, "Submit", true), (W::Open, "Open dialog", false)] {
+        let submit = self.submit_label.clone();
+        for (w, text, primary) in [(W::Submit, &*submit, true), (W::Open, "Open dialog", false)] {
             let b = self.rect(w);
             let (fill, ink) = if primary {
                 (ACCENT, PANEL)
@@ -1033,7 +1040,7 @@ impl ApplicationHandler<UserEvent> for App {
 /// The demo with no window and no display: the same UI drawn into an offscreen texture. A frame
 /// runs whenever the plugin brings work (and once more after a change, so a settle sees the tree
 /// stay put); it draws only when the UI changed or a screenshot waits for it.
-fn run_headless(dir: Option<String>, (width, height): (u32, u32)) {
+fn run_headless(dir: Option<String>, (width, height): (u32, u32), submit_label: &str) {
     let (wake_tx, wake) = crossbeam_channel::bounded::<()>(1);
     let automation = setup::automation("demo", dir, true, move || {
         let _ = wake_tx.try_send(());
@@ -1052,7 +1059,7 @@ fn run_headless(dir: Option<String>, (width, height): (u32, u32)) {
         focused: true,
     };
     automation.window_state(window, state(width, height));
-    let mut ui = Ui::new();
+    let mut ui = Ui::new(submit_label);
     ui.size = (width as f32, height as f32);
     ui.focus = None;
     let mut redraw = true;
@@ -1120,6 +1127,7 @@ fn main() {
     let mut continuous = false;
     let mut headless = false;
     let mut size = (800, 600);
+    let mut submit_label = "Submit".to_owned();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -1129,6 +1137,10 @@ fn main() {
             },
             "--continuous" => continuous = true,
             "--headless" => headless = true,
+            "--submit-label" => match args.next() {
+                Some(l) if !l.is_empty() => submit_label = l,
+                _ => fail("--submit-label needs the button's text"),
+            },
             "--size" => match setup::parse_size(args.next()) {
                 Some(s) => size = s,
                 None => fail("--size needs WIDTHxHEIGHT, e.g. --size 1920x1080"),
@@ -1141,7 +1153,7 @@ fn main() {
         }
     }
     if headless {
-        run_headless(dir, size);
+        run_headless(dir, size, &submit_label);
         return;
     }
     let event_loop = EventLoop::<UserEvent>::with_user_event()
@@ -1159,7 +1171,7 @@ fn main() {
         automation,
         proxy,
         continuous,
-        ui: Ui::new(),
+        ui: Ui::new(&submit_label),
         modifiers: ModifiersState::empty(),
         running: None,
         next_frame: Instant::now(),

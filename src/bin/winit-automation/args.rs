@@ -38,6 +38,50 @@ With --dry-run nothing is removed: `would_remove` replaces `removed`, and the la
 `failed NAME bytes B error \"WHY\"`; the others are still removed and the app answers app_error
 (exit 1) with the same listing.";
 
+const JOURNAL_HELP: &str = "\
+Every command the app answered except status and journal (and lines that did not parse), in the
+order it answered them, each with its index (1, 2, ... over the app's run), its seq, its outcome,
+the frame that carried it out (app-side commands), its canonical line, and a selector for each ref
+or point target naming the node it resolved to:
+
+  $ winit-automation journal --after 1
+  next 3
+  entry 2 seq=7 ok frame=41 \"click @e5\"
+  target role=button name=\"Save\"
+  entry 3 seq=8 error code=not_found \"click @e999\"
+
+`next` is the index to pass as --after next time. `lost K` (after `next`) says K entries after N
+were already dropped: the app keeps the last 1,024. A drag's targets are `target from ...` and
+`target to ...`.";
+
+const RUN_HELP: &str = "\
+EXIT CODES:
+  0  every line passed
+  1  a line failed: a command was refused or an expectation was not met (the line number, the
+     reason and the app's interactive snapshot on stderr)
+  2  usage error: a line of the script does not parse, or the file cannot be read; nothing was sent
+  3  no answer: no live app in the directory, or the app exited during the run";
+
+const COMPARE_HELP: &str = "\
+Prints one line: `match: ...`, `mismatch: N of TOTAL pixels differ by more than threshold T
+(budget N)` or `size mismatch: expected WxH, got WxH`. With --json, one object:
+{\"ok\":true,\"matched\":BOOL,\"failed\":N,\"total\":N,\"threshold\":T,\"max_failed\":N,...}; ok is
+false only when the comparison could not be made.
+
+EXIT CODES:
+  0  the images match
+  1  they do not
+  2  usage error, a file that cannot be read or decoded as a PNG, or a diff that cannot be written";
+
+/// `--threshold`: a finite number, 0 or more.
+fn threshold(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(t) if t.is_finite() && t >= 0.0 => Ok(t),
+        Ok(_) => Err("the threshold must be a finite number, 0 or more".to_owned()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// Inspect and drive a running winit + wgpu app through its drop-box directory.
 #[derive(Parser, Debug)]
 #[command(name = "winit-automation", version, after_help = AFTER_HELP)]
@@ -266,8 +310,89 @@ pub(crate) enum Sub {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Print the commands the app answered (any client's), oldest first: the last 1,024 it keeps.
+    #[command(after_help = JOURNAL_HELP)]
+    Journal {
+        /// Only the entries with an index above N (the `next` of an earlier answer).
+        #[arg(long, value_name = "N")]
+        after: Option<u64>,
+        /// Long poll: with no entry after N yet, wait up to MS milliseconds for one (an empty
+        /// answer at the end is no error). The client waits MS and 2 s more than --timeout.
+        #[arg(long, value_name = "MS")]
+        wait: Option<u64>,
+    },
     /// Ask the app to exit.
     Quit,
+    /// Compare two PNG screenshots, as egui_kittest compares a snapshot with its reference. Local:
+    /// needs no app and no directory.
+    ///
+    /// A pixel fails when its colours differ by more than --threshold (dify's per-pixel YIQ
+    /// distance, the measure egui_kittest uses, and its default 0.6; 0 lets no difference pass)
+    /// and it is not anti-aliasing. The images match when at most --max-failed pixels fail. Images
+    /// of different sizes never match.
+    #[command(after_help = COMPARE_HELP)]
+    Compare {
+        /// The expected image (the reference).
+        #[arg(value_name = "EXPECTED.png")]
+        expected: PathBuf,
+        /// The actual image.
+        #[arg(value_name = "ACTUAL.png")]
+        actual: PathBuf,
+        /// The largest per-pixel difference that does not count: dify's weighted squared YIQ
+        /// distance, as egui_kittest's `SnapshotOptions::threshold` (about 35215 between black and
+        /// white).
+        #[arg(long, value_name = "T", default_value_t = 0.6)]
+        #[arg(value_parser = threshold, allow_negative_numbers = true)]
+        threshold: f32,
+        /// How many pixels may fail while the images still match (egui_kittest's
+        /// `failed_pixel_count_threshold`).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        max_failed: u64,
+        /// Write the diff image here (failed pixels red, anti-aliased ones yellow, the rest
+        /// transparent) when any pixel failed. When none did (identical images, or differences all
+        /// within the threshold), nothing is written and the output says so.
+        #[arg(long, value_name = "OUT.png")]
+        diff: Option<PathBuf>,
+    },
+    /// Replay a script of protocol lines and `expect` lines against the app, stopping at the first
+    /// failure (docs/scripts.md).
+    ///
+    /// The whole file is parsed first: a bad line is a usage error (exit 2) and nothing is sent.
+    /// Each command's answer must be ok; `expect SELECTOR [value=V] [STATE...]` waits (5 s, or
+    /// --timeout MS on the line) until a node matches with those fields; `expect gone SELECTOR`
+    /// until none does; `expect screenshot FILE [--threshold T] [--max-failed N] [--ref TARGET]`
+    /// compares a screenshot with FILE (relative to the script), as `compare` does.
+    #[command(after_help = RUN_HELP)]
+    Run {
+        /// The script.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Write the screenshot references instead of comparing with them (as UPDATE_SNAPSHOTS=1).
+        #[arg(long)]
+        update: bool,
+        /// Print only a failure, nothing on success.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Record the commands any client sends to the app into a script, until Ctrl-C or until the
+    /// app exits (docs/scripts.md).
+    ///
+    /// Ref targets are written as the selectors the app resolved them to, so the script replays
+    /// against a fresh app; refused commands become comments; after each group of actions, once
+    /// the tree settles, `expect` lines say what changed in the interactive snapshot. Every line
+    /// is flushed as it is written.
+    Record {
+        /// The script to write (replaced if it exists).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Also record the commands the app answered before the recorder started (it keeps the
+        /// last 1,024).
+        #[arg(long)]
+        from_start: bool,
+        /// Write only the commands, no `expect` lines.
+        #[arg(long)]
+        no_expect: bool,
+    },
     /// Serve the verbs as MCP tools over stdin and stdout, for agent hosts (feature `mcp`). Every
     /// tool takes an optional `dir`: one session can drive several apps.
     #[cfg(feature = "mcp")]

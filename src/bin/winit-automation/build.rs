@@ -276,7 +276,26 @@ pub(crate) fn build(sub: &Sub, timeout_ms: u64) -> Result<Outgoing, ParseError> 
             keep: (*keep != 0).then_some(*keep),
             dry_run: *dry_run,
         },
+        // `--wait` is the protocol's `--timeout`: the global --timeout stays the client's.
+        Sub::Journal { after, wait } => Command::Journal {
+            after: *after,
+            timeout_ms: *wait,
+        },
         Sub::Quit => Command::Quit,
+        Sub::Run { .. } | Sub::Record { .. } => {
+            return Err(ParseError::new(
+                ErrorCode::BadArgument,
+                "run and record drive the app themselves, they are not commands to send",
+                "run `winit-automation run FILE` or `winit-automation record FILE`",
+            ));
+        }
+        Sub::Compare { .. } => {
+            return Err(ParseError::new(
+                ErrorCode::BadArgument,
+                "compare runs locally, it is not a command to send",
+                "run `winit-automation compare EXPECTED.png ACTUAL.png`",
+            ));
+        }
         #[cfg(feature = "mcp")]
         Sub::Mcp => {
             return Err(ParseError::new(

@@ -8,6 +8,7 @@ mod args;
 mod build;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod script;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,6 +17,7 @@ use std::time::Duration;
 use clap::Parser;
 use winit_automation::client::{Client, ClientError};
 use winit_automation::protocol::{Command, Label, Outcome, Response, quote};
+use winit_automation::testing::compare::{CompareError, Tolerance, compare_files};
 
 const EXIT_OK: u8 = 0;
 const EXIT_APP_ERROR: u8 = 1;
@@ -95,6 +97,40 @@ fn main() -> ExitCode {
             }
         };
     }
+    // Local: needs no app and no directory.
+    if let Sub::Compare {
+        expected,
+        actual,
+        threshold,
+        max_failed,
+        diff,
+    } = &cli.command
+    {
+        let tol = Tolerance {
+            threshold: *threshold,
+            max_failed: *max_failed,
+        };
+        return compare(cli.json, expected, actual, tol, diff.as_deref());
+    }
+    match &cli.command {
+        Sub::Run {
+            file,
+            update,
+            quiet,
+        } => {
+            let timeout = Duration::from_millis(cli.timeout);
+            return script::run(cli.dir.as_deref(), timeout, file, *update, *quiet);
+        }
+        Sub::Record {
+            file,
+            from_start,
+            no_expect,
+        } => {
+            let timeout = Duration::from_millis(cli.timeout);
+            return script::record(cli.dir.as_deref(), timeout, file, *from_start, !*no_expect);
+        }
+        _ => {}
+    }
     let outgoing = match build(&cli.command, cli.timeout) {
         Ok(o) => o,
         Err(e) => {
@@ -107,7 +143,12 @@ fn main() -> ExitCode {
         || matches!(&cli.command, Sub::Click { act, .. } | Sub::Type { act, .. } | Sub::Fill { act, .. }
             | Sub::Key { act, .. } | Sub::Scroll { act, .. } | Sub::Hover { act, .. } | Sub::Drag { act, .. }
             | Sub::Action { act, .. } | Sub::Focus { act, .. } | Sub::Resize { act, .. } if act.settle);
-    let margin = if waits_in_app { 2_000 } else { 0 };
+    let margin = match &cli.command {
+        // A long poll waits in the app up to MS: the client waits that long on top of --timeout.
+        Sub::Journal { wait: Some(ms), .. } => ms.saturating_add(2_000),
+        _ if waits_in_app => 2_000,
+        _ => 0,
+    };
     // `wait` also waits for an app that has not started yet, within the same --timeout.
     let started = std::time::Instant::now();
     let connected = if matches!(cli.command, Sub::Wait { .. }) {
@@ -191,4 +232,71 @@ fn main() -> ExitCode {
 fn client_failure(json: bool, e: &ClientError) -> ExitCode {
     local_error(json, e.code(), &e.to_string(), e.hint().as_deref());
     ExitCode::from(EXIT_NO_APP)
+}
+
+/// `compare`: prints the summary (or one JSON object); exit 0 on a match, 1 on a mismatch, 2 when a
+/// file cannot be read, decoded or written.
+fn compare(
+    json: bool,
+    expected: &std::path::Path,
+    actual: &std::path::Path,
+    tol: Tolerance,
+    diff_out: Option<&std::path::Path>,
+) -> ExitCode {
+    let file_error = |e: &CompareError| {
+        let (code, hint) = match e {
+            CompareError::Read { .. } => ("read_failed", "check the path"),
+            CompareError::Decode { .. } => ("not_png", "both files must be PNG images"),
+            _ => ("write_failed", "check the --diff path and its folder"),
+        };
+        local_error(json, code, &e.to_string(), Some(hint));
+        ExitCode::from(EXIT_USAGE)
+    };
+    let comparison = match compare_files(expected, actual, tol) {
+        Ok(c) => c,
+        Err(e) => return file_error(&e),
+    };
+    let written = match diff_out {
+        Some(out) => match comparison.write_diff(out) {
+            Ok(true) => Some(out),
+            Ok(false) => None,
+            Err(e) => return file_error(&e),
+        },
+        None => None,
+    };
+    let ((ew, eh), (aw, ah)) = (comparison.expected_size(), comparison.actual_size());
+    if json {
+        println!(
+            "{{\"ok\":true,\"matched\":{},\"failed\":{},\"total\":{},\"threshold\":{},\"max_failed\":{},\"identical\":{},\"size_mismatch\":{},\"expected_size\":[{ew},{eh}],\"actual_size\":[{aw},{ah}],\"diff\":{},\"summary\":{}}}",
+            comparison.matched(),
+            comparison.failed(),
+            comparison.total(),
+            tol.threshold,
+            tol.max_failed,
+            comparison.identical(),
+            comparison.size_mismatch(),
+            written.map_or_else(|| "null".to_owned(), |p| quote(&p.display().to_string())),
+            quote(&comparison.to_string()),
+        );
+    } else {
+        println!("{comparison}");
+        match (diff_out, written) {
+            (_, Some(out)) => println!("diff written to {}", out.display()),
+            (Some(_), None) if comparison.identical() => {
+                println!("the images are identical: no diff image written");
+            }
+            (Some(_), None) if comparison.size_mismatch() => {
+                println!("the sizes differ: no diff image written");
+            }
+            (Some(_), None) => {
+                println!("no pixel differs by more than the threshold: no diff image written");
+            }
+            (None, None) => {}
+        }
+    }
+    ExitCode::from(if comparison.matched() {
+        EXIT_OK
+    } else {
+        EXIT_APP_ERROR
+    })
 }

@@ -1,0 +1,413 @@
+//! `run FILE` replays a script; `record FILE` writes one from the app's journal (docs/scripts.md).
+
+use std::collections::{BTreeMap, HashSet};
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use winit_automation::client::{Client, ClientError};
+use winit_automation::protocol::{Command, NodeRef, Point, Response, Side, quote, tokenize};
+use winit_automation::testing::NodeLine;
+use winit_automation::testing::script::{RunOptions, Script, is_replayed};
+
+use crate::{EXIT_APP_ERROR, EXIT_NO_APP, EXIT_OK, EXIT_USAGE};
+
+/// `run FILE`: parse the whole script (exit 2 on a bad line), then replay it.
+pub(crate) fn run(
+    dir: Option<&Path>,
+    timeout: std::time::Duration,
+    file: &Path,
+    update: bool,
+    quiet: bool,
+) -> ExitCode {
+    let script = match Script::read(file) {
+        Ok(s) => s,
+        Err(e) => {
+            if e.line == 0 {
+                eprintln!("error: {}", e.message);
+            } else {
+                eprintln!("error: {}:{}: {}", file.display(), e.line, e.message);
+            }
+            eprintln!("hint: {}", e.hint);
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let client = match Client::connect(dir) {
+        Ok(c) => c.with_timeout(timeout),
+        Err(e) => return no_app(&e),
+    };
+    let options = RunOptions {
+        base: file.parent().map(Path::to_owned).unwrap_or_default(),
+        update,
+    };
+    let outcome = script.run(&client, &options, |step, _| {
+        if !quiet {
+            println!("ok {:>4}  {}", step.line, step.text);
+        }
+    });
+    match outcome {
+        Ok(summary) => {
+            if !quiet {
+                println!(
+                    "passed: {} commands, {} expectations ({})",
+                    summary.commands,
+                    summary.expectations,
+                    file.display()
+                );
+            }
+            ExitCode::from(EXIT_OK)
+        }
+        Err(failure) => {
+            eprintln!(
+                "{}:{}: {}",
+                file.display(),
+                failure.step.line,
+                failure.step.text
+            );
+            eprintln!("  {}", failure.reason);
+            if let Some(s) = &failure.snapshot {
+                eprint!("the interactive snapshot now:\n{s}");
+            }
+            ExitCode::from(if failure.no_answer {
+                EXIT_NO_APP
+            } else {
+                EXIT_APP_ERROR
+            })
+        }
+    }
+}
+
+fn no_app(e: &ClientError) -> ExitCode {
+    eprintln!("error: {e}");
+    if let Some(h) = e.hint() {
+        eprintln!("hint: {h}");
+    }
+    ExitCode::from(EXIT_NO_APP)
+}
+
+/// At most this many `expect` lines are written for one group of actions.
+const MAX_EXPECTS: usize = 8;
+
+/// How long one journal poll waits in the app for a new entry.
+const POLL_MS: u64 = 1_000;
+
+/// One command from the journal.
+#[derive(Debug, Default)]
+struct Entry {
+    seq: u64,
+    ok: bool,
+    code: String,
+    line: String,
+    /// The selectors its ref targets resolved to, in order.
+    targets: Vec<String>,
+}
+
+/// A `journal` answer: `next`, `lost`, the entries.
+fn parse_journal(body: &str) -> (Option<u64>, u64, Vec<Entry>) {
+    let (mut next, mut lost, mut entries) = (None, 0, Vec::<Entry>::new());
+    for line in body.lines() {
+        let Ok(tokens) = tokenize(line) else { continue };
+        match tokens.first().map(|t| t.bare.as_str()) {
+            Some("next") => next = tokens.get(1).and_then(|t| t.bare.parse().ok()),
+            Some("lost") => lost = tokens.get(1).and_then(|t| t.bare.parse().ok()).unwrap_or(0),
+            Some("entry") => {
+                let mut e = Entry::default();
+                for t in &tokens[2..] {
+                    match (t.bare.split_once('='), &t.quoted) {
+                        (_, Some(q)) if t.bare.is_empty() => e.line = q.clone(),
+                        (Some(("seq", v)), None) => e.seq = v.parse().unwrap_or(0),
+                        (Some(("code", v)), None) => e.code = v.to_owned(),
+                        (None, None) if t.bare == "ok" => e.ok = true,
+                        _ => {}
+                    }
+                }
+                entries.push(e);
+            }
+            Some("target") => {
+                if let Some(e) = entries.last_mut() {
+                    let skip = usize::from(matches!(
+                        tokens.get(1).map(|t| t.bare.as_str()),
+                        Some("from" | "to")
+                    ));
+                    let selector = line
+                        .trim_start()
+                        .splitn(2 + skip, ' ')
+                        .nth(1 + skip)
+                        .unwrap_or_default();
+                    e.targets.push(selector.to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    (next, lost, entries)
+}
+
+/// The command line with each ref target replaced by the selector the app resolved it to. Points
+/// stay (a point names a place, which a fresh app of the same size has too); the journal has a
+/// `target` line for them as well, in the same order, so lines and targets stay paired.
+fn rewrite(entry: &Entry) -> String {
+    let Ok(tokens) = tokenize(&entry.line) else {
+        return entry.line.clone();
+    };
+    let mut targets = entry.targets.iter();
+    tokens
+        .iter()
+        .map(|t| {
+            let bare = t.quoted.is_none();
+            let is_ref = bare && NodeRef::parse(&t.bare).is_some();
+            let is_point = bare && Point::parse(&t.bare).is_some();
+            let selector = if is_ref || is_point {
+                targets.next()
+            } else {
+                None
+            };
+            match (is_ref, selector) {
+                (true, Some(selector)) => selector.clone(),
+                _ => match &t.quoted {
+                    Some(q) => format!("{}{}", t.bare, quote(q)),
+                    None => t.bare.clone(),
+                },
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A recording in progress: the file, and the recorder's own commands since its last journal poll.
+struct Recorder<'a> {
+    client: &'a Client,
+    out: File,
+    /// (seq, canonical line) of each command the recorder sent since its last `journal` poll.
+    /// Seqs are reused once a response is read, so the line is part of the key; each is answered
+    /// (and so journaled) before the recorder reads its response, hence in the next poll's
+    /// entries, after which the set is cleared.
+    own: HashSet<(u64, String)>,
+    tree: BTreeMap<String, NodeLine>,
+    expect: bool,
+}
+
+impl Recorder<'_> {
+    fn send(&mut self, line: &str) -> Result<Response, ClientError> {
+        let r = self.client.send_line(line)?;
+        if let Ok(command) = Command::parse(line) {
+            self.own.insert((r.seq, command.to_line()));
+        }
+        Ok(r)
+    }
+
+    /// A `journal` poll (not journaled itself, so not remembered as the recorder's own).
+    fn poll(&mut self, after: u64, wait: Option<u64>) -> Result<Response, ClientError> {
+        let wait = wait
+            .map(|ms| format!(" --timeout {ms}"))
+            .unwrap_or_default();
+        self.client
+            .send_line(&format!("journal --after {after}{wait}"))
+    }
+
+    fn write(&mut self, line: &str) -> std::io::Result<()> {
+        writeln!(self.out, "{line}")?;
+        self.out.flush()
+    }
+
+    /// The tree now (the regular view: what a person sees, labels too), by ref.
+    fn tree(&mut self) -> Result<BTreeMap<String, NodeLine>, ClientError> {
+        let r = self.send("snapshot --force")?;
+        Ok(r.body()
+            .lines()
+            .filter_map(NodeLine::parse)
+            .map(|n| (n.r#ref.clone(), n))
+            .collect())
+    }
+
+    /// `expect` lines for what changed in the tree since the last look: role, name, value and
+    /// state (a node that only moved is no change).
+    fn expectations(&mut self) -> Result<(), RecordError> {
+        // Settled or not (an animating app never settles), the tree now is what to expect.
+        self.send(&format!("settle --timeout {POLL_MS}"))?;
+        let now = self.tree()?;
+        let mut lines = Vec::new();
+        let mut unnamed = 0;
+        for (r, node) in &now {
+            let before = self.tree.get(r);
+            if before.is_some_and(|b| same_state(b, node)) {
+                continue;
+            }
+            if node.name.is_empty() {
+                unnamed += 1;
+                continue;
+            }
+            let mut line = format!("expect role={} name={}", node.role, quote(&node.name));
+            if let Some(v) = &node.value {
+                line.push_str(&format!(" value={}", quote(v)));
+            }
+            for s in &node.states {
+                line.push(' ');
+                line.push_str(s);
+            }
+            for (was, opposite) in [("checked", "unchecked"), ("expanded", "collapsed")] {
+                if before.is_some_and(|b| b.has(was)) && !node.has(was) {
+                    line.push(' ');
+                    line.push_str(opposite);
+                }
+            }
+            lines.push(line);
+        }
+        let gone: Vec<NodeLine> = self
+            .tree
+            .iter()
+            .filter(|(r, n)| !now.contains_key(*r) && !n.name.is_empty())
+            .map(|(_, n)| n.clone())
+            .collect();
+        for node in gone {
+            let selector = format!("role={} name={}", node.role, quote(&node.name));
+            // Out of the interactive view is not gone: it may be scrolled away or under a modal.
+            let r = self.send(&format!("find {selector}"))?;
+            if r.body().starts_with("matches 0") {
+                lines.push(format!("expect gone {selector}"));
+            }
+        }
+        let extra = lines.len().saturating_sub(MAX_EXPECTS);
+        for line in lines.into_iter().take(MAX_EXPECTS) {
+            self.write(&line)?;
+        }
+        if extra > 0 {
+            self.write(&format!(
+                "# {extra} more changes were not turned into expectations"
+            ))?;
+        }
+        if unnamed > 0 {
+            self.write(&format!("# {unnamed} nodes with no name changed too"))?;
+        }
+        self.tree = now;
+        Ok(())
+    }
+}
+
+/// Whether two lines of one node say the same but for where it is and what it can do.
+fn same_state(a: &NodeLine, b: &NodeLine) -> bool {
+    (&a.role, &a.name, &a.value, &a.states) == (&b.role, &b.name, &b.value, &b.states)
+}
+
+enum RecordError {
+    Client(ClientError),
+    Io(std::io::Error),
+}
+
+impl From<ClientError> for RecordError {
+    fn from(e: ClientError) -> Self {
+        RecordError::Client(e)
+    }
+}
+
+impl From<std::io::Error> for RecordError {
+    fn from(e: std::io::Error) -> Self {
+        RecordError::Io(e)
+    }
+}
+
+/// `record FILE`: until Ctrl-C or the app exits.
+pub(crate) fn record(
+    dir: Option<&Path>,
+    timeout: std::time::Duration,
+    file: &Path,
+    from_start: bool,
+    expect: bool,
+) -> ExitCode {
+    let client = match Client::connect(dir) {
+        Ok(c) => c.with_timeout(timeout.max(std::time::Duration::from_millis(POLL_MS * 3))),
+        Err(e) => return no_app(&e),
+    };
+    let out = match File::create(file) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", file.display());
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let ready = client.ready().clone();
+    eprintln!(
+        "recording the commands sent to {} (pid {}) into {}; Ctrl-C stops",
+        quote(&ready.app),
+        ready.pid,
+        file.display()
+    );
+    let mut rec = Recorder {
+        client: &client,
+        out,
+        own: HashSet::new(),
+        tree: BTreeMap::new(),
+        expect,
+    };
+    match record_loop(&mut rec, from_start, &ready.app) {
+        Ok(()) => ExitCode::from(EXIT_OK),
+        Err(RecordError::Client(
+            ClientError::AppExited { .. } | ClientError::NotRunning { .. },
+        )) => {
+            eprintln!("the app exited; the recording is in {}", file.display());
+            ExitCode::from(EXIT_OK)
+        }
+        Err(RecordError::Client(e)) => no_app(&e),
+        Err(RecordError::Io(e)) => {
+            eprintln!("error: cannot write {}: {e}", file.display());
+            ExitCode::from(EXIT_APP_ERROR)
+        }
+    }
+}
+
+fn record_loop(rec: &mut Recorder<'_>, from_start: bool, app: &str) -> Result<(), RecordError> {
+    rec.write(&format!(
+        "# recorded by winit-automation record from the app {}; replay with `winit-automation run`",
+        quote(app)
+    ))?;
+    let mut after = if from_start {
+        0
+    } else {
+        let r = rec.poll(0, None)?;
+        parse_journal(r.body()).0.unwrap_or(0)
+    };
+    if rec.expect {
+        rec.tree = rec.tree()?;
+    }
+    loop {
+        let r = rec.poll(after, Some(POLL_MS))?;
+        if !r.is_ok() {
+            eprintln!("error: the app refused journal: {}", r.to_text().trim_end());
+            return Err(RecordError::Client(ClientError::NotRunning {
+                dir: rec.client.dir().to_owned(),
+            }));
+        }
+        let (next, lost, entries) = parse_journal(r.body());
+        if lost > 0 {
+            eprintln!("warning: {lost} commands were answered before the recorder saw them");
+            rec.write(&format!(
+                "# {lost} commands were lost here (the app keeps 1,024)"
+            ))?;
+        }
+        after = next.unwrap_or(after);
+        let mut acted = false;
+        let own = std::mem::take(&mut rec.own);
+        for entry in entries {
+            if own.contains(&(entry.seq, entry.line.clone())) {
+                continue;
+            }
+            let Ok(command) = Command::parse(&entry.line) else {
+                rec.write(&format!("# not understood: {}", entry.line))?;
+                continue;
+            };
+            if !is_replayed(command.verb()) {
+                continue;
+            }
+            if !entry.ok {
+                rec.write(&format!("# refused ({}): {}", entry.code, entry.line))?;
+                continue;
+            }
+            rec.write(&rewrite(&entry))?;
+            acted |= command.verb().spec().side == Side::App;
+        }
+        if acted && rec.expect {
+            rec.expectations()?;
+        }
+    }
+}

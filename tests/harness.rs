@@ -1,0 +1,169 @@
+//! The test harness (`winit_automation::testing`) on the custom demo, headless: the README's
+//! example, what a failing screenshot leaves behind, failures that print the snapshot, and eight
+//! apps at once with no cross-talk.
+//!
+//! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe); the demo binary is the one
+//! `cargo test --all-features` builds next to this test.
+#![cfg(all(feature = "testing", feature = "automation"))]
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use winit_automation::testing::compare::{Rgba, Tolerance, check_reference_with};
+use winit_automation::testing::{App, By, Spawn};
+
+// The README's example, verbatim between the markers (tests/docs.rs keeps them equal).
+// README example start
+#[test]
+fn the_form_is_filled_and_submitted() {
+    let app = Spawn::example("demo").headless(800, 600).start();
+    app.get_by_role_and_name("textbox", "Name").fill("Ada");
+    app.get_by_role_and_name("checkbox", "Subscribe").click();
+    app.get_by_role_and_name("button", "Submit").click();
+
+    let status = app.get(&By::text_contains("Submitted: Ada"));
+    assert_eq!(
+        status.value(),
+        Some("Submitted: Ada (subscribe yes, volume 50)")
+    );
+    assert!(
+        app.get_by_role_and_name("checkbox", "Subscribe")
+            .is_checked()
+    );
+    insta::assert_snapshot!(app.tree());
+    app.screenshot()
+        .assert_matches("tests/snapshots/harness_form.png");
+}
+// README example end
+
+fn demo() -> App {
+    Spawn::example("demo").headless(800, 600).start()
+}
+
+/// The message of a test failure the closure causes.
+fn failure(f: impl FnOnce()) -> String {
+    let panic = catch_unwind(AssertUnwindSafe(f)).expect_err("it should fail");
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_changed_pixel_fails_the_screenshot_with_a_diff_image() {
+    let app = demo();
+    let shot = app.get_by_role_and_name("button", "Submit").screenshot();
+    let tmp = tempfile::tempdir().unwrap();
+    let reference = tmp.path().join("submit.png");
+    // The reference is this very frame but for one pixel of the button's flat fill, whose colour
+    // is changed (a pixel on a glyph's edge could pass as anti-aliasing, as in egui_kittest).
+    let mut changed = shot.image.clone();
+    let (x, y) = (4, changed.height / 2);
+    assert_eq!(changed.pixel(x - 1, y), changed.pixel(x, y), "a flat fill");
+    let [r, g, b, a] = changed.pixel(x, y).unwrap();
+    changed.set_pixel(x, y, [255 - r, 255 - g, 255 - b, a]);
+    changed.write(&reference).unwrap();
+
+    // `check_reference_with(.., false)` is what `assert_matches` runs without UPDATE_SNAPSHOTS,
+    // which a developer may have set for this run.
+    let message = check_reference_with(&shot.image, &reference, Tolerance::default(), false)
+        .expect_err("one changed pixel fails");
+    assert!(message.contains("1 of"), "{message}");
+    let diff = Rgba::read(tmp.path().join("submit.diff.png")).unwrap();
+    assert_eq!(
+        diff.pixel(x, y),
+        Some([255, 0, 0, 255]),
+        "the changed pixel is red"
+    );
+    let new = Rgba::read(tmp.path().join("submit.new.png")).unwrap();
+    assert_eq!(new, shot.image, "the .new.png is what the app drew");
+    // The unchanged reference passes, and the leftovers of the failure go.
+    shot.image.write(&reference).unwrap();
+    shot.assert_matches(&reference);
+    assert!(!tmp.path().join("submit.diff.png").exists());
+    assert!(!tmp.path().join("submit.new.png").exists());
+}
+
+#[test]
+fn failures_name_the_selector_and_print_the_interactive_snapshot() {
+    let app = demo();
+    let message = failure(|| {
+        app.get_by_role_and_name("button", "Cancel");
+    });
+    assert!(
+        message.contains(r#"no node matches role=button name="Cancel""#),
+        "{message}"
+    );
+    assert!(
+        message.contains(r#"button "Submit""#),
+        "the snapshot: {message}"
+    );
+
+    let message = failure(|| {
+        app.get_by_role("button");
+    });
+    assert!(message.contains("2 nodes match role=button"), "{message}");
+    assert!(message.contains(r#"button "Open dialog""#), "{message}");
+
+    // A refused action says why, with the app's code.
+    app.get_by_role_and_name("button", "Open dialog").click();
+    let message = failure(|| {
+        app.get_by_role_and_name("button", "Submit").click();
+    });
+    assert!(message.contains("covered"), "{message}");
+    assert!(message.contains("dialog"), "{message}");
+    app.get_by_role_and_name("button", "Cancel").click();
+    assert!(app.query_by_role_and_name("button", "Cancel").is_none());
+    assert_eq!(app.get_by_text("Cancelled").name(), "Status");
+}
+
+#[test]
+fn queries_read_the_state_actions_change() {
+    let app = demo();
+    let volume = app.get_by_role_and_name("slider", "Volume");
+    assert_eq!(volume.value(), Some("50"));
+    volume.action("increment", None);
+    assert_eq!(volume.refresh().value(), Some("55"), "the demo's step is 5");
+    let items = app.get_all_by_role("listitem");
+    assert!(items.len() >= 10, "{} items", items.len());
+    assert_eq!(items[0].name(), "Item 01");
+    assert!(
+        !app.query_all(&By::role("listitem").name_contains("Item 4"))
+            .is_empty()
+    );
+    let name = app.get_by_role_and_name("textbox", "Name");
+    name.type_text("Grace");
+    assert_eq!(name.refresh().value(), Some("Grace"));
+    assert!(name.refresh().is_focused());
+}
+
+#[test]
+fn eight_headless_apps_at_once_do_not_hear_each_other() {
+    let threads: Vec<_> = (0..8)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let app = demo();
+                let who = format!("User {i}");
+                app.get_by_role_and_name("textbox", "Name").fill(&who);
+                app.get_by_role_and_name("button", "Submit").click();
+                let status = app.get(&By::text_contains("Submitted:"));
+                let said = status.value().unwrap_or_default().to_owned();
+                (app.dir().to_owned(), app.pid(), who, said)
+            })
+        })
+        .collect();
+    let results: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    for (dir, pid, who, status) in &results {
+        assert!(
+            status.starts_with(&format!("Submitted: {who} ")),
+            "{pid} in {} says {status:?}",
+            dir.display()
+        );
+    }
+    let dirs: std::collections::BTreeSet<_> = results.iter().map(|r| &r.0).collect();
+    assert_eq!(dirs.len(), 8, "each app has its own directory");
+    // Dropped: every app is gone, and its directory with it.
+    for (dir, ..) in &results {
+        assert!(!dir.exists(), "{} is left behind", dir.display());
+    }
+}
