@@ -1,6 +1,6 @@
 //! `run FILE` replays a script; `record FILE` writes one from the app's journal (docs/scripts.md).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
@@ -184,7 +184,8 @@ struct Recorder<'a> {
     /// (and so journaled) before the recorder reads its response, hence in the next poll's
     /// entries, after which the set is cleared.
     own: HashSet<(u64, String)>,
-    tree: BTreeMap<String, NodeLine>,
+    /// The node lines of the last look, in tree order.
+    tree: Vec<NodeLine>,
     expect: bool,
 }
 
@@ -211,26 +212,68 @@ impl Recorder<'_> {
         self.out.flush()
     }
 
-    /// The tree now (the regular view: what a person sees, labels too), by ref.
-    fn tree(&mut self) -> Result<BTreeMap<String, NodeLine>, ClientError> {
+    /// The tree now (the regular view: what a person sees, labels too), in tree order.
+    fn tree(&mut self) -> Result<Vec<NodeLine>, ClientError> {
         let r = self.send("snapshot --force")?;
-        Ok(r.body()
-            .lines()
-            .filter_map(NodeLine::parse)
-            .map(|n| (n.r#ref.clone(), n))
-            .collect())
+        Ok(r.body().lines().filter_map(NodeLine::parse).collect())
     }
 
-    /// `expect` lines for what changed in the tree since the last look: role, name, value and
-    /// state (a node that only moved is no change).
-    fn expectations(&mut self) -> Result<(), RecordError> {
-        // Settled or not (an animating app never settles), the tree now is what to expect.
+    /// The tree once it settled (or after a second: an animating app never settles).
+    fn settled_tree(&mut self) -> Result<Vec<NodeLine>, ClientError> {
         self.send(&format!("settle --timeout {POLL_MS}"))?;
-        let now = self.tree()?;
+        self.tree()
+    }
+
+    /// Reads the journal after `after` (waiting up to `wait` ms for an entry) and writes the
+    /// commands other clients sent; returns whether one of them was an app-side action.
+    fn take(&mut self, after: &mut u64, wait: Option<u64>) -> Result<bool, RecordError> {
+        let r = self.poll(*after, wait)?;
+        if !r.is_ok() {
+            eprintln!("error: the app refused journal: {}", r.to_text().trim_end());
+            return Err(RecordError::Client(ClientError::NotRunning {
+                dir: self.client.dir().to_owned(),
+            }));
+        }
+        let (next, lost, entries) = parse_journal(r.body());
+        if lost > 0 {
+            eprintln!("warning: {lost} commands were answered before the recorder saw them");
+            self.write(&format!(
+                "# {lost} commands were lost here (the app keeps 1,024)"
+            ))?;
+        }
+        *after = next.unwrap_or(*after);
+        let mut acted = false;
+        let own = std::mem::take(&mut self.own);
+        for entry in entries {
+            if own.contains(&(entry.seq, entry.line.clone())) {
+                continue;
+            }
+            let Ok(command) = Command::parse(&entry.line) else {
+                self.write(&format!("# not understood: {}", entry.line))?;
+                continue;
+            };
+            if !is_replayed(command.verb()) {
+                continue;
+            }
+            if !entry.ok {
+                self.write(&format!("# refused ({}): {}", entry.code, entry.line))?;
+                continue;
+            }
+            self.write(&rewrite(&entry))?;
+            acted |= command.verb().spec().side == Side::App;
+        }
+        Ok(acted)
+    }
+
+    /// `expect` lines for what changed between the last look and `now`: role, name, value and
+    /// state (a node that only moved is no change).
+    fn expectations(&mut self, now: Vec<NodeLine>) -> Result<(), RecordError> {
+        let was: HashMap<&str, &NodeLine> = self.tree.iter().map(|n| (n.r#ref.as_str(), n)).collect();
+        let is: HashSet<&str> = now.iter().map(|n| n.r#ref.as_str()).collect();
         let mut lines = Vec::new();
         let mut unnamed = 0;
-        for (r, node) in &now {
-            let before = self.tree.get(r);
+        for node in &now {
+            let before = was.get(node.r#ref.as_str()).copied();
             if before.is_some_and(|b| same_state(b, node)) {
                 continue;
             }
@@ -257,8 +300,8 @@ impl Recorder<'_> {
         let gone: Vec<NodeLine> = self
             .tree
             .iter()
-            .filter(|(r, n)| !now.contains_key(*r) && !n.name.is_empty())
-            .map(|(_, n)| n.clone())
+            .filter(|n| !is.contains(n.r#ref.as_str()) && !n.name.is_empty())
+            .cloned()
             .collect();
         for node in gone {
             let selector = format!("role={} name={}", node.role, quote(&node.name));
@@ -337,7 +380,7 @@ pub(crate) fn record(
         client: &client,
         out,
         own: HashSet::new(),
-        tree: BTreeMap::new(),
+        tree: Vec::new(),
         expect,
     };
     match record_loop(&mut rec, from_start, &ready.app) {
@@ -357,10 +400,6 @@ pub(crate) fn record(
 }
 
 fn record_loop(rec: &mut Recorder<'_>, from_start: bool, app: &str) -> Result<(), RecordError> {
-    rec.write(&format!(
-        "# recorded by winit-automation record from the app {}; replay with `winit-automation run`",
-        quote(app)
-    ))?;
     let mut after = if from_start {
         0
     } else {
@@ -370,44 +409,24 @@ fn record_loop(rec: &mut Recorder<'_>, from_start: bool, app: &str) -> Result<()
     if rec.expect {
         rec.tree = rec.tree()?;
     }
+    // Written once the recorder knows where it starts: from here on nothing is missed.
+    rec.write(&format!(
+        "# recorded by winit-automation record from the app {}; replay with `winit-automation run`",
+        quote(app)
+    ))?;
     loop {
-        let r = rec.poll(after, Some(POLL_MS))?;
-        if !r.is_ok() {
-            eprintln!("error: the app refused journal: {}", r.to_text().trim_end());
-            return Err(RecordError::Client(ClientError::NotRunning {
-                dir: rec.client.dir().to_owned(),
-            }));
+        if !rec.take(&mut after, Some(POLL_MS))? || !rec.expect {
+            continue;
         }
-        let (next, lost, entries) = parse_journal(r.body());
-        if lost > 0 {
-            eprintln!("warning: {lost} commands were answered before the recorder saw them");
-            rec.write(&format!(
-                "# {lost} commands were lost here (the app keeps 1,024)"
-            ))?;
-        }
-        after = next.unwrap_or(after);
-        let mut acted = false;
-        let own = std::mem::take(&mut rec.own);
-        for entry in entries {
-            if own.contains(&(entry.seq, entry.line.clone())) {
-                continue;
+        // The tree after those actions. Another action answered before this look was taken may
+        // be in it too: such actions are written first and the tree is looked at again, so every
+        // expectation comes after the actions that made it true.
+        loop {
+            let now = rec.settled_tree()?;
+            if !rec.take(&mut after, None)? {
+                rec.expectations(now)?;
+                break;
             }
-            let Ok(command) = Command::parse(&entry.line) else {
-                rec.write(&format!("# not understood: {}", entry.line))?;
-                continue;
-            };
-            if !is_replayed(command.verb()) {
-                continue;
-            }
-            if !entry.ok {
-                rec.write(&format!("# refused ({}): {}", entry.code, entry.line))?;
-                continue;
-            }
-            rec.write(&rewrite(&entry))?;
-            acted |= command.verb().spec().side == Side::App;
-        }
-        if acted && rec.expect {
-            rec.expectations()?;
         }
     }
 }

@@ -1,0 +1,236 @@
+//! `winit-automation run` and `record` against the custom demo, headless (apps spawned with the
+//! test harness): a recorded session replays green against a fresh app and red against a changed
+//! UI; scripts check trees and screenshots and stop at the first failure with its line.
+//!
+//! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe).
+#![cfg(all(feature = "testing", feature = "automation", feature = "cli"))]
+
+use std::path::Path;
+use std::process::{Command as Process, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use winit_automation::testing::compare::Rgba;
+use winit_automation::testing::{App, Spawn};
+
+fn demo(args: &[&str]) -> App {
+    Spawn::example("demo")
+        .headless(800, 600)
+        .args(args.iter().copied())
+        .start()
+}
+
+fn cli(dir: &Path, args: &[&str]) -> Output {
+    Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+        .arg("--dir")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Reads `path` until it holds `what` (the recorder writes as it goes).
+fn file_with(path: &Path, what: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let now = std::fs::read_to_string(path).unwrap_or_default();
+        if now.contains(what) {
+            return now;
+        }
+        assert!(Instant::now() < deadline, "no {what:?} in {}:\n{now}", path.display());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_recorded_session_replays_green_on_a_fresh_app_and_red_on_a_changed_ui() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = tmp.path().join("session.script");
+    let app = demo(&[]);
+    let mut recorder = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+        .arg("--dir")
+        .arg(app.dir())
+        .arg("record")
+        .arg(&script)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    file_with(&script, "# recorded by winit-automation record");
+
+    // Another client drives the app by refs, as an agent reading snapshots would.
+    app.get_by_role_and_name("textbox", "Name").fill("Ada");
+    app.get_by_role_and_name("checkbox", "Subscribe").click();
+    app.get_by_role_and_name("button", "Submit").click();
+    assert!(!app.send("click @e999").is_ok());
+    app.ok("find role=button");
+
+    let written = file_with(&script, "# refused (not_found)");
+    let written = if written.contains("Submitted: Ada") {
+        written
+    } else {
+        file_with(&script, "Submitted: Ada")
+    };
+    let pid = rustix::process::Pid::from_raw(recorder.id() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    recorder.wait().unwrap();
+    println!("{written}");
+
+    // Refs became selectors; read-only commands are not in it; the refusal is a comment.
+    assert!(written.contains("\nfill role=textbox name=\"Name\" \"Ada\" --settle\n"), "{written}");
+    assert!(written.contains("\nclick role=checkbox name=\"Subscribe\" --settle\n"), "{written}");
+    assert!(written.contains("\nclick role=button name=\"Submit\" --settle\n"), "{written}");
+    assert!(written.contains("# refused (not_found): click @e999"), "{written}");
+    assert!(!written.contains("\nfind "), "{written}");
+    let commands: Vec<&str> = written
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("expect"))
+        .collect();
+    assert!(commands.iter().all(|l| !l.contains("@e")), "{commands:?}");
+    // What each action changed, as expectations.
+    assert!(
+        written.contains(
+            "expect role=text name=\"Status\" value=\"Submitted: Ada (subscribe yes, volume 50)\""
+        ),
+        "{written}"
+    );
+    assert!(written.contains("expect role=checkbox name=\"Subscribe\""), "{written}");
+    drop(app);
+
+    let fresh = demo(&[]);
+    let out = cli(fresh.dir(), &["run", script.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(text(&out.stdout).contains("passed: 3 commands"), "{}", text(&out.stdout));
+    let status = fresh.get(&winit_automation::testing::By::text_contains("Submitted:"));
+    assert_eq!(status.value(), Some("Submitted: Ada (subscribe yes, volume 50)"));
+
+    // The same script against a UI whose button was renamed: red, at the click's line.
+    let changed = demo(&["--submit-label", "Send"]);
+    let out = cli(changed.dir(), &["run", script.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let err = text(&out.stderr);
+    let line = written
+        .lines()
+        .position(|l| l.starts_with("click role=button name=\"Submit\""))
+        .unwrap()
+        + 1;
+    assert!(
+        err.contains(&format!("session.script:{line}: click role=button")),
+        "{err}"
+    );
+    assert!(err.contains("not_found"), "{err}");
+    assert!(err.contains("button \"Send\""), "the snapshot at the failure: {err}");
+}
+
+#[test]
+fn the_recorder_stops_when_the_app_exits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = tmp.path().join("quit.script");
+    let app = demo(&[]);
+    let recorder = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+        .arg("--dir")
+        .arg(app.dir())
+        .args(["record", "--no-expect"])
+        .arg(&script)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    file_with(&script, "# recorded");
+    app.get_by_role_and_name("checkbox", "Subscribe").click();
+    file_with(&script, "click role=checkbox");
+    app.quit();
+    let out = recorder.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("the app exited"), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&script).unwrap();
+    assert!(!written.contains("expect"), "--no-expect: {written}");
+}
+
+#[test]
+fn scripts_check_trees_and_screenshots_and_stop_at_the_first_failure() {
+    let app = demo(&[]);
+    let tmp = tempfile::tempdir().unwrap();
+    let script = tmp.path().join("form.script");
+    std::fs::write(
+        &script,
+        "# the form\n\
+         fill role=textbox name=\"Name\" \"Ada\"\n\
+         expect role=textbox name=\"Name\" value=\"Ada\" focused\n\
+         expect gone role=dialog\n\
+         expect screenshot refs/submit.png --ref \"role=button name=Submit\"\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", script.to_str().unwrap()];
+        args.extend(extra);
+        cli(app.dir(), &args)
+    };
+    // No reference yet: red, with the screenshot to accept written as .new.png.
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("form.script:5: expect screenshot"), "{}", text(&out.stderr));
+    assert!(tmp.path().join("refs/submit.new.png").exists());
+    // --update writes it; then the same script is green.
+    let out = run(&["--update"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let reference = Rgba::read(tmp.path().join("refs/submit.png")).unwrap();
+    assert_eq!((reference.width, reference.height), (120, 36), "the button's crop");
+    let out = run(&["--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "", "--quiet");
+    // A pixel of another colour in the reference: red, with a diff image.
+    let mut changed = reference.clone();
+    changed.set_pixel(4, 18, [0, 0, 0, 255]);
+    changed.write(tmp.path().join("refs/submit.png")).unwrap();
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("mismatch: 1 of 4320 pixels"), "{}", text(&out.stderr));
+    let diff = Rgba::read(tmp.path().join("refs/submit.diff.png")).unwrap();
+    assert_eq!(diff.pixel(4, 18), Some([255, 0, 0, 255]));
+
+    // A field that does not hold: the line, what was found, and the snapshot.
+    std::fs::write(
+        &script,
+        "expect role=textbox name=\"Name\" value=\"Grace\" --timeout 300\nclick role=button name=\"Submit\"\n",
+    )
+    .unwrap();
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("form.script:1:"), "{err}");
+    assert!(err.contains("none has value=\"Grace\""), "{err}");
+    assert!(err.contains("textbox \"Name\" value=\"Ada\""), "{err}");
+    assert!(
+        app.get_by_text("Ready").role() == "text",
+        "the run stopped before the click: the status still says Ready"
+    );
+}
+
+#[test]
+fn a_bad_line_sends_nothing_and_no_app_is_exit_3() {
+    let app = demo(&[]);
+    let tmp = tempfile::tempdir().unwrap();
+    let script = tmp.path().join("bad.script");
+    std::fs::write(&script, "fill role=textbox \"Ada\"\nclik role=button\n").unwrap();
+    let out = cli(app.dir(), &["run", script.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("bad.script:2:"), "{err}");
+    assert!(err.contains("unknown verb"), "{err}");
+    assert_eq!(
+        app.get_by_role_and_name("textbox", "Name").value(),
+        Some(""),
+        "the first line was not sent either"
+    );
+    let journal = app.ok("journal");
+    assert!(!journal.contains("fill"), "{journal}");
+
+    let empty = tempfile::tempdir().unwrap();
+    let out = cli(empty.path(), &["run", script.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "the script is checked before the app");
+    std::fs::write(&script, "status\n").unwrap();
+    let out = cli(empty.path(), &["run", script.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+}
