@@ -129,9 +129,9 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window() {
 
     // A screenshot while the window is being resized: whichever frame it comes from, the PNG is
     // whole and has the size its answer states (Demo::screenshot checks that).
-    let resize = demo.client.enqueue_line("resize 900 650").unwrap();
+    let resize = demo.client().enqueue_line("resize 900 650").unwrap();
     let (body, png) = demo.screenshot("resizing");
-    assert!(demo.client.wait(resize).unwrap().is_ok());
+    assert!(demo.client().wait(resize).unwrap().is_ok());
     assert!(
         [(800, 600), (900, 650)].contains(&(png.width, png.height)),
         "{body}"
@@ -232,7 +232,7 @@ fn headless_screenshots_with_no_display_show_the_frame_the_tree_describes() {
     let (body, before) = demo.screenshot("before");
     assert_eq!((before.width, before.height), (800, 600));
     assert!(before.rgba.len() == 800 * 600 * 4);
-    let png_bytes = std::fs::metadata(demo.dir.join("screenshot-before.png"))
+    let png_bytes = std::fs::metadata(demo.dir().join("screenshot-before.png"))
         .unwrap()
         .len();
     assert!(
@@ -270,15 +270,15 @@ fn headless_screenshots_with_no_display_show_the_frame_the_tree_describes() {
         Some(ErrorCode::BadArgument),
         "{response:?}"
     );
-    assert!(!demo.dir.parent().unwrap().join("escape").exists());
+    assert!(!demo.dir().parent().unwrap().join("escape").exists());
 
     // A resize and a screenshot sent together: the screenshot is of the resized frame.
-    let resize = demo.client.enqueue_line("resize 640 480").unwrap();
-    let shot = demo.client.enqueue_line("screenshot resized").unwrap();
-    assert!(demo.client.wait(resize).unwrap().is_ok());
-    let answer = demo.client.wait(shot).unwrap();
+    let resize = demo.client().enqueue_line("resize 640 480").unwrap();
+    let shot = demo.client().enqueue_line("screenshot resized").unwrap();
+    assert!(demo.client().wait(resize).unwrap().is_ok());
+    let answer = demo.client().wait(shot).unwrap();
     assert!(answer.body().contains("size 640x480\n"), "{answer:?}");
-    let resized = Png::read(&demo.dir.join("screenshot-resized.png"));
+    let resized = Png::read(&demo.dir().join("screenshot-resized.png"));
     assert_eq!((resized.width, resized.height), (640, 480));
     demo.quit();
 }
@@ -289,7 +289,7 @@ fn a_1920x1080_headless_screenshot_decodes_to_its_stated_size() {
     demo.wait_for("button \"Submit\"", "the headless demo publishes its tree");
     let (body, png) = demo.screenshot("full");
     assert_eq!((png.width, png.height), (1920, 1080), "{body}");
-    let bytes = std::fs::metadata(demo.dir.join("screenshot-full.png"))
+    let bytes = std::fs::metadata(demo.dir().join("screenshot-full.png"))
         .unwrap()
         .len();
     assert!(

@@ -45,7 +45,7 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     let demo = Demo::start_in("demo", Mode::Headless(800, 600));
     demo.wait_for("button \"Submit\"", "the demo publishes its tree");
     let mut server = tokio::process::Command::new(env!("CARGO_BIN_EXE_winit-automation"));
-    server.arg("mcp").arg("--dir").arg(&demo.dir);
+    server.arg("mcp").arg("--dir").arg(demo.dir());
     let client =
         ().serve(TokioChildProcess::new(server).expect("the server starts"))
             .await
@@ -159,7 +159,7 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     // One session drives several apps: `dir` picks one per call.
     let other = Demo::start_in("demo", Mode::Headless(640, 480));
     other.wait_for("button \"Submit\"", "the second demo publishes its tree");
-    let windows = call(&client, "windows", serde_json::json!({"dir": other.dir})).await;
+    let windows = call(&client, "windows", serde_json::json!({"dir": other.dir()})).await;
     assert!(
         text(&windows).contains("size=640x480"),
         "{}",
@@ -177,11 +177,11 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     let apps = call(
         &client,
         "apps",
-        serde_json::json!({"root": demo.dir.parent().unwrap()}),
+        serde_json::json!({"root": demo.dir().parent().unwrap()}),
     )
     .await;
     assert!(
-        text(&apps).contains(&demo.dir.display().to_string()),
+        text(&apps).contains(&demo.dir().display().to_string()),
         "{}",
         text(&apps)
     );

@@ -40,7 +40,11 @@ fn file_with(path: &Path, what: &str) -> String {
         if now.contains(what) {
             return now;
         }
-        assert!(Instant::now() < deadline, "no {what:?} in {}:\n{now}", path.display());
+        assert!(
+            Instant::now() < deadline,
+            "no {what:?} in {}:\n{now}",
+            path.display()
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -79,10 +83,22 @@ fn a_recorded_session_replays_green_on_a_fresh_app_and_red_on_a_changed_ui() {
     println!("{written}");
 
     // Refs became selectors; read-only commands are not in it; the refusal is a comment.
-    assert!(written.contains("\nfill role=textbox name=\"Name\" \"Ada\" --settle\n"), "{written}");
-    assert!(written.contains("\nclick role=checkbox name=\"Subscribe\" --settle\n"), "{written}");
-    assert!(written.contains("\nclick role=button name=\"Submit\" --settle\n"), "{written}");
-    assert!(written.contains("# refused (not_found): click @e999"), "{written}");
+    assert!(
+        written.contains("\nfill role=textbox name=\"Name\" \"Ada\" --settle\n"),
+        "{written}"
+    );
+    assert!(
+        written.contains("\nclick role=checkbox name=\"Subscribe\" --settle\n"),
+        "{written}"
+    );
+    assert!(
+        written.contains("\nclick role=button name=\"Submit\" --settle\n"),
+        "{written}"
+    );
+    assert!(
+        written.contains("# refused (not_found): click @e999"),
+        "{written}"
+    );
     assert!(!written.contains("\nfind "), "{written}");
     let commands: Vec<&str> = written
         .lines()
@@ -96,15 +112,31 @@ fn a_recorded_session_replays_green_on_a_fresh_app_and_red_on_a_changed_ui() {
         ),
         "{written}"
     );
-    assert!(written.contains("expect role=checkbox name=\"Subscribe\""), "{written}");
+    assert!(
+        written.contains("expect role=checkbox name=\"Subscribe\""),
+        "{written}"
+    );
     drop(app);
 
     let fresh = demo(&[]);
     let out = cli(fresh.dir(), &["run", script.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
-    assert!(text(&out.stdout).contains("passed: 3 commands"), "{}", text(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("passed: 3 commands"),
+        "{}",
+        text(&out.stdout)
+    );
     let status = fresh.get(&winit_automation::testing::By::text_contains("Submitted:"));
-    assert_eq!(status.value(), Some("Submitted: Ada (subscribe yes, volume 50)"));
+    assert_eq!(
+        status.value(),
+        Some("Submitted: Ada (subscribe yes, volume 50)")
+    );
 
     // The same script against a UI whose button was renamed: red, at the click's line.
     let changed = demo(&["--submit-label", "Send"]);
@@ -121,7 +153,10 @@ fn a_recorded_session_replays_green_on_a_fresh_app_and_red_on_a_changed_ui() {
         "{err}"
     );
     assert!(err.contains("not_found"), "{err}");
-    assert!(err.contains("button \"Send\""), "the snapshot at the failure: {err}");
+    assert!(
+        err.contains("button \"Send\""),
+        "the snapshot at the failure: {err}"
+    );
 }
 
 #[test]
@@ -143,7 +178,11 @@ fn the_recorder_stops_when_the_app_exits() {
     app.quit();
     let out = recorder.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("the app exited"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("the app exited"),
+        "{}",
+        text(&out.stderr)
+    );
     let written = std::fs::read_to_string(&script).unwrap();
     assert!(!written.contains("expect"), "--no-expect: {written}");
 }
@@ -170,13 +209,21 @@ fn scripts_check_trees_and_screenshots_and_stop_at_the_first_failure() {
     // No reference yet: red, with the screenshot to accept written as .new.png.
     let out = run(&[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("form.script:5: expect screenshot"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("form.script:5: expect screenshot"),
+        "{}",
+        text(&out.stderr)
+    );
     assert!(tmp.path().join("refs/submit.new.png").exists());
     // --update writes it; then the same script is green.
     let out = run(&["--update"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let reference = Rgba::read(tmp.path().join("refs/submit.png")).unwrap();
-    assert_eq!((reference.width, reference.height), (120, 36), "the button's crop");
+    assert_eq!(
+        (reference.width, reference.height),
+        (120, 36),
+        "the button's crop"
+    );
     let out = run(&["--quiet"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "", "--quiet");
@@ -186,7 +233,11 @@ fn scripts_check_trees_and_screenshots_and_stop_at_the_first_failure() {
     changed.write(tmp.path().join("refs/submit.png")).unwrap();
     let out = run(&[]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("mismatch: 1 of 4320 pixels"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("mismatch: 1 of 4320 pixels"),
+        "{}",
+        text(&out.stderr)
+    );
     let diff = Rgba::read(tmp.path().join("refs/submit.diff.png")).unwrap();
     assert_eq!(diff.pixel(4, 18), Some([255, 0, 0, 255]));
 
@@ -229,7 +280,11 @@ fn a_bad_line_sends_nothing_and_no_app_is_exit_3() {
 
     let empty = tempfile::tempdir().unwrap();
     let out = cli(empty.path(), &["run", script.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2), "the script is checked before the app");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "the script is checked before the app"
+    );
     std::fs::write(&script, "status\n").unwrap();
     let out = cli(empty.path(), &["run", script.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));

@@ -101,6 +101,8 @@ impl std::error::Error for SpawnError {}
 pub struct Spawn {
     program: PathBuf,
     missing_hint: String,
+    /// A command the program runs under (`xvfb-run -a`), and its arguments.
+    wrapper: Option<(OsString, Vec<OsString>)>,
     args: Vec<OsString>,
     env: Vec<(OsString, Option<OsString>)>,
     startup: Duration,
@@ -117,6 +119,7 @@ impl Spawn {
         Spawn {
             missing_hint: "build it first (`cargo build`), or pass the right path".to_owned(),
             program,
+            wrapper: None,
             args: Vec::new(),
             env: Vec::new(),
             startup: DEFAULT_STARTUP,
@@ -160,6 +163,12 @@ impl Spawn {
         self
     }
 
+    /// Removes an environment variable for the app.
+    pub fn env_remove(mut self, key: impl Into<OsString>) -> Spawn {
+        self.env.push((key.into(), None));
+        self
+    }
+
     /// Headless, the way this crate's examples take it: adds `--headless --size WxH` and removes
     /// `DISPLAY` and `WAYLAND_DISPLAY`, so the app cannot open a window by mistake. An app with
     /// other flags takes [`Spawn::arg`] and [`Spawn::env`] instead.
@@ -169,6 +178,18 @@ impl Spawn {
         self.args.push(format!("{width}x{height}").into());
         self.env.push(("DISPLAY".into(), None));
         self.env.push(("WAYLAND_DISPLAY".into(), None));
+        self
+    }
+
+    /// Runs the app under another program, found in `PATH`: `.under("xvfb-run", ["-a"])` runs
+    /// `xvfb-run -a <app> <args>`, a window on a virtual X server. The wrapper is in the app's
+    /// process group, so dropping the [`App`] kills it too.
+    pub fn under<I: IntoIterator<Item = S>, S: Into<OsString>>(
+        mut self,
+        wrapper: impl Into<OsString>,
+        args: I,
+    ) -> Spawn {
+        self.wrapper = Some((wrapper.into(), args.into_iter().map(Into::into).collect()));
         self
     }
 
@@ -225,7 +246,20 @@ impl Spawn {
         let dir = tmp.path().join("box");
         let log = tmp.path().join("app.log");
         let stderr = std::fs::File::create(&log).map_err(SpawnError::Io)?;
-        let mut process = Process::new(&self.program);
+        let mut process = match &self.wrapper {
+            Some((wrapper, args)) => {
+                if !in_path(wrapper) {
+                    return Err(SpawnError::Missing {
+                        program: PathBuf::from(wrapper),
+                        hint: "install it, or put it in PATH".to_owned(),
+                    });
+                }
+                let mut p = Process::new(wrapper);
+                p.args(args).arg(&self.program);
+                p
+            }
+            None => Process::new(&self.program),
+        };
         process
             .args(&self.args)
             .env(DIR_ENV, &dir)
@@ -255,6 +289,16 @@ impl Spawn {
         app.await_first_tree(self.startup, self.timeout, self.wait_for_tree)?;
         Ok(app)
     }
+}
+
+/// Whether `program` names a file in one of `PATH`'s folders (or is a path that exists).
+fn in_path(program: &std::ffi::OsStr) -> bool {
+    let path = Path::new(program);
+    if path.components().count() > 1 {
+        return path.exists();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|dirs| std::env::split_paths(&dirs).any(|d| d.join(program).is_file()))
 }
 
 /// A running app, spawned by [`Spawn`]; killed, with its process group, when dropped.

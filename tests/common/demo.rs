@@ -1,25 +1,28 @@
 //! The demos as subprocesses, driven through the client library: in a real window under Xvfb
 //! (Vulkan lavapipe) or headless. Included by tests/e2e.rs and tests/gallery.rs with
 //! `#[path = "common/demo.rs"] mod demo;` (next to `mod common;`).
+//!
+//! A [`Demo`] is the test harness's [`App`] (`winit_automation::testing`: a private drop-box,
+//! stderr kept for failures, the process group killed on drop) plus what these tests check on
+//! every start: the adapter the demo draws on.
 #![allow(dead_code)]
 
-use std::io::Read;
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command as Process, Stdio};
+use std::path::Path;
+use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::fresh_dir;
-use winit_automation::client::Client;
-use winit_automation::protocol::Response;
+use winit_automation::testing::{App, Spawn};
 
-/// A demo running under `xvfb-run` in its own process group.
+/// A running demo: an [`App`] (`demo.ok(..)`, `demo.client()`, `demo.dir()` ...).
 pub struct Demo {
-    pub child: Child,
-    pub client: Client,
-    pub log: PathBuf,
-    pub dir: PathBuf,
-    _tmp: tempfile::TempDir,
+    app: App,
+}
+
+impl std::ops::Deref for Demo {
+    type Target = App;
+    fn deref(&self) -> &App {
+        &self.app
+    }
 }
 
 /// A decoded screenshot.
@@ -31,18 +34,12 @@ pub struct Png {
 
 impl Png {
     pub fn read(path: &Path) -> Png {
-        let decoder =
-            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-        let mut reader = decoder.read_info().expect("a PNG the png crate decodes");
-        let mut rgba = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut rgba).unwrap();
-        assert_eq!(info.color_type, png::ColorType::Rgba);
-        assert_eq!(info.bit_depth, png::BitDepth::Eight);
-        rgba.truncate(info.buffer_size());
+        let image =
+            winit_automation::testing::compare::Rgba::read(path).unwrap_or_else(|e| panic!("{e}"));
         Png {
-            width: info.width,
-            height: info.height,
-            rgba,
+            width: image.width,
+            height: image.height,
+            rgba: image.pixels,
         }
     }
 
@@ -54,23 +51,6 @@ impl Png {
 
 pub fn close(a: [u8; 3], b: [u8; 3]) -> bool {
     a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 2)
-}
-
-pub fn example(name: &str) -> PathBuf {
-    // target/debug/deps/e2e-HASH -> target/debug/examples/NAME
-    let exe = std::env::current_exe().unwrap();
-    let path = exe
-        .parent()
-        .and_then(Path::parent)
-        .unwrap()
-        .join("examples")
-        .join(name);
-    assert!(
-        path.exists(),
-        "{} is missing: run the tests with `cargo test --all-features`, which builds the examples",
-        path.display()
-    );
-    path
 }
 
 pub fn have(program: &str) -> bool {
@@ -96,48 +76,24 @@ impl Demo {
     }
 
     pub fn start_in(name: &str, mode: Mode) -> Demo {
-        let (tmp, dir) = fresh_dir();
-        let log = tmp.path().join("app.log");
-        let mut command = match mode {
+        let spawn = Spawn::example(name)
+            .startup(Duration::from_secs(120))
+            .timeout(Duration::from_secs(30))
+            // These tests check each answer themselves (`--settle` where they want it).
+            .settle_actions(false);
+        let spawn = match mode {
             Mode::Window(backend) => {
                 assert!(
                     have("xvfb-run") && have("Xvfb"),
                     "xvfb-run is not installed: `apt-get install xvfb` (the end-to-end tests need a virtual X server)"
                 );
-                let mut c = Process::new("xvfb-run");
-                c.args(["-a", "-s", "-screen 0 1280x800x24"])
-                    .arg(example(name))
-                    .env("WGPU_BACKEND", backend);
-                c
+                spawn
+                    .under("xvfb-run", ["-a", "-s", "-screen 0 1280x800x24"])
+                    .env("WGPU_BACKEND", backend)
             }
-            Mode::Headless(w, h) => {
-                let mut c = Process::new(example(name));
-                c.args(["--headless", "--size", &format!("{w}x{h}")])
-                    .env_remove("DISPLAY")
-                    .env_remove("WAYLAND_DISPLAY")
-                    .env("WGPU_BACKEND", "vulkan");
-                c
-            }
+            Mode::Headless(w, h) => spawn.headless(w, h).env("WGPU_BACKEND", "vulkan"),
         };
-        let child = command
-            .arg("--dir")
-            .arg(&dir)
-            // Apps that take no `--dir` (eframe_app) find the drop-box here.
-            .env("WINIT_AUTOMATION_DIR", &dir)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .process_group(0)
-            .spawn()
-            .expect("start the demo");
-        let mut child = child;
-        let client = Demo::connect(&dir, &log, &mut child);
-        let mut demo = Demo {
-            client,
-            child,
-            log,
-            dir,
-            _tmp: tmp,
-        };
+        let demo = Demo { app: spawn.start() };
         demo.check_adapter(match mode {
             Mode::Window(backend) => backend,
             Mode::Headless(..) => "vulkan",
@@ -153,7 +109,7 @@ impl Demo {
             .lines()
             .find_map(|l| l.strip_prefix("file "))
             .unwrap_or_else(|| panic!("no file line: {body}"));
-        let png = Png::read(&self.dir.join(file));
+        let png = Png::read(&self.dir().join(file));
         let size = body.lines().find_map(|l| l.strip_prefix("size ")).unwrap();
         assert_eq!(size, format!("{}x{}", png.width, png.height), "{body}");
         let bytes: usize = body
@@ -164,43 +120,14 @@ impl Demo {
             .unwrap();
         assert_eq!(
             bytes,
-            std::fs::metadata(self.dir.join(file)).unwrap().len() as usize
+            std::fs::metadata(self.dir().join(file)).unwrap().len() as usize
         );
         (body, png)
     }
 
-    /// Waits for the handshake; a demo that never makes it (or exits) is killed, with its whole
-    /// process group, before the test fails.
-    pub fn connect(dir: &Path, log: &Path, child: &mut Child) -> Client {
-        let deadline = Instant::now() + Duration::from_secs(120);
-        loop {
-            if let Ok(client) = Client::connect(Some(dir)) {
-                return client.with_timeout(Duration::from_secs(30));
-            }
-            let exited = matches!(child.try_wait(), Ok(Some(_)));
-            if exited || Instant::now() >= deadline {
-                kill_group(child);
-                panic!(
-                    "the demo never published ready.txt ({}); its output:\n{}",
-                    if exited { "it exited" } else { "timed out" },
-                    std::fs::read_to_string(log).unwrap_or_default()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    pub fn output(&self) -> String {
-        let mut text = String::new();
-        if let Ok(mut f) = std::fs::File::open(&self.log) {
-            let _ = f.read_to_string(&mut text);
-        }
-        text
-    }
-
     /// The demo draws on the backend asked for: Vulkan lavapipe unless a test asks for GL (wgpu
     /// falls back to GL silently when no Vulkan driver is installed, and GL renders differently).
-    pub fn check_adapter(&mut self, backend: &str) {
+    pub fn check_adapter(&self, backend: &str) {
         let snapshot = self.wait_for(" backend=", "the app names its adapter");
         let metrics = snapshot
             .lines()
@@ -215,19 +142,7 @@ impl Demo {
         );
     }
 
-    pub fn send(&self, line: &str) -> Response {
-        match self.client.send_line(line) {
-            Ok(r) => r,
-            Err(e) => panic!("{line}: {e}\napp output:\n{}", self.output()),
-        }
-    }
-
-    pub fn ok(&self, line: &str) -> String {
-        let response = self.send(line);
-        assert!(response.is_ok(), "{line}: {response:?}");
-        response.body().to_owned()
-    }
-
+    /// The regular snapshot (what a person sees), with refs.
     pub fn snapshot(&self) -> String {
         self.ok("snapshot --force")
     }
@@ -249,32 +164,9 @@ impl Demo {
         }
     }
 
-    pub fn quit(mut self) {
-        let response = self.send("quit");
-        assert!(response.is_ok(), "{response:?}");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        panic!("the demo did not exit after quit:\n{}", self.output());
-    }
-}
-
-/// Kills the demo's whole process group: xvfb-run, Xvfb and the demo.
-pub fn kill_group(child: &mut Child) {
-    if let Ok(None) = child.try_wait() {
-        let pgid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
-        let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
-        let _ = child.wait();
-    }
-}
-
-impl Drop for Demo {
-    fn drop(&mut self) {
-        kill_group(&mut self.child);
+    /// Asks the demo to quit and waits for its process to exit.
+    pub fn quit(self) {
+        self.app.quit();
     }
 }
 

@@ -268,7 +268,8 @@ impl Recorder<'_> {
     /// `expect` lines for what changed between the last look and `now`: role, name, value and
     /// state (a node that only moved is no change).
     fn expectations(&mut self, now: Vec<NodeLine>) -> Result<(), RecordError> {
-        let was: HashMap<&str, &NodeLine> = self.tree.iter().map(|n| (n.r#ref.as_str(), n)).collect();
+        let was: HashMap<&str, &NodeLine> =
+            self.tree.iter().map(|n| (n.r#ref.as_str(), n)).collect();
         let is: HashSet<&str> = now.iter().map(|n| n.r#ref.as_str()).collect();
         let mut lines = Vec::new();
         let mut unnamed = 0;
