@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::compare::{Rgba, Tolerance, check_reference};
 use super::query::{By, NodeLine, parse_find};
+use super::script::{RunOptions, RunSummary, Script};
 use crate::client::{Client, ClientError};
 use crate::dropbox::DIR_ENV;
 use crate::protocol::{Response, quote};
@@ -658,6 +659,24 @@ impl App {
         let path = self.dir.join(&file);
         let image = Rgba::read(&path).unwrap_or_else(|e| panic!("{e}"));
         Screenshot { image, path }
+    }
+
+    /// Replays a script (docs/scripts.md; what `winit-automation record` writes) against the
+    /// app; a line that does not parse or does not pass fails the test with its line number, the
+    /// reason and the interactive snapshot. Screenshot references are relative to the script.
+    #[track_caller]
+    pub fn run_script(&self, path: impl AsRef<Path>) -> RunSummary {
+        let path = path.as_ref();
+        let script = Script::read(path)
+            .unwrap_or_else(|e| panic!("{}: {e}\nhint: {}", path.display(), e.hint));
+        let options = RunOptions {
+            base: path.parent().map(Path::to_owned).unwrap_or_default(),
+            update: false,
+        };
+        match script.run(self.client(), &options, |_, _| {}) {
+            Ok(summary) => summary,
+            Err(failure) => panic!("{}: {failure}", path.display()),
+        }
     }
 
     /// Asks the app to quit and waits (up to 30 s) for the process to exit; fails the test if
