@@ -855,24 +855,22 @@ impl App {
         }
     }
 
-    /// One frame: the plugin's input, then drawing, then the tree, then `end_frame`.
+    /// One frame: the plugin's input, the tree, `publish` (the answers go out before any GPU
+    /// work), then drawing and `end_frame`.
     fn frame(&mut self, event_loop: &ActiveEventLoop) {
         let Some(running) = self.running.as_mut() else {
             return;
         };
         let window = running.window.clone();
         let scale = window.scale_factor();
-        // The swapchain image first: with FIFO presentation the wait for it is where a frame
-        // blocks, so input taken after it is shown in this frame, not the next.
-        let gpu = &mut running.gpu;
-        let texture = match gpu.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                gpu.surface.configure(&gpu.device, &gpu.config);
-                None
-            }
-            _ => None,
+        // Drawing continuously, the swapchain image comes first: with FIFO presentation the wait
+        // for it is where a frame blocks, so input taken after it is shown in this frame, not
+        // the next. Drawing on demand, nothing is queued for presentation, so the input goes
+        // first and is answered without waiting for the image.
+        let mut texture = if self.continuous {
+            acquire(&mut running.gpu)
+        } else {
+            None
         };
         for input in self.automation.begin_frame() {
             match input {
@@ -892,7 +890,19 @@ impl App {
                 _ => {}
             }
         }
+        if std::mem::take(&mut self.ui.changed) {
+            let update = self.ui.tree(scale);
+            running.accesskit.update_if_active(|| update.clone());
+            self.automation.tree_update(window.id(), update);
+            // Keep drawing until the changed state is on screen.
+            window.request_redraw();
+        }
+        // The tree is complete: the answers of this frame's actions are written now.
+        self.automation.publish();
         let gpu = &mut running.gpu;
+        if !self.continuous {
+            texture = acquire(gpu);
+        }
         if let Some(texture) = texture {
             let frame = gpu.target.texture(&texture.texture);
             let view = frame.create_view(&Default::default());
@@ -916,14 +926,22 @@ impl App {
             window.pre_present_notify();
             gpu.queue.present(texture);
         }
-        if std::mem::take(&mut self.ui.changed) {
-            let update = self.ui.tree(scale);
-            running.accesskit.update_if_active(|| update.clone());
-            self.automation.tree_update(window.id(), update);
-            // Keep drawing until the changed state is on screen.
-            window.request_redraw();
-        }
         self.automation.end_frame();
+    }
+}
+
+/// The swapchain image to draw into, or `None` for this frame (the surface is reconfigured when
+/// it was outdated or lost).
+fn acquire(gpu: &mut Gpu) -> Option<wgpu::SurfaceTexture> {
+    match gpu.surface.get_current_texture() {
+        wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => {
+            Some(t)
+        }
+        wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+            gpu.surface.configure(&gpu.device, &gpu.config);
+            None
+        }
+        _ => None,
     }
 }
 
@@ -1039,7 +1057,7 @@ impl ApplicationHandler<UserEvent> for App {
 
 /// The demo with no window and no display: the same UI drawn into an offscreen texture. A frame
 /// runs whenever the plugin brings work (and once more after a change, so a settle sees the tree
-/// stay put); it draws only when the UI changed or a screenshot waits for it.
+/// stay put); it draws only when a screenshot waits for it (`Automation::wants_capture`).
 fn run_headless(dir: Option<String>, (width, height): (u32, u32), submit_label: &str) {
     let (wake_tx, wake) = crossbeam_channel::bounded::<()>(1);
     let automation = setup::automation("demo", dir, true, move || {
@@ -1063,7 +1081,6 @@ fn run_headless(dir: Option<String>, (width, height): (u32, u32), submit_label: 
     ui.size = (width as f32, height as f32);
     ui.focus = None;
     let mut redraw = true;
-    let mut drawn_frames = 0u64;
     loop {
         if !redraw {
             // Idle until work arrives; the wait only bounds how long a lost wake-up could cost.
@@ -1091,9 +1108,14 @@ fn run_headless(dir: Option<String>, (width, height): (u32, u32), submit_label: 
                 _ => {}
             }
         }
-        // Nothing to draw unless the UI changed (the texture still holds the last frame), or a
-        // screenshot waits for this frame.
-        if ui.changed || drawn_frames == 0 || automation.wants_capture(window) {
+        redraw = std::mem::take(&mut ui.changed);
+        if redraw {
+            automation.tree_update(window, ui.tree(1.0));
+        }
+        // The tree is complete: the answers of this frame's actions are written now.
+        automation.publish();
+        // Nobody sees a headless frame: it is drawn only when a screenshot waits for it.
+        if automation.wants_capture(window) {
             let view = texture.create_view(&Default::default());
             let mut encoder = device.create_command_encoder(&Default::default());
             let layers = ui.layers(&mut gfx);
@@ -1109,11 +1131,6 @@ fn run_headless(dir: Option<String>, (width, height): (u32, u32), submit_label: 
             );
             automation.capture(window, &device, &mut encoder, &texture);
             queue.submit([encoder.finish()]);
-            drawn_frames += 1;
-        }
-        redraw = std::mem::take(&mut ui.changed);
-        if redraw {
-            automation.tree_update(window, ui.tree(1.0));
         }
         automation.end_frame();
         if quit {

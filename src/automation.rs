@@ -44,6 +44,8 @@ pub struct Builder {
     waker: Option<crate::link::Waker>,
     #[cfg(feature = "automation")]
     app_screenshots: bool,
+    #[cfg(feature = "automation")]
+    hover_frame: bool,
 }
 
 #[cfg_attr(not(feature = "automation"), allow(unused_variables, unused_mut))]
@@ -118,6 +120,20 @@ impl Builder {
         self
     }
 
+    /// Pointer gestures move the pointer in a frame of their own before they press or turn the
+    /// wheel: a `click` takes two frames (move, then press and release), a `scroll` two (move,
+    /// then the wheel). For a toolkit that decides what is under the pointer only from an earlier
+    /// frame's hover state. By default (off) the move and the press share one frame, which the
+    /// custom demo and egui handle (their events are processed in order); a `drag` always moves
+    /// in frames of its own.
+    pub fn hover_frame(mut self, yes: bool) -> Self {
+        #[cfg(feature = "automation")]
+        {
+            self.hover_frame = yes;
+        }
+        self
+    }
+
     /// Called from the service thread when commands arrive for the render thread, so an idle event
     /// loop wakes up: typically `move || window.request_redraw()` or an `EventLoopProxy::send_event`.
     /// It must not block, and must not call back into [`Automation`].
@@ -156,6 +172,7 @@ impl Builder {
             response_ttl: self.response_ttl,
             waker: self.waker.clone(),
             app_screenshots: self.app_screenshots,
+            hover_frame: self.hover_frame,
         })
         .map_err(|e| err(StartErrorKind::Io(dir.clone(), e)))?;
         Ok(Automation {
@@ -217,6 +234,8 @@ impl Automation {
             waker: None,
             #[cfg(feature = "automation")]
             app_screenshots: false,
+            #[cfg(feature = "automation")]
+            hover_frame: false,
         }
     }
 
@@ -225,8 +244,9 @@ impl Automation {
     /// handler its kind belongs to (see [`crate::input`]). Non-blocking.
     ///
     /// The plugin answers each command itself once its last input has been handed over and the
-    /// frame is published ([`Automation::end_frame`]); multi-step gestures (a click is a move, then
-    /// a press and release; a drag several moves) take one frame per step. Only
+    /// frame is published ([`Automation::publish`] or [`Automation::end_frame`]); a click is one
+    /// frame (a move, a press and a release, in order; see [`Builder::hover_frame`]), multi-step
+    /// gestures (a drag's moves) take one frame per step. Only
     /// [`Input::Request`](crate::Input::Request) needs an answer from the app.
     pub fn begin_frame(&self) -> Inputs {
         #[cfg(feature = "automation")]
@@ -239,15 +259,29 @@ impl Automation {
         }
     }
 
-    /// Marks the current frame as published: answers given during it are written now. Call it after
-    /// the frame is submitted and its tree update or widget records were handed over.
+    /// Publishes the current frame before it is drawn: call it once the frame's tree update or
+    /// widget records, layers and [`Automation::pointer_hit`] report are handed over, before the
+    /// app draws, acquires a swapchain image or presents. The answers of the actions this frame
+    /// applied are written now, so a client does not wait for the GPU work; screenshots still
+    /// wait for their pixels ([`Automation::capture`], then [`Automation::end_frame`]).
+    /// Optional: without it, [`Automation::end_frame`] publishes the frame. Non-blocking.
+    pub fn publish(&self) {
+        #[cfg(feature = "automation")]
+        self.render.publish();
+    }
+
+    /// Ends the current frame, after it was submitted: publishes it unless
+    /// [`Automation::publish`] already did (answers given during it are written now), and hands
+    /// the frame's screenshot copies to the service thread. Call it after the frame is submitted
+    /// and its tree update or widget records were handed over.
     pub fn end_frame(&self) {
         #[cfg(feature = "automation")]
         self.render.end_frame();
     }
 
     /// Whether a screenshot of `window` waits for this frame's texture: an app can skip making
-    /// its texture copyable when not. Call it after [`Automation::begin_frame`].
+    /// its texture copyable when not, and a headless app, whose frames nobody sees, can skip
+    /// drawing the frame altogether (the demos do). Call it after [`Automation::begin_frame`].
     pub fn wants_capture(&self, window: winit::window::WindowId) -> bool {
         #[cfg(feature = "automation")]
         return self.render.wants_capture(u64::from(window));

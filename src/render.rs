@@ -72,6 +72,10 @@ struct State {
     /// Copies encoded this frame, waiting for the frame to be submitted.
     staged: Vec<Staged>,
     ring: Ring,
+    /// Set by `publish` (the frame's tree is complete, its answers are out before the drawing):
+    /// the frame it published, and whether the whole frame reached the channel. `end_frame` then
+    /// only hands over the frame's screenshot copies.
+    published_early: Option<(u64, bool)>,
 }
 
 /// An order taken from the channel, with the stages of input still to deliver.
@@ -139,6 +143,7 @@ impl RenderSide {
                 wanted: Vec::new(),
                 staged: Vec::new(),
                 ring: Ring::new(),
+                published_early: None,
             }),
             thread: Some(service.thread),
             _lock: lock,
@@ -371,30 +376,74 @@ impl RenderSide {
         })
     }
 
-    /// Publishes the frame being built: answers given during it are written now.
-    pub fn end_frame(&self) {
-        let (stages_left, flushed, replied_for_next) = {
+    /// Publishes the frame being built before it is drawn: its tree is complete, so the answers
+    /// given during it are written now, not after the GPU work. `end_frame` then only hands over
+    /// the frame's screenshot copies. A second call in one frame does nothing.
+    pub fn publish(&self) {
+        let (stages_left, flushed) = {
             let mut guard = self.state();
             let state = &mut *guard;
-            // The answers held for the app's press report go with this frame (stamped with it).
-            for held in state.held.drain(..) {
-                self.replier
-                    .send_hit(held.seq, held.verb, Ok(held.summary), Some(held.hit));
+            if state.published_early.is_some() {
+                return;
             }
-            for p in state.pending.iter_mut() {
-                p.pressed_now = false;
-            }
-            let frame = self.link.counters.building.fetch_add(1, Ordering::SeqCst);
-            let flushed = self.flush_backlog(&mut state.backlog);
-            let mut replied = false;
-            if flushed {
-                // Published first, then announced: the service, woken by the frame's end, reads
-                // this frame.
-                self.link.counters.published.store(frame, Ordering::SeqCst);
-                replied = self.finish_captures(state, frame);
-            }
-            (!state.pending.is_empty(), flushed, replied)
+            let (frame, flushed) = self.publish_locked(state);
+            state.published_early = Some((frame, flushed));
+            (!state.pending.is_empty(), flushed)
         };
+        self.after_publish(stages_left, flushed, false);
+    }
+
+    /// Ends the frame after it was submitted: publishes it (unless `publish` did) and hands its
+    /// screenshot copies to the service thread.
+    pub fn end_frame(&self) {
+        let (stages_left, flushed, replied_for_next, early) = {
+            let mut guard = self.state();
+            let state = &mut *guard;
+            let (frame, flushed, early) = match state.published_early.take() {
+                Some((frame, flushed)) => (frame, flushed, true),
+                None => {
+                    let (frame, flushed) = self.publish_locked(state);
+                    (frame, flushed, false)
+                }
+            };
+            // Copies are handed over once their frame is published (else next time).
+            let replied = flushed && self.finish_captures(state, frame);
+            (!state.pending.is_empty(), flushed, replied, early)
+        };
+        if early {
+            if replied_for_next {
+                // An answer waits for the next frame, which must come.
+                self.wake();
+            }
+            return;
+        }
+        self.after_publish(stages_left, flushed, replied_for_next);
+    }
+
+    /// The frame's answers and scene changes go out: held press answers, the frame number, the
+    /// backlog; the frame is published when all of it reached the channel. Returns the frame and
+    /// whether it was published.
+    fn publish_locked(&self, state: &mut State) -> (u64, bool) {
+        // The answers held for the app's press report go with this frame (stamped with it).
+        for held in state.held.drain(..) {
+            self.replier
+                .send_hit(held.seq, held.verb, Ok(held.summary), Some(held.hit));
+        }
+        for p in state.pending.iter_mut() {
+            p.pressed_now = false;
+        }
+        let frame = self.link.counters.building.fetch_add(1, Ordering::SeqCst);
+        let flushed = self.flush_backlog(&mut state.backlog);
+        if flushed {
+            // Published first, then announced: the service, woken by the frame's end, reads
+            // this frame.
+            self.link.counters.published.store(frame, Ordering::SeqCst);
+        }
+        (frame, flushed)
+    }
+
+    /// Outside the lock, after a frame is published (or could not be).
+    fn after_publish(&self, stages_left: bool, flushed: bool, replied_for_next: bool) {
         if stages_left || !flushed || replied_for_next {
             // Input stages remain, part of this frame's tree is still on this side (publishing
             // now would let a response overtake its tree), or an answer waits for the next frame:

@@ -196,7 +196,8 @@ fn a_stalled_render_loop_expires_its_action_and_the_commands_behind_it() {
 
 #[test]
 fn an_action_whose_deadline_passes_midway_is_answered_with_what_was_delivered() {
-    let app = stepped_form("Midway", |b| b);
+    // With a hover frame a click is two stages: the move, then the press and release.
+    let app = stepped_form("Midway", |b| b.hover_frame(true));
     let client = app.client();
     let deadline_ms = unix_ms_now() + 2000;
     let click = client

@@ -51,7 +51,7 @@ fn snapshot_ref(app: &TestApp, name: &str) -> String {
 }
 
 #[test]
-fn a_click_moves_to_the_centre_then_presses_and_releases_in_a_later_frame() {
+fn a_click_moves_to_the_centre_then_presses_and_releases_in_the_same_frame() {
     // Scale 2: the tree is in physical pixels, commands and answers in logical ones.
     let form = Form {
         scale: 2.0,
@@ -60,23 +60,23 @@ fn a_click_moves_to_the_centre_then_presses_and_releases_in_a_later_frame() {
     let app = form_app(&form);
     let (response, frames) = run(&app, "click role=button name=Save");
     assert!(response.is_ok(), "{response:?}");
-    // Save spans 20..100 x 140..170 logical: its centre is 60,155, or 120,310 physical.
-    assert_eq!(frames.len(), 2, "{frames:?}");
-    assert_eq!(frames[0].handed, [Handed::Move(120.0, 310.0)]);
+    // Save spans 20..100 x 140..170 logical: its centre is 60,155, or 120,310 physical. The
+    // move comes first, so the press lands where it put the pointer.
+    assert_eq!(frames.len(), 1, "{frames:?}");
     assert_eq!(
-        frames[1].handed,
+        frames[0].handed,
         [
+            Handed::Move(120.0, 310.0),
             Handed::Button(MouseButton::Left, true),
             Handed::Button(MouseButton::Left, false)
         ]
     );
-    assert!(frames[1].number > frames[0].number);
     let body = response.body();
     assert!(body.contains("path pointer\nat 60,155\n"), "{body}");
     assert!(body.contains(" button \"Save\""), "{body}");
     assert!(
-        body.starts_with(&format!("frame {}\n", frames[1].number)),
-        "the answer names the frame that carried the last step: {body}"
+        body.starts_with(&format!("frame {}\n", frames[0].number)),
+        "the answer names the frame that carried the click: {body}"
     );
 
     let (_, frames) = run(&app, "click --right --double 10,20");
@@ -90,6 +90,40 @@ fn a_click_moves_to_the_centre_then_presses_and_releases_in_a_later_frame() {
             Handed::Button(MouseButton::Right, false)
         ]
     );
+}
+
+#[test]
+fn with_a_hover_frame_a_click_and_a_scroll_move_the_pointer_a_frame_earlier() {
+    let form = Form::default();
+    let app = TestApp::builder()
+        .name("input-test")
+        .window(window_state("Input", 1.0))
+        .tree(form.update())
+        .configure(|b| b.hover_frame(true))
+        .start();
+    let (response, frames) = run(&app, "click role=button name=Save");
+    assert!(response.is_ok(), "{response:?}");
+    assert_eq!(frames.len(), 2, "{frames:?}");
+    assert_eq!(frames[0].handed, [Handed::Move(60.0, 155.0)]);
+    assert_eq!(
+        frames[1].handed,
+        [
+            Handed::Button(MouseButton::Left, true),
+            Handed::Button(MouseButton::Left, false)
+        ]
+    );
+    assert!(frames[1].number > frames[0].number);
+    assert!(
+        response
+            .body()
+            .starts_with(&format!("frame {}\n", frames[1].number)),
+        "the answer names the frame of the press: {response:?}"
+    );
+    let (response, frames) = run(&app, "scroll name=Volume 0 40");
+    assert!(response.is_ok(), "{response:?}");
+    assert_eq!(frames.len(), 2, "{frames:?}");
+    assert!(matches!(frames[0].handed[..], [Handed::Move(..)]));
+    assert!(matches!(frames[1].handed[..], [Handed::Wheel(..)]));
 }
 
 #[test]
@@ -276,7 +310,7 @@ fn a_node_whose_bounds_are_not_finite_covers_nothing_and_is_not_aimed_at() {
     let app = start_app(1.0, fixture::unbounded_table(), |_| None);
     let (response, frames) = run(&app, "click name=Under");
     assert!(response.is_ok(), "{response:?}");
-    assert_eq!(frames[0].handed, [Handed::Move(60.0, 25.0)]);
+    assert_eq!(all(&frames)[0], Handed::Move(60.0, 25.0));
     assert_eq!(
         all(&frames)[1..],
         [
@@ -310,7 +344,7 @@ fn a_label_whose_text_is_its_value_is_clicked_by_text() {
     ] {
         let (response, frames) = run(&app, line);
         assert!(response.is_ok(), "{line}: {response:?}");
-        assert_eq!(frames[0].handed, [Handed::Move(170.0, 210.0)], "{line}");
+        assert_eq!(all(&frames)[0], Handed::Move(170.0, 210.0), "{line}");
     }
 }
 
@@ -325,7 +359,7 @@ fn a_list_item_scrolled_out_of_its_list_is_offscreen_until_scrolled_into_view() 
     app.publish(form.update());
     let (response, frames) = run(&app, "click name=file-10.txt");
     assert!(response.is_ok(), "{response:?}");
-    assert_eq!(frames[0].handed, [Handed::Move(550.0, 30.0)]);
+    assert_eq!(all(&frames)[0], Handed::Move(550.0, 30.0));
 }
 
 #[test]

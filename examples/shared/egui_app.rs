@@ -216,23 +216,27 @@ fn run_headless(
                 renderer.update_texture(&device, &queue, *id, delta);
             }
         }
-        let jobs = ctx.tessellate(shapes, pixels_per_point);
-        let screen = egui_wgpu::ScreenDescriptor {
-            size_in_pixels: [texture.width(), texture.height()],
-            pixels_per_point,
-        };
-        let mut encoder = device.create_command_encoder(&Default::default());
-        let extra = paint(
-            &device,
-            &queue,
-            &mut renderer,
-            &mut encoder,
-            &texture,
-            &jobs,
-            &screen,
-        );
-        automation.capture(window, &device, &mut encoder, &texture);
-        queue.submit(extra.into_iter().chain([encoder.finish()]));
+        // Nobody sees a headless frame: it is drawn only when a screenshot waits for it (the
+        // plugin published the frame at the end of egui's pass already).
+        if automation.wants_capture(window) {
+            let jobs = ctx.tessellate(shapes, pixels_per_point);
+            let screen = egui_wgpu::ScreenDescriptor {
+                size_in_pixels: [texture.width(), texture.height()],
+                pixels_per_point,
+            };
+            let mut encoder = device.create_command_encoder(&Default::default());
+            let extra = paint(
+                &device,
+                &queue,
+                &mut renderer,
+                &mut encoder,
+                &texture,
+                &jobs,
+                &screen,
+            );
+            automation.capture(window, &device, &mut encoder, &texture);
+            queue.submit(extra.into_iter().chain([encoder.finish()]));
+        }
         for id in &textures_delta.free {
             renderer.free_texture(id);
         }
@@ -253,18 +257,6 @@ impl App {
             return;
         };
         let window = running.window.clone();
-        // The swapchain image first: with FIFO presentation the wait for it is where a frame
-        // blocks, so input taken after it is shown in this frame, not the next.
-        let gpu = &mut running.gpu;
-        let texture = match gpu.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                gpu.surface.configure(&gpu.device, &gpu.config);
-                None
-            }
-            _ => None,
-        };
         let mut raw = running.egui.take_egui_input(&window);
         // winit cannot read a window's title back on X11: tell egui (and so the plugin) the one
         // the window was given.
@@ -310,6 +302,18 @@ impl App {
                     .update_texture(&gpu.device, &gpu.queue, *id, delta);
             }
         }
+        // egui draws on demand, so nothing is queued for presentation: the swapchain image is
+        // taken after the pass, whose end published the frame (the plugin's `publish`), so
+        // answers never wait for it.
+        let texture = match gpu.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                gpu.surface.configure(&gpu.device, &gpu.config);
+                None
+            }
+            _ => None,
+        };
         if let Some(texture) = texture {
             let frame = gpu.target.texture(&texture.texture);
             let mut encoder = gpu.device.create_command_encoder(&Default::default());

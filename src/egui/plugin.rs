@@ -59,7 +59,8 @@ pub fn window_id(viewport: ViewportId) -> WindowId {
 ///
 /// An app that draws with wgpu itself and captures the exact frame uses
 /// [`Plugin::app_ends_frames`]: it then calls [`Automation::capture`] (with [`window_id`]) and
-/// [`Automation::end_frame`] after its submit, as without the plugin.
+/// [`Automation::end_frame`] after its submit, as without the plugin. The plugin publishes the
+/// frame ([`Automation::publish`]) at the end of egui's pass, before the app draws it.
 pub struct Plugin {
     /// Given up on exit (`on_exit`): the waker holds the `Context`, which holds this plugin, so
     /// the handle would otherwise never be dropped and the service never stopped.
@@ -142,7 +143,8 @@ impl Plugin {
 
     /// For an app that draws with wgpu itself: the app hands each frame's texture to
     /// [`Automation::capture`] (the exact frame, read back off the render thread) and calls
-    /// [`Automation::end_frame`] after submitting it; the plugin does the rest.
+    /// [`Automation::end_frame`] after submitting it; the plugin does the rest, and publishes the
+    /// frame when egui's pass ends, so answers do not wait for the drawing.
     pub fn app_ends_frames(mut self) -> Plugin {
         self.ends_frames = false;
         self
@@ -417,6 +419,10 @@ impl egui::Plugin for Plugin {
             self.screenshots(output);
             self.await_screenshots(ctx);
             automation.end_frame();
+        } else {
+            // The app draws and ends the frame; the tree is complete already, so the answers of
+            // this frame's actions go out now, not after the app's GPU work.
+            automation.publish();
         }
         // A viewport egui no longer lists is closed: its window leaves the snapshot, and input
         // for it has nowhere to go.

@@ -51,6 +51,8 @@ pub(crate) struct Config {
     pub waker: Option<Waker>,
     /// `screenshot` goes to the app as a request instead of being captured by the plugin.
     pub app_screenshots: bool,
+    /// Pointer gestures move the pointer one frame before they press (`Builder::hover_frame`).
+    pub hover_frame: bool,
 }
 
 pub(crate) struct Service {
@@ -126,6 +128,8 @@ pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
     for seq in stuck {
         jobs.insert(seq, Job::Stuck);
     }
+    let mut trees = Trees::default();
+    trees.hover_frame = cfg.hover_frame;
     let mut service = Service {
         cfg,
         started: Instant::now(),
@@ -134,7 +138,7 @@ pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
         fs_events: fs_rx,
         watching: watcher.is_some(),
         _watcher: watcher,
-        trees: Trees::default(),
+        trees,
         jobs,
         journal: journal::Journal::default(),
         relist: true,

@@ -115,6 +115,9 @@ pub(crate) struct Trees {
     /// The frames whose changes reached the mirror (the frame being built when each arrived),
     /// oldest first, distinct; the last is the latest change.
     changes: VecDeque<u64>,
+    /// Pointer gestures move the pointer in a frame of its own before pressing or turning the
+    /// wheel (`Builder::hover_frame`); by default the move and the press share one frame.
+    pub hover_frame: bool,
 }
 
 /// What a snapshot is compared with: the last one of the same projection, depth and scope node (a

@@ -255,8 +255,18 @@ impl Trees {
                     button_name(*button),
                     if *double { " double" } else { "" }
                 );
-                press = Some(self.press_check(&aim, 1));
-                (aim.window, vec![vec![move_to(&aim)], presses_and_releases])
+                let stages = if self.hover_frame {
+                    press = Some(self.press_check(&aim, 1));
+                    vec![vec![move_to(&aim)], presses_and_releases]
+                } else {
+                    // The move and the press in one frame: the app handles its events in order,
+                    // so the press lands where the move put the pointer.
+                    press = Some(self.press_check(&aim, 0));
+                    let mut steps = vec![move_to(&aim)];
+                    steps.extend(presses_and_releases);
+                    vec![steps]
+                };
+                (aim.window, stages)
             }
             Command::Hover { target, .. } => {
                 let aim = self.aim(target, true)?;
@@ -305,10 +315,13 @@ impl Trees {
                 let aim = self.aim(target, true)?;
                 pointer_summary(&mut summary, &aim);
                 let _ = writeln!(summary, "wheel {} {}", num(*dx), num(*dy));
-                (
-                    aim.window,
-                    vec![vec![move_to(&aim)], vec![Step::Wheel { dx: *dx, dy: *dy }]],
-                )
+                let wheel = Step::Wheel { dx: *dx, dy: *dy };
+                let stages = if self.hover_frame {
+                    vec![vec![move_to(&aim)], vec![wheel]]
+                } else {
+                    vec![vec![move_to(&aim), wheel]]
+                };
+                (aim.window, stages)
             }
             Command::Type { text, .. } => {
                 let window = default_window(self)?;

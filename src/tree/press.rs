@@ -240,7 +240,17 @@ mod tests {
         let mut t = trees();
         let check = plan(&mut t, "click name=ok").press.unwrap();
         assert_eq!(check.accept, [NodeId(1), NodeId(2)]);
-        assert_eq!((check.stage, check.at), (1, (50.0, 25.0)));
+        // The press is in the click's only stage, after the move.
+        assert_eq!((check.stage, check.at), (0, (50.0, 25.0)));
+        t.hover_frame = true;
+        let hovered = plan(&mut t, "click name=ok");
+        assert_eq!(
+            hovered.stages.len(),
+            2,
+            "with hover_frame the move has a frame of its own"
+        );
+        assert_eq!(hovered.press.unwrap().stage, 1);
+        t.hover_frame = false;
         // A plain label accepts the nearest widget around it too (the card takes its press), but
         // not the window beyond it.
         let check = plan(&mut t, "click name=caption").press.unwrap();
