@@ -12,6 +12,8 @@ use winit_automation::testing::compare::{Rgba, Tolerance, check_reference_with};
 use winit_automation::testing::{App, By, Spawn};
 
 // The README's example, verbatim between the markers (tests/docs.rs keeps them equal).
+// As written there, not as rustfmt would lay it out (which takes more than 20 lines).
+#[rustfmt::skip]
 // README example start
 #[test]
 fn the_form_is_filled_and_submitted() {
@@ -21,14 +23,8 @@ fn the_form_is_filled_and_submitted() {
     app.get_by_role_and_name("button", "Submit").click();
 
     let status = app.get(&By::text_contains("Submitted: Ada"));
-    assert_eq!(
-        status.value(),
-        Some("Submitted: Ada (subscribe yes, volume 50)")
-    );
-    assert!(
-        app.get_by_role_and_name("checkbox", "Subscribe")
-            .is_checked()
-    );
+    assert_eq!(status.value(), Some("Submitted: Ada (subscribe yes, volume 50)"));
+    assert!(app.get_by_role_and_name("checkbox", "Subscribe").is_checked());
     insta::assert_snapshot!(app.tree());
     app.screenshot()
         .assert_matches("tests/snapshots/harness_form.png");
@@ -117,6 +113,45 @@ fn failures_name_the_selector_and_print_the_interactive_snapshot() {
     assert_eq!(app.get_by_text("Cancelled").name(), "Status");
 }
 
+/// Where the test failure the closure causes says it happened.
+fn failure_location(f: impl FnOnce()) -> String {
+    use std::sync::{Arc, Mutex};
+    let at = Arc::new(Mutex::new(String::new()));
+    let seen = at.clone();
+    // Other tests' panics (in other threads) still reach the hook they would have reached.
+    let previous = Arc::new(std::panic::take_hook());
+    let others = previous.clone();
+    let me = std::thread::current().id();
+    std::panic::set_hook(Box::new(move |info| match info.location() {
+        Some(l) if std::thread::current().id() == me => {
+            *seen.lock().unwrap() = format!("{}:{}", l.file(), l.line());
+        }
+        _ => others(info),
+    }));
+    let outcome = catch_unwind(AssertUnwindSafe(f));
+    std::panic::set_hook(Box::new(move |info| previous(info)));
+    assert!(outcome.is_err(), "it should fail");
+    at.lock().unwrap().clone()
+}
+
+#[test]
+fn failures_point_at_the_test_line() {
+    let app = demo();
+    let tmp = tempfile::tempdir().unwrap();
+    let script = tmp.path().join("bad.script");
+    std::fs::write(&script, "clik role=button\n").unwrap();
+    let line = line!() + 1;
+    let at = failure_location(|| _ = app.run_script(&script));
+    assert_eq!(
+        at,
+        format!("tests/harness.rs:{line}"),
+        "a script that does not parse"
+    );
+    let line = line!() + 1;
+    let at = failure_location(|| _ = app.get_by_role_and_name("button", "Nope"));
+    assert_eq!(at, format!("tests/harness.rs:{line}"), "a query");
+}
+
 #[test]
 fn queries_read_the_state_actions_change() {
     let app = demo();
@@ -165,5 +200,78 @@ fn eight_headless_apps_at_once_do_not_hear_each_other() {
     // Dropped: every app is gone, and its directory with it.
     for (dir, ..) in &results {
         assert!(!dir.exists(), "{} is left behind", dir.display());
+    }
+}
+
+/// egui's own demo windows (egui_demo_lib), which egui shows from its second frame: `start`
+/// hands the app out once its tree has settled, and `tree()` holds no refs, not even in the hints
+/// that name a covering window.
+#[cfg(feature = "egui")]
+#[test]
+fn the_gallery_is_ready_when_start_returns_and_its_tree_has_no_refs() {
+    let app = Spawn::example("egui_gallery").headless(1280, 800).start();
+    // In the "Code Example" window, which the first frame does not show.
+    app.get(&By::role("textbox").and_text("Arthur")).fill("Ada");
+    assert!(
+        app.query_by_text("Ada is 42").is_some(),
+        "{}",
+        app.snapshot()
+    );
+    let tree = app.tree();
+    assert!(tree.contains(" item under window "), "{tree}");
+    let refs = tree
+        .match_indices("@e")
+        .filter(|(i, _)| tree[i + 2..].starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    assert_eq!(refs, 0, "{tree}");
+}
+
+#[test]
+fn an_app_goes_when_the_test_process_is_killed() {
+    if std::env::var_os("HARNESS_KILLED_PARENT").is_some() {
+        // The test process that gets killed: it starts a demo, says its pid, and waits.
+        let app = demo();
+        println!("app pid {}", app.pid());
+        std::thread::sleep(std::time::Duration::from_secs(60));
+        return;
+    }
+    use std::io::BufRead;
+    let mut parent = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "an_app_goes_when_the_test_process_is_killed",
+            "--nocapture",
+        ])
+        .env("HARNESS_KILLED_PARENT", "1")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = std::io::BufReader::new(parent.stdout.take().unwrap());
+    let pid: u32 = out
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|l| l.strip_prefix("app pid ").map(|p| p.parse().unwrap()))
+        .expect("the killed process started its app");
+    let alive = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+    };
+    assert!(alive(pid));
+    // SIGKILL: no destructor runs in the test process.
+    parent.kill().unwrap();
+    parent.wait().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while alive(pid) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the app {pid} outlived its test process"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }

@@ -289,3 +289,77 @@ fn a_bad_line_sends_nothing_and_no_app_is_exit_3() {
     let out = cli(empty.path(), &["run", script.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
 }
+
+#[test]
+fn an_expectation_waits_its_own_timeout_beyond_the_clients() {
+    let app = demo(&[]);
+    let tmp = tempfile::tempdir().unwrap();
+    let script = tmp.path().join("slow.script");
+    for expectation in [
+        "expect role=button name=\"Later\" --timeout 2500",
+        "expect gone role=button name=\"Submit\" --timeout 2500",
+    ] {
+        std::fs::write(&script, format!("# longer than --timeout\n{expectation}\n")).unwrap();
+        let started = Instant::now();
+        let out = cli(
+            app.dir(),
+            &["--timeout", "1000", "run", script.to_str().unwrap()],
+        );
+        let took = started.elapsed();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("slow.script:2:"), "{err}");
+        assert!(err.contains("after 2500 ms"), "{err}");
+        assert!(
+            took >= Duration::from_millis(2400),
+            "it said 2500 ms, and gave up after {took:?}: {err}"
+        );
+    }
+}
+
+/// egui puts a label's text in its value, with no name: the recorder expects it by `text=`.
+#[cfg(feature = "egui")]
+#[test]
+fn a_recording_of_an_egui_app_expects_what_its_labels_say() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = tmp.path().join("egui.script");
+    let egui_demo = || Spawn::example("egui_demo").headless(800, 600).start();
+    let app = egui_demo();
+    let mut recorder = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+        .arg("--dir")
+        .arg(app.dir())
+        .arg("record")
+        .arg(&script)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    file_with(&script, "# recorded by winit-automation record");
+    app.get_by_role_and_name("button", "Count").click();
+    app.get_by_role_and_name("textbox", "Name").fill("Ada");
+    app.get_by_role_and_name("checkbox", "Enabled").click();
+    file_with(&script, "expect role=text text=\"Hello, Ada\"");
+    let written = file_with(&script, "name=\"Enabled\"");
+    let pid = rustix::process::Pid::from_raw(recorder.id() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    recorder.wait().unwrap();
+    let written = std::fs::read_to_string(&script).unwrap_or(written);
+    assert!(
+        written.contains("expect role=text text=\"Clicked 1 times\""),
+        "{written}"
+    );
+    assert!(
+        written.contains("expect role=checkbox name=\"Enabled\" unchecked\n"),
+        "one `unchecked`: {written}"
+    );
+    drop(app);
+
+    let fresh = egui_demo();
+    let out = cli(fresh.dir(), &["run", script.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{written}\n{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}

@@ -208,8 +208,10 @@ impl Spawn {
     }
 
     /// Whether actions (`click`, `fill`, ...) wait for the tree to settle before they return
-    /// (default on, so the next query sees their effect, as kittest's `run()` does). Turn it off
-    /// for an app that never stops animating, and call [`App::settle`] or [`App::wait_for`].
+    /// (default on, so the next query sees their effect, as kittest's `run()` does), and
+    /// [`Spawn::start`] waits for it after the first tree (egui shows its windows from its second
+    /// frame). Turn it off for an app that never stops animating (each settle would wait 5 s for
+    /// nothing), and call [`App::settle`] or [`App::wait_for`].
     pub fn settle_actions(mut self, settle: bool) -> Spawn {
         self.settle = settle;
         self
@@ -222,8 +224,8 @@ impl Spawn {
         self
     }
 
-    /// Starts the app and waits for its first tree; panics with the reason and the app's stderr
-    /// when it cannot.
+    /// Starts the app and waits for its first tree (then for the tree to settle, see
+    /// [`Spawn::settle_actions`]); panics with the reason and the app's stderr when it cannot.
     #[track_caller]
     pub fn start(self) -> App {
         match self.try_start() {
@@ -278,8 +280,10 @@ impl Spawn {
             program: self.program.clone(),
             error,
         })?;
+        let watchdog = watchdog(child.id());
         let mut app = App {
             child,
+            watchdog,
             client: None,
             dir,
             log,
@@ -287,9 +291,50 @@ impl Spawn {
             screenshots: AtomicU64::new(0),
             _tmp: tmp,
         };
-        app.await_first_tree(self.startup, self.timeout, self.wait_for_tree)?;
+        app.await_first_tree(self.startup, self.timeout, self.wait_for_tree, self.settle)?;
         Ok(app)
     }
+}
+
+/// A snapshot's window and node lines without the header, the metrics and the refs: those that
+/// start node lines, and those hints name covering layers by (`[2 items under @e83 window ..]`).
+fn tree_text(body: &str) -> String {
+    let mut out = String::new();
+    for line in body.lines() {
+        if line.starts_with("snapshot ") || line.starts_with("metrics ") {
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let rest = line.trim_start();
+        let rest = match rest.strip_prefix("@e") {
+            Some(r) => r
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim_start(),
+            None if rest.starts_with('[') => &without_refs(rest),
+            None => rest,
+        };
+        let _ = writeln!(out, "{:indent$}{rest}", "");
+    }
+    out
+}
+
+/// A hint line with each ` @eN` left out.
+fn without_refs(hint: &str) -> String {
+    let mut out = String::with_capacity(hint.len());
+    let mut rest = hint;
+    while let Some(at) = rest.find(" @e") {
+        let digits = rest[at + 3..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len() - at - 3);
+        if digits == 0 {
+            out.push_str(&rest[..at + 3]);
+        } else {
+            out.push_str(&rest[..at]);
+        }
+        rest = &rest[at + 3 + digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether `program` names a file in one of `PATH`'s folders (or is a path that exists).
@@ -311,6 +356,9 @@ fn in_path(program: &std::ffi::OsStr) -> bool {
 #[derive(Debug)]
 pub struct App {
     child: Child,
+    /// Kills the app's process group if this process dies without dropping the `App` (a
+    /// signal, `cargo test` interrupted): see [`watchdog`].
+    watchdog: Option<Child>,
     client: Option<Client>,
     dir: PathBuf,
     log: PathBuf,
@@ -325,6 +373,7 @@ impl App {
         startup: Duration,
         timeout: Duration,
         wait_for_tree: bool,
+        settle: bool,
     ) -> Result<(), SpawnError> {
         let deadline = Instant::now() + startup;
         let mut last = String::from("no answer yet");
@@ -344,7 +393,17 @@ impl App {
             if let Some(client) = &self.client {
                 match client.send_line("snapshot --force") {
                     Ok(r) if r.is_ok() => {
-                        if !wait_for_tree || r.body().contains("quality=healthy") {
+                        if !wait_for_tree {
+                            return Ok(());
+                        }
+                        if r.body().contains("quality=healthy") {
+                            // The first tree may be a first frame only: egui, for one, shows
+                            // its windows from the second. Queries right after `start` see the
+                            // UI once it has stopped changing (an app that never does is
+                            // handed out when the settle gives up).
+                            if settle {
+                                let _ = client.send_line("settle");
+                            }
                             return Ok(());
                         }
                         last = r.body().to_owned();
@@ -450,23 +509,7 @@ impl App {
     /// [`App::tree`] for another projection: `""` (what a person sees), `"-i --bounds"`, ...
     #[track_caller]
     pub fn tree_with(&self, flags: &str) -> String {
-        let body = self.ok(&format!("snapshot {flags} --force"));
-        let mut out = String::new();
-        for line in body.lines() {
-            if line.starts_with("snapshot ") || line.starts_with("metrics ") {
-                continue;
-            }
-            let indent = line.len() - line.trim_start().len();
-            let rest = line.trim_start();
-            let rest = match rest.strip_prefix("@e") {
-                Some(r) => r
-                    .trim_start_matches(|c: char| c.is_ascii_digit())
-                    .trim_start(),
-                None => rest,
-            };
-            let _ = writeln!(out, "{:indent$}{rest}", "");
-        }
-        out
+        tree_text(&self.ok(&format!("snapshot {flags} --force")))
     }
 
     /// Waits until the tree has been unchanged for a few frames.
@@ -629,11 +672,11 @@ impl App {
         let r = self.send(&line);
         if !r.is_ok() {
             panic!(
-                "{} {by}:\n{}\n{}",
+                "{}:\n{}\n{}",
                 if gone {
-                    "still there after 5 s:"
+                    format!("{by} still matches a node after the app's wait (5 s)")
                 } else {
-                    "no node after 5 s:"
+                    format!("no node matches {by} after the app's wait (5 s)")
                 },
                 r.to_text().trim_end(),
                 self.context()
@@ -651,13 +694,16 @@ impl App {
     fn screenshot_of(&self, crop: &str) -> Screenshot {
         let n = self.screenshots.fetch_add(1, Ordering::Relaxed);
         let body = self.ok(&format!("screenshot test-{n}{crop}"));
-        let file = body
-            .lines()
-            .find_map(|l| l.strip_prefix("file "))
-            .map(|f| f.trim().trim_matches('"').to_owned())
-            .unwrap_or_else(|| panic!("the screenshot answer names no file:\n{body}"));
+        // `match`es, not closures: a panic in a closure would name this file, not the test's line.
+        let file = match body.lines().find_map(|l| l.strip_prefix("file ")) {
+            Some(f) => f.trim().trim_matches('"').to_owned(),
+            None => panic!("the screenshot answer names no file:\n{body}"),
+        };
         let path = self.dir.join(&file);
-        let image = Rgba::read(&path).unwrap_or_else(|e| panic!("{e}"));
+        let image = match Rgba::read(&path) {
+            Ok(image) => image,
+            Err(e) => panic!("{e}"),
+        };
         Screenshot { image, path }
     }
 
@@ -667,8 +713,10 @@ impl App {
     #[track_caller]
     pub fn run_script(&self, path: impl AsRef<Path>) -> RunSummary {
         let path = path.as_ref();
-        let script = Script::read(path)
-            .unwrap_or_else(|e| panic!("{}: {e}\nhint: {}", path.display(), e.hint));
+        let script = match Script::read(path) {
+            Ok(script) => script,
+            Err(e) => panic!("{}: {e}\nhint: {}", path.display(), e.hint),
+        };
         let options = RunOptions {
             base: path.parent().map(Path::to_owned).unwrap_or_default(),
             update: false,
@@ -708,7 +756,32 @@ impl Drop for App {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
+        // The app is gone: the watchdog has nothing left to do.
+        if let Some(mut w) = self.watchdog.take() {
+            let _ = w.kill();
+            let _ = w.wait();
+        }
     }
+}
+
+/// A process that kills the app's process group when this process dies without dropping its
+/// [`App`] (killed by a signal, a CI timeout, Ctrl-C on `cargo test`: the app is in a process
+/// group of its own, so the terminal's signal never reaches it). It blocks reading a pipe whose
+/// only writer is this process (std opens pipes close-on-exec, so no other child holds it); the
+/// kernel closes it when this process exits, however it exits, and the read returns. It runs in
+/// its own process group too, so the Ctrl-C that stops the tests does not stop it first. No
+/// polling: it costs one sleeping `sh` per app. `None` when `sh` cannot be started (the app then
+/// only goes when the `App` is dropped).
+fn watchdog(app: u32) -> Option<Child> {
+    Process::new("sh")
+        .arg("-c")
+        .arg(format!("cat >/dev/null; kill -KILL -{app} 2>/dev/null"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .ok()
 }
 
 /// A node a query found: its line as the app printed it, and actions on it by its ref (which
@@ -764,8 +837,9 @@ impl Node<'_> {
     #[track_caller]
     pub fn refresh(&self) -> Self {
         let body = self.app.ok(&format!("get {}", self.line.r#ref));
-        let line = NodeLine::parse(body.lines().next().unwrap_or_default())
-            .unwrap_or_else(|| panic!("`get {}` answered no node line:\n{body}", self.r#ref()));
+        let Some(line) = NodeLine::parse(body.lines().next().unwrap_or_default()) else {
+            panic!("`get {}` answered no node line:\n{body}", self.r#ref())
+        };
         Node {
             app: self.app,
             line,
@@ -887,5 +961,31 @@ impl Screenshot {
     /// The colour of one pixel, `[r, g, b, a]`; `None` outside the image.
     pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
         self.image.pixel(x, y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trees_for_insta_carry_no_refs_hints_included() {
+        let body = "snapshot frame=3 protocol=1 quality=healthy\n\
+                    window 1 \"Gallery\" size=1280x800 scale=1 focused\n  \
+                    @e37 button \"Widget Gallery\" checked\n  \
+                    [11 items below]\n  \
+                    [1 item under @e83 window \"Widget Gallery\"]\n    \
+                    @e90 text value=\"mail me @e5\"\n  \
+                    [2 items blocked by the modal @e7 dialog \"a @e9 b\"]\n\
+                    metrics frames=3 fps=0\n";
+        assert_eq!(
+            tree_text(body),
+            "window 1 \"Gallery\" size=1280x800 scale=1 focused\n  \
+             button \"Widget Gallery\" checked\n  \
+             [11 items below]\n  \
+             [1 item under window \"Widget Gallery\"]\n    \
+             text value=\"mail me @e5\"\n  \
+             [2 items blocked by the modal dialog \"a b\"]\n"
+        );
     }
 }

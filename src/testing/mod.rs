@@ -8,7 +8,7 @@
 //! let app = Spawn::example("demo").headless(800, 600).start();
 //! app.get_by_role_and_name("textbox", "Name").fill("Ada");
 //! app.get_by_role_and_name("button", "Submit").click();
-//! app.wait_for(&winit_automation::testing::By::text("Submitted: Ada"));
+//! app.wait_for(&winit_automation::testing::By::text_contains("Submitted: Ada"));
 //! app.screenshot().assert_matches("tests/snapshots/form.png");
 //! ```
 //!

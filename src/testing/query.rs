@@ -10,7 +10,7 @@ use crate::protocol::{Selector, Term, quote, tokenize};
 ///
 /// ```
 /// use winit_automation::testing::By;
-/// assert_eq!(By::role("button").name("Save as").to_string(), r#"role=button name="Save as""#);
+/// assert_eq!(By::role("button").and_name("Save as").to_string(), r#"role=button name="Save as""#);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[must_use]

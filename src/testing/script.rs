@@ -5,7 +5,7 @@
 //! # fill and submit the form
 //! fill role=textbox name="Name" "Ada"
 //! click role=button name="Submit"
-//! expect role=text text="Submitted: Ada"
+//! expect role=text text~="Submitted: Ada"
 //! expect role=textbox name="Name" value="Ada"
 //! expect gone role=dialog name="Confirm"
 //! expect screenshot form.png --threshold 0.6 --max-failed 0
@@ -25,6 +25,9 @@ use crate::protocol::{Command, Selector, Token, Verb, quote, tokenize};
 
 /// How long an `expect` waits for what it expects, unless it says `--timeout MS`.
 pub const DEFAULT_EXPECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The longest `wait` an expectation sends at once (see [`wait`]).
+const WAIT_SLICE: Duration = Duration::from_secs(1);
 
 /// How often a field check is looked at again while it waits.
 const RECHECK: Duration = Duration::from_millis(10);
@@ -430,21 +433,14 @@ fn run_command(client: &Client, line: &str) -> Result<String, Stop> {
 
 fn check(client: &Client, expect: &Expect, options: &RunOptions, n: usize) -> Result<String, Stop> {
     match expect {
-        Expect::Gone { selector, timeout } => {
-            let r = client.send_line(&format!(
-                "wait {selector} --gone --timeout {}",
-                timeout.as_millis()
-            ))?;
-            if r.is_ok() {
-                Ok(format!("gone: {selector}"))
-            } else {
-                Err(refused(format!(
-                    "still there after {} ms: {}",
-                    timeout.as_millis(),
-                    r.body().lines().skip(1).collect::<Vec<_>>().join("; ")
-                )))
-            }
-        }
+        Expect::Gone { selector, timeout } => match wait(client, selector, true, *timeout)? {
+            None => Ok(format!("gone: {selector}")),
+            Some(r) => Err(refused(format!(
+                "still there after {} ms: {}",
+                timeout.as_millis(),
+                r.body().lines().skip(1).collect::<Vec<_>>().join("; ")
+            ))),
+        },
         Expect::Node {
             selector,
             value,
@@ -452,11 +448,7 @@ fn check(client: &Client, expect: &Expect, options: &RunOptions, n: usize) -> Re
             timeout,
         } => {
             let deadline = Instant::now() + *timeout;
-            let r = client.send_line(&format!(
-                "wait {selector} --timeout {}",
-                timeout.as_millis()
-            ))?;
-            if !r.is_ok() {
+            if wait(client, selector, false, *timeout)?.is_some() {
                 return Err(refused(format!(
                     "no node matches {selector} after {} ms",
                     timeout.as_millis()
@@ -515,6 +507,38 @@ fn check(client: &Client, expect: &Expect, options: &RunOptions, n: usize) -> Re
             .map_err(refused)?;
             let _ = std::fs::remove_file(client.dir().join(&file));
             Ok(format!("matches {}", reference.display()))
+        }
+    }
+}
+
+/// Waits (the app's `wait`) until a node matches `selector`, or with `gone` none does, for up to
+/// `timeout`; `None` once it holds, else the last answer. It waits in slices of at most
+/// [`WAIT_SLICE`], each a command of its own: the client stops waiting for an answer at its own
+/// timeout (the CLI's `--timeout`), which may be shorter than the expectation's.
+fn wait(
+    client: &Client,
+    selector: &Selector,
+    gone: bool,
+    timeout: Duration,
+) -> Result<Option<crate::protocol::Response>, Stop> {
+    let deadline = Instant::now() + timeout;
+    let gone = if gone { " --gone" } else { "" };
+    loop {
+        let slice = deadline
+            .saturating_duration_since(Instant::now())
+            .min(WAIT_SLICE);
+        let r = client.send_line(&format!(
+            "wait {selector}{gone} --timeout {}",
+            slice.as_millis()
+        ))?;
+        let timed_out = r
+            .failure()
+            .is_some_and(|f| f.code == crate::protocol::ErrorCode::Timeout);
+        if r.is_ok() {
+            return Ok(None);
+        }
+        if !timed_out || Instant::now() >= deadline {
+            return Ok(Some(r));
         }
     }
 }

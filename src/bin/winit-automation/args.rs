@@ -379,7 +379,7 @@ pub(crate) enum Sub {
     ///
     /// Ref targets are written as the selectors the app resolved them to, so the script replays
     /// against a fresh app; refused commands become comments; after each group of actions, once
-    /// the tree settles, `expect` lines say what changed in the interactive snapshot. Every line
+    /// the tree settles, `expect` lines say what changed in the regular snapshot (labels too). Every line
     /// is flushed as it is written.
     Record {
         /// The script to write (replaced if it exists).

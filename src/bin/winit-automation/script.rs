@@ -99,8 +99,9 @@ struct Entry {
     ok: bool,
     code: String,
     line: String,
-    /// The selectors its ref targets resolved to, in order.
-    targets: Vec<String>,
+    /// The selectors its ref and point targets resolved to, in order, each with the `from` or
+    /// `to` of a drag's.
+    targets: Vec<(Option<String>, String)>,
 }
 
 /// A `journal` answer: `next`, `lost`, the entries.
@@ -126,16 +127,17 @@ fn parse_journal(body: &str) -> (Option<u64>, u64, Vec<Entry>) {
             }
             Some("target") => {
                 if let Some(e) = entries.last_mut() {
-                    let skip = usize::from(matches!(
-                        tokens.get(1).map(|t| t.bare.as_str()),
-                        Some("from" | "to")
-                    ));
+                    let which = match tokens.get(1).map(|t| t.bare.as_str()) {
+                        Some(w @ ("from" | "to")) => Some(w.to_owned()),
+                        _ => None,
+                    };
+                    let skip = usize::from(which.is_some());
                     let selector = line
                         .trim_start()
                         .splitn(2 + skip, ' ')
                         .nth(1 + skip)
                         .unwrap_or_default();
-                    e.targets.push(selector.to_owned());
+                    e.targets.push((which, selector.to_owned()));
                 }
             }
             _ => {}
@@ -146,22 +148,33 @@ fn parse_journal(body: &str) -> (Option<u64>, u64, Vec<Entry>) {
 
 /// The command line with each ref target replaced by the selector the app resolved it to. Points
 /// stay (a point names a place, which a fresh app of the same size has too); the journal has a
-/// `target` line for them as well, in the same order, so lines and targets stay paired.
+/// `target` line for them as well, in the same order, so lines and targets stay paired. A target
+/// that resolved to nothing has no line: a drag's are paired by their `from` and `to`.
 fn rewrite(entry: &Entry) -> String {
     let Ok(tokens) = tokenize(&entry.line) else {
         return entry.line.clone();
     };
     let mut targets = entry.targets.iter();
+    let labelled = entry.targets.iter().any(|(which, _)| which.is_some());
+    let mut nth_target = 0;
     tokens
         .iter()
         .map(|t| {
             let bare = t.quoted.is_none();
             let is_ref = bare && NodeRef::parse(&t.bare).is_some();
             let is_point = bare && Point::parse(&t.bare).is_some();
-            let selector = if is_ref || is_point {
-                targets.next()
-            } else {
-                None
+            let selector = match (is_ref || is_point, labelled) {
+                (false, _) => None,
+                (true, false) => targets.next().map(|(_, s)| s),
+                (true, true) => {
+                    let which = ["from", "to"].get(nth_target).copied();
+                    nth_target += 1;
+                    entry
+                        .targets
+                        .iter()
+                        .find(|(w, _)| w.as_deref() == which)
+                        .map(|(_, s)| s)
+                }
             };
             match (is_ref, selector) {
                 (true, Some(selector)) => selector.clone(),
@@ -278,12 +291,12 @@ impl Recorder<'_> {
             if before.is_some_and(|b| same_state(b, node)) {
                 continue;
             }
-            if node.name.is_empty() {
+            let Some(selector) = selector_of(node) else {
                 unnamed += 1;
                 continue;
-            }
-            let mut line = format!("expect role={} name={}", node.role, quote(&node.name));
-            if let Some(v) = &node.value {
+            };
+            let mut line = format!("expect {selector}");
+            if let Some(v) = node.value.as_ref().filter(|_| !node.name.is_empty()) {
                 line.push_str(&format!(" value={}", quote(v)));
             }
             for s in &node.states {
@@ -291,21 +304,21 @@ impl Recorder<'_> {
                 line.push_str(s);
             }
             for (was, opposite) in [("checked", "unchecked"), ("expanded", "collapsed")] {
-                if before.is_some_and(|b| b.has(was)) && !node.has(was) {
+                // The regular view prints `unchecked` and `collapsed` itself.
+                if before.is_some_and(|b| b.has(was)) && !node.has(was) && !node.has(opposite) {
                     line.push(' ');
                     line.push_str(opposite);
                 }
             }
             lines.push(line);
         }
-        let gone: Vec<NodeLine> = self
+        let gone: Vec<String> = self
             .tree
             .iter()
-            .filter(|n| !is.contains(n.r#ref.as_str()) && !n.name.is_empty())
-            .cloned()
+            .filter(|n| !is.contains(n.r#ref.as_str()))
+            .filter_map(selector_of)
             .collect();
-        for node in gone {
-            let selector = format!("role={} name={}", node.role, quote(&node.name));
+        for selector in gone {
             // Out of the interactive view is not gone: it may be scrolled away or under a modal.
             let r = self.send(&format!("find {selector}"))?;
             if r.body().starts_with("matches 0") {
@@ -327,6 +340,22 @@ impl Recorder<'_> {
         self.tree = now;
         Ok(())
     }
+}
+
+/// The selector an `expect` names a node by: `role=R name="N"`, or `role=R text="V"` for a node
+/// with no name but a text value (egui puts a label's text there); `None` for a node with neither
+/// (a number is no text: `text=` does not match it).
+fn selector_of(node: &NodeLine) -> Option<String> {
+    if !node.name.is_empty() {
+        return Some(format!("role={} name={}", node.role, quote(&node.name)));
+    }
+    let tokens = tokenize(&node.text).ok()?;
+    let text = tokens
+        .iter()
+        .find(|t| t.bare == "value=")
+        .and_then(|t| t.quoted.as_ref())
+        .filter(|v| !v.is_empty())?;
+    Some(format!("role={} text={}", node.role, quote(text)))
 }
 
 /// Whether two lines of one node say the same but for where it is and what it can do.
@@ -429,5 +458,54 @@ fn record_loop(rec: &mut Recorder<'_>, from_start: bool, app: &str) -> Result<()
                 break;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str) -> NodeLine {
+        NodeLine::parse(text).unwrap()
+    }
+
+    #[test]
+    fn a_drag_whose_start_resolved_to_nothing_keeps_its_end_paired() {
+        // A drag from a point over no node to a ref: the journal has a `target to` line only.
+        let (_, _, entries) = parse_journal(
+            "next 1\nentry 1 seq=3 ok frame=9 \"drag 900,10 to @e5\"\ntarget to role=list name=\"Files\"\n",
+        );
+        assert_eq!(
+            rewrite(&entries[0]),
+            "drag 900,10 to role=list name=\"Files\""
+        );
+        let (_, _, entries) = parse_journal(
+            "next 1\nentry 1 seq=3 ok \"drag @e7 to 120,48\"\ntarget from role=slider name=\"Volume\"\ntarget to role=list name=\"Files\"\n",
+        );
+        assert_eq!(
+            rewrite(&entries[0]),
+            "drag role=slider name=\"Volume\" to 120,48"
+        );
+        let (_, _, entries) = parse_journal(
+            "next 1\nentry 1 seq=3 ok \"click @e5 --settle\"\ntarget role=button name=\"OK\" nth=1\n",
+        );
+        assert_eq!(
+            rewrite(&entries[0]),
+            "click role=button name=\"OK\" nth=1 --settle"
+        );
+    }
+
+    #[test]
+    fn labels_are_named_by_their_text_and_numbers_are_not_text() {
+        assert_eq!(
+            selector_of(&line("@e3 text value=\"Hello, Ada\"")).as_deref(),
+            Some("role=text text=\"Hello, Ada\"")
+        );
+        assert_eq!(
+            selector_of(&line("@e8 text \"Status\" value=\"Ready\"")).as_deref(),
+            Some("role=text name=\"Status\"")
+        );
+        assert_eq!(selector_of(&line("@e5 slider value=50")), None);
+        assert_eq!(selector_of(&line("@e61 unknown")), None);
     }
 }
