@@ -14,8 +14,6 @@
 //! which builds the release demo first.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
 #[path = "../tests/common/app.rs"]
@@ -27,6 +25,7 @@ use app::{TestApp, window_id};
 use render_loop::render_cost;
 use winit_automation::WindowState;
 use winit_automation::client::Client;
+use winit_automation::testing::{App, Spawn};
 
 fn percentile(sorted: &[Duration], q: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
@@ -51,87 +50,32 @@ fn row(what: &str, v: &mut [Duration], target: Duration, unit_us: bool) {
     );
 }
 
-struct Demo {
-    child: Child,
-    _tmp: tempfile::TempDir,
-    client: Client,
-}
-
-impl Drop for Demo {
-    fn drop(&mut self) {
-        let _ = self.client.send_line("quit");
-        let pgid = rustix::process::Pid::from_raw(self.child.id() as i32).unwrap();
-        std::thread::sleep(Duration::from_millis(300));
-        let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
-        let _ = self.child.wait();
-    }
-}
-
-fn demo_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let path = exe
-        .parent()
-        .and_then(Path::parent)
-        .unwrap()
-        .join("examples/demo");
-    assert!(
-        path.exists(),
-        "{} is missing: run `bash scripts/bench.sh`, which builds it",
-        path.display()
-    );
-    path
-}
-
-fn start_demo() -> Demo {
+/// The release demo, started with the test harness: a private drop-box, killed on drop.
+fn start_demo() -> App {
     start_demo_with(&["--continuous"], true)
 }
 
-fn start_demo_with(args: &[&str], windowed: bool) -> Demo {
-    use std::os::unix::process::CommandExt;
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("box");
-    let mut command = if windowed {
-        let mut c = Process::new("xvfb-run");
-        c.args(["-a", "-s", "-screen 0 1280x800x24"])
-            .arg(demo_binary());
-        c
+fn start_demo_with(args: &[&str], windowed: bool) -> App {
+    let spawn = Spawn::example("demo")
+        .args(args.iter().copied())
+        .settle_actions(false)
+        .env("WGPU_BACKEND", "vulkan");
+    let spawn = if windowed {
+        spawn.under("xvfb-run", ["-a", "-s", "-screen 0 1280x800x24"])
     } else {
-        let mut c = Process::new(demo_binary());
-        c.env_remove("DISPLAY");
-        c
+        spawn.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY")
     };
-    let child = command
-        .args(args)
-        .arg("--dir")
-        .arg(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .expect("xvfb-run (apt-get install xvfb)");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let client = loop {
-        if let Ok(c) = Client::connect(Some(&dir)) {
-            break c.with_timeout(Duration::from_secs(10));
-        }
-        assert!(Instant::now() < deadline, "the demo did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    // Wait for the first tree, and name the adapter.
+    let app = spawn.start();
+    // Name the adapter.
     loop {
-        let s = client.send_line("snapshot --force").unwrap();
-        if s.body().contains("textbox \"Name\"") && s.body().contains(" backend=") {
-            let metrics = s.body().lines().find(|l| l.starts_with("metrics")).unwrap();
+        let s = app.ok("snapshot --force");
+        if let Some(metrics) = s.lines().find(|l| l.contains(" backend=")) {
             println!("demo {args:?}: {metrics}");
             break;
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    Demo {
-        child,
-        _tmp: tmp,
-        client,
-    }
+    app
 }
 
 /// A row whose target names both the median and the p99.
@@ -319,13 +263,13 @@ fn main() {
     let frame = Duration::from_micros(16_667);
     row(
         "windowed demo at 60 Hz: read-only command round trip (find)",
-        &mut round_trips(&demo.client, "find role=button", 20, 300),
+        &mut round_trips(demo.client(), "find role=button", 20, 300),
         frame + Duration::from_millis(2),
         false,
     );
     row(
         "windowed demo at 60 Hz: action round trip (focus, one frame)",
-        &mut round_trips(&demo.client, "focus name=Subscribe", 10, 150),
+        &mut round_trips(demo.client(), "focus name=Subscribe", 10, 150),
         frame + Duration::from_millis(2),
         false,
     );
@@ -334,35 +278,31 @@ fn main() {
     let demo = start_demo_with(&["--headless"], false);
     row_p99(
         "idle headless demo: command round trip, client write to response read (find)",
-        &mut round_trips(&demo.client, "find role=button", 50, 500),
+        &mut round_trips(demo.client(), "find role=button", 50, 500),
         Duration::from_millis(1),
         Duration::from_millis(5),
     );
     rate_row(
         "headless demo: read-only throughput (snapshot, find; 200 queued at once)",
         &throughput(
-            &demo.client,
+            demo.client(),
             &["snapshot --force", "find role=listitem"],
             200,
             5,
         ),
         2000.0,
     );
-    rate_row(
-        "headless demo: action throughput (clicks on the checkbox; 100 queued at once)",
-        &throughput(&demo.client, &["click role=checkbox"], 100, 3),
-        500.0,
-    );
+    // Clicks (round trips, bursts, the CLI, parallel demos, the gallery) are benches/clicks.rs.
     drop(demo);
 
     let demo = start_demo_with(&["--headless", "--size", "1920x1080"], false);
     row(
         "screenshot 1920x1080, command to PNG on disk (headless demo, lavapipe)",
-        &mut round_trips(&demo.client, "screenshot bench", 3, 40),
+        &mut round_trips(demo.client(), "screenshot bench", 3, 40),
         Duration::from_millis(40),
         false,
     );
-    let answer = demo.client.send_line("screenshot bench").unwrap();
+    let answer = demo.client().send_line("screenshot bench").unwrap();
     let bytes: u64 = answer
         .body()
         .lines()

@@ -12,7 +12,7 @@
 //! Included with `#[path = "shared/egui_app.rs"] mod egui_app;` next to `mod setup;`.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use egui::{ViewportCommand, ViewportId};
 use winit::application::ApplicationHandler;
@@ -168,6 +168,7 @@ fn run_headless(
                 let _ = wake.recv();
             }
         }
+        let frame_start = Instant::now();
         // egui's points: the texture's pixels over egui's scale (its zoom: ctrl++ makes points
         // larger, and fewer fit).
         let ppp = ctx.pixels_per_point();
@@ -245,7 +246,13 @@ fn run_headless(
         if quit {
             break;
         }
-        next = root.and_then(repaint_at);
+        // egui asks for the next frame at once while it animates; headless, where nothing is
+        // drawn for anybody, that would spin as fast as the CPU goes. Its animations keep to the
+        // wall clock, so frames at 60 Hz show them the same. Commands do not wait for this: the
+        // plugin's waker ends the wait above.
+        next = root
+            .and_then(repaint_at)
+            .map(|at| at.max(frame_start + Duration::from_secs_f64(1.0 / 60.0)));
     }
     // egui's plugins let go of the automation handle: the service answers what it owes and stops.
     ctx.on_exit();
