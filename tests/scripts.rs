@@ -6,7 +6,7 @@
 #![cfg(all(feature = "testing", feature = "automation", feature = "cli"))]
 
 use std::path::Path;
-use std::process::{Command as Process, Output, Stdio};
+use std::process::{Child, Command as Process, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use winit_automation::testing::compare::Rgba;
@@ -49,20 +49,35 @@ fn file_with(path: &Path, what: &str) -> String {
     }
 }
 
+/// `winit-automation record SCRIPT` on `app`, once it has written its header (from then on it
+/// misses nothing).
+fn start_recorder(app: &App, script: &Path, extra: &[&str]) -> Child {
+    let recorder = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+        .arg("--dir")
+        .arg(app.dir())
+        .arg("record")
+        .args(extra)
+        .arg(script)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    file_with(script, "# recorded by winit-automation record");
+    recorder
+}
+
+/// Ctrl-C to the recorder, and its end.
+fn interrupt(mut recorder: Child) {
+    let pid = rustix::process::Pid::from_raw(recorder.id() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    recorder.wait().unwrap();
+}
+
 #[test]
 fn a_recorded_session_replays_green_on_a_fresh_app_and_red_on_a_changed_ui() {
     let tmp = tempfile::tempdir().unwrap();
     let script = tmp.path().join("session.script");
     let app = demo(&[]);
-    let mut recorder = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
-        .arg("--dir")
-        .arg(app.dir())
-        .arg("record")
-        .arg(&script)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    file_with(&script, "# recorded by winit-automation record");
+    let recorder = start_recorder(&app, &script, &[]);
 
     // Another client drives the app by refs, as an agent reading snapshots would.
     app.get_by_role_and_name("textbox", "Name").fill("Ada");
@@ -77,9 +92,7 @@ fn a_recorded_session_replays_green_on_a_fresh_app_and_red_on_a_changed_ui() {
     } else {
         file_with(&script, "Submitted: Ada")
     };
-    let pid = rustix::process::Pid::from_raw(recorder.id() as i32).unwrap();
-    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
-    recorder.wait().unwrap();
+    interrupt(recorder);
     println!("{written}");
 
     // Refs became selectors; read-only commands are not in it; the refusal is a comment.
@@ -164,15 +177,7 @@ fn the_recorder_stops_when_the_app_exits() {
     let tmp = tempfile::tempdir().unwrap();
     let script = tmp.path().join("quit.script");
     let app = demo(&[]);
-    let recorder = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
-        .arg("--dir")
-        .arg(app.dir())
-        .args(["record", "--no-expect"])
-        .arg(&script)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    file_with(&script, "# recorded");
+    let recorder = start_recorder(&app, &script, &["--no-expect"]);
     app.get_by_role_and_name("checkbox", "Subscribe").click();
     file_with(&script, "click role=checkbox");
     app.quit();
@@ -325,23 +330,13 @@ fn a_recording_of_an_egui_app_expects_what_its_labels_say() {
     let script = tmp.path().join("egui.script");
     let egui_demo = || Spawn::example("egui_demo").headless(800, 600).start();
     let app = egui_demo();
-    let mut recorder = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
-        .arg("--dir")
-        .arg(app.dir())
-        .arg("record")
-        .arg(&script)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    file_with(&script, "# recorded by winit-automation record");
+    let recorder = start_recorder(&app, &script, &[]);
     app.get_by_role_and_name("button", "Count").click();
     app.get_by_role_and_name("textbox", "Name").fill("Ada");
     app.get_by_role_and_name("checkbox", "Enabled").click();
     file_with(&script, "expect role=text text=\"Hello, Ada\"");
     let written = file_with(&script, "name=\"Enabled\"");
-    let pid = rustix::process::Pid::from_raw(recorder.id() as i32).unwrap();
-    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
-    recorder.wait().unwrap();
+    interrupt(recorder);
     let written = std::fs::read_to_string(&script).unwrap_or(written);
     assert!(
         written.contains("expect role=text text=\"Clicked 1 times\""),

@@ -224,6 +224,20 @@ impl Trees {
         format::trees(&self.mirror, &mut self.refs, &format::View::default())
     }
 
+    /// The stages of a pointer gesture: the move to `aim`, then `steps`. By default in one
+    /// stage (the app handles its events in order, so a press lands where the move put the
+    /// pointer); with `hover_frame`, `steps` in a stage after the move's. Returns the stages and
+    /// the index of the stage that holds `steps`.
+    fn after_move(&self, aim: &Aim, steps: Vec<Step>) -> (Vec<Vec<Step>>, usize) {
+        if self.hover_frame {
+            (vec![vec![move_to(aim)], steps], 1)
+        } else {
+            let mut one = vec![move_to(aim)];
+            one.extend(steps);
+            (vec![one], 0)
+        }
+    }
+
     /// Plans an action command. `Ok(None)` for a command the app answers itself.
     pub(crate) fn plan(&mut self, command: &Command) -> Result<Option<Plan>, Failure> {
         let mut summary = String::new();
@@ -255,17 +269,8 @@ impl Trees {
                     button_name(*button),
                     if *double { " double" } else { "" }
                 );
-                let stages = if self.hover_frame {
-                    press = Some(self.press_check(&aim, 1));
-                    vec![vec![move_to(&aim)], presses_and_releases]
-                } else {
-                    // The move and the press in one frame: the app handles its events in order,
-                    // so the press lands where the move put the pointer.
-                    press = Some(self.press_check(&aim, 0));
-                    let mut steps = vec![move_to(&aim)];
-                    steps.extend(presses_and_releases);
-                    vec![steps]
-                };
+                let (stages, pressing) = self.after_move(&aim, presses_and_releases);
+                press = Some(self.press_check(&aim, pressing));
                 (aim.window, stages)
             }
             Command::Hover { target, .. } => {
@@ -315,13 +320,8 @@ impl Trees {
                 let aim = self.aim(target, true)?;
                 pointer_summary(&mut summary, &aim);
                 let _ = writeln!(summary, "wheel {} {}", num(*dx), num(*dy));
-                let wheel = Step::Wheel { dx: *dx, dy: *dy };
-                let stages = if self.hover_frame {
-                    vec![vec![move_to(&aim)], vec![wheel]]
-                } else {
-                    vec![vec![move_to(&aim), wheel]]
-                };
-                (aim.window, stages)
+                let wheel = vec![Step::Wheel { dx: *dx, dy: *dy }];
+                (aim.window, self.after_move(&aim, wheel).0)
             }
             Command::Type { text, .. } => {
                 let window = default_window(self)?;
