@@ -27,7 +27,7 @@ use crossbeam_channel::{Receiver, bounded};
 use crate::dropbox::dir::nofollow;
 use crate::dropbox::{self, DirError, EnqueueError, Ready, queue};
 use crate::protocol::{
-    Command, Envelope, ErrorCode, PROTOCOL_VERSION, READY_FILE, Response, response_file,
+    Command, Envelope, ErrorCode, Label, PROTOCOL_VERSION, READY_FILE, Response, response_file,
 };
 
 /// The default time to wait for a response.
@@ -236,6 +236,20 @@ impl fmt::Debug for Client {
             .field("ready", &self.ready)
             .finish()
     }
+}
+
+/// The file the body of a `screenshot` answer names (`file screenshot-LABEL.png`), in `dir`. The
+/// name is checked, so an answer can only make a client read a `screenshot-<label>.png` inside
+/// the directory.
+pub fn screenshot_path(dir: &Path, body: &str) -> Result<PathBuf, String> {
+    let name = body
+        .lines()
+        .find_map(|l| l.strip_prefix("file "))
+        .map(|n| n.trim().trim_matches('"'))
+        .ok_or_else(|| format!("the answer names no file:\n{body}"))?;
+    let label = Label::from_file_name(name)
+        .ok_or_else(|| format!("the answer names {name:?}, not a screenshot"))?;
+    Ok(dir.join(label.file_name()))
 }
 
 /// Reads and checks the handshake of `dir`.

@@ -3,7 +3,6 @@
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
-use std::io::Read as _;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
@@ -13,7 +12,7 @@ use std::time::{Duration, Instant};
 use super::compare::{Rgba, Tolerance, check_reference};
 use super::query::{By, NodeLine, parse_find};
 use super::script::{RunOptions, RunSummary, Script};
-use crate::client::{Client, ClientError};
+use crate::client::{Client, ClientError, screenshot_path};
 use crate::dropbox::DIR_ENV;
 use crate::protocol::{Response, quote};
 
@@ -291,7 +290,7 @@ impl Spawn {
             screenshots: AtomicU64::new(0),
             _tmp: tmp,
         };
-        app.await_first_tree(self.startup, self.timeout, self.wait_for_tree, self.settle)?;
+        app.await_first_tree(self.startup, self.timeout, self.wait_for_tree)?;
         Ok(app)
     }
 }
@@ -373,7 +372,6 @@ impl App {
         startup: Duration,
         timeout: Duration,
         wait_for_tree: bool,
-        settle: bool,
     ) -> Result<(), SpawnError> {
         let deadline = Instant::now() + startup;
         let mut last = String::from("no answer yet");
@@ -401,7 +399,7 @@ impl App {
                             // its windows from the second. Queries right after `start` see the
                             // UI once it has stopped changing (an app that never does is
                             // handed out when the settle gives up).
-                            if settle {
+                            if self.settle {
                                 let _ = client.send_line("settle");
                             }
                             return Ok(());
@@ -442,11 +440,7 @@ impl App {
 
     /// What the app printed on stderr so far.
     pub fn output(&self) -> String {
-        let mut text = String::new();
-        if let Ok(mut f) = std::fs::File::open(&self.log) {
-            let _ = f.read_to_string(&mut text);
-        }
-        text
+        std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
     /// Sends a protocol line and returns the answer, `ok` or `error`; fails the test only when no
@@ -695,11 +689,10 @@ impl App {
         let n = self.screenshots.fetch_add(1, Ordering::Relaxed);
         let body = self.ok(&format!("screenshot test-{n}{crop}"));
         // `match`es, not closures: a panic in a closure would name this file, not the test's line.
-        let file = match body.lines().find_map(|l| l.strip_prefix("file ")) {
-            Some(f) => f.trim().trim_matches('"').to_owned(),
-            None => panic!("the screenshot answer names no file:\n{body}"),
+        let path = match screenshot_path(&self.dir, &body) {
+            Ok(path) => path,
+            Err(why) => panic!("{why}"),
         };
-        let path = self.dir.join(&file);
         let image = match Rgba::read(&path) {
             Ok(image) => image,
             Err(e) => panic!("{e}"),

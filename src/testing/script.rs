@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use super::compare::{Rgba, Tolerance, check_reference_with, update_requested};
 use super::query::{NodeLine, parse_find};
-use crate::client::{Client, ClientError};
+use crate::client::{Client, ClientError, screenshot_path};
 use crate::protocol::{Command, Selector, Token, Verb, quote, tokenize};
 
 /// How long an `expect` waits for what it expects, unless it says `--timeout MS`.
@@ -490,12 +490,8 @@ fn check(client: &Client, expect: &Expect, options: &RunOptions, n: usize) -> Re
                 .map(|t| format!(" --ref {t}"))
                 .unwrap_or_default();
             let body = run_command(client, &format!("screenshot script-{n}{crop}"))?;
-            let file = body
-                .lines()
-                .find_map(|l| l.strip_prefix("file "))
-                .map(|f| f.trim().trim_matches('"').to_owned())
-                .ok_or_else(|| refused(format!("the screenshot answer names no file: {body}")))?;
-            let actual = Rgba::read(client.dir().join(&file))
+            let file = screenshot_path(client.dir(), &body).map_err(refused)?;
+            let actual = Rgba::read(&file)
                 .map_err(|e| refused(format!("cannot read the screenshot: {e}")))?;
             let reference = options.base.join(reference);
             check_reference_with(
@@ -505,7 +501,7 @@ fn check(client: &Client, expect: &Expect, options: &RunOptions, n: usize) -> Re
                 options.update || update_requested(),
             )
             .map_err(refused)?;
-            let _ = std::fs::remove_file(client.dir().join(&file));
+            let _ = std::fs::remove_file(&file);
             Ok(format!("matches {}", reference.display()))
         }
     }

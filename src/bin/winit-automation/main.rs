@@ -15,8 +15,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use winit_automation::client::{Client, ClientError};
-use winit_automation::protocol::{Command, Label, Outcome, Response, quote};
+use winit_automation::client::{Client, ClientError, screenshot_path};
+use winit_automation::protocol::{Command, Outcome, Response, quote};
 use winit_automation::testing::compare::{CompareError, Tolerance, compare_files};
 
 const EXIT_OK: u8 = 0;
@@ -68,18 +68,10 @@ fn local_error(json: bool, code: &str, message: &str, hint: Option<&str>) {
     }
 }
 
-/// Copies the screenshot a response names to `out`. The name is checked, so an answer can only
-/// make the CLI read a `screenshot-<label>.png` inside the directory.
+/// Copies the screenshot a response names to `out` (a name checked by
+/// [`winit_automation::client::screenshot_path`]).
 fn copy_screenshot(client: &Client, response: &Response, out: &PathBuf) -> Result<(), String> {
-    let name = response
-        .body()
-        .lines()
-        .find_map(|l| l.strip_prefix("file "))
-        .map(|n| n.trim().trim_matches('"'))
-        .ok_or("the answer names no file")?;
-    let label = Label::from_file_name(name)
-        .ok_or_else(|| format!("the answer names {name:?}, not a screenshot"))?;
-    let from = client.dir().join(label.file_name());
+    let from = screenshot_path(client.dir(), response.body())?;
     std::fs::copy(&from, out)
         .map(|_| ())
         .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), out.display()))

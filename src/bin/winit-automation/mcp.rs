@@ -186,11 +186,11 @@ impl Server {
 /// The PNG a screenshot's answer names (`file screenshot-LABEL.png`), read from the app's
 /// directory.
 fn screenshot_png(dir: &Path, response: &Response) -> Option<Vec<u8>> {
-    let Outcome::Ok { body } = &response.outcome else {
+    if !response.is_ok() {
         return None;
-    };
-    let file = body.lines().find_map(|l| l.strip_prefix("file "))?;
-    std::fs::read(dir.join(file)).ok()
+    }
+    let file = winit_automation::client::screenshot_path(dir, response.body()).ok()?;
+    std::fs::read(file).ok()
 }
 
 fn act(settle: Option<bool>) -> Act {
