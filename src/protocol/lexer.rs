@@ -29,6 +29,15 @@ impl Token {
         }
     }
 
+    /// The token as a line would carry it: the bare part, then the quoted part quoted again
+    /// (`name="Save as"` stays `name="Save as"`, where [`Token::text`] gives `nameSave as`).
+    pub fn written(&self) -> String {
+        match &self.quoted {
+            Some(q) => format!("{}{}", self.bare, quote(q)),
+            None => self.bare.clone(),
+        }
+    }
+
     /// Whether this token is a flag: a bare `--name` or `-x`, never a quoted string or a number.
     pub fn flag_name(&self) -> Option<&str> {
         if self.quoted.is_some() {

@@ -176,14 +176,6 @@ fn bad(line: usize, message: impl Into<String>) -> ScriptError {
     }
 }
 
-/// A token as it was written (its quoted part quoted again).
-fn written(t: &Token) -> String {
-    match &t.quoted {
-        Some(q) => format!("{}{}", t.bare, quote(q)),
-        None => t.bare.clone(),
-    }
-}
-
 fn parse_expect(text: &str, line: usize) -> Result<Expect, ScriptError> {
     let tokens = tokenize(text).map_err(|e| bad(line, e.message()))?;
     let rest = &tokens[1..];
@@ -198,7 +190,7 @@ fn parse_expect(text: &str, line: usize) -> Result<Expect, ScriptError> {
                 match t.flag_name() {
                     Some("timeout") => timeout = millis(it.next(), line)?,
                     Some(other) => return Err(bad(line, format!("unknown flag --{other}"))),
-                    None => terms.push(written(t)),
+                    None => terms.push(t.written()),
                 }
             }
             Ok(Expect::Gone {
@@ -219,7 +211,7 @@ fn parse_expect(text: &str, line: usize) -> Result<Expect, ScriptError> {
                     }
                 } else if let Some((key, v)) = t.bare.split_once('=') {
                     if SELECTOR_KEYS.contains(&key) {
-                        terms.push(written(t));
+                        terms.push(t.written());
                     } else if key == "value" {
                         value = Some(t.quoted.clone().unwrap_or_else(|| v.to_owned()));
                     } else {
@@ -273,7 +265,7 @@ fn parse_screenshot(rest: &[Token], line: usize) -> Result<Expect, ScriptError> 
             }
             Some("ref") => {
                 let target = it.next().ok_or_else(|| bad(line, "--ref takes a target"))?;
-                crop = Some(written(target));
+                crop = Some(target.written());
             }
             Some(other) => return Err(bad(line, format!("unknown flag --{other}"))),
             None if reference.is_none() => reference = Some(PathBuf::from(t.text())),

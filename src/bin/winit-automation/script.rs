@@ -78,6 +78,7 @@ pub(crate) fn run(
     }
 }
 
+/// No live app (or no answer): the message and hint, exit 3, as for every subcommand.
 fn no_app(e: &ClientError) -> ExitCode {
     eprintln!("error: {e}");
     if let Some(h) = e.hint() {
@@ -178,10 +179,7 @@ fn rewrite(entry: &Entry) -> String {
             };
             match (is_ref, selector) {
                 (true, Some(selector)) => selector.clone(),
-                _ => match &t.quoted {
-                    Some(q) => format!("{}{}", t.bare, quote(q)),
-                    None => t.bare.clone(),
-                },
+                _ => t.written(),
             }
         })
         .collect::<Vec<_>>()
