@@ -157,6 +157,181 @@ impl fmt::Display for ErrorCode {
     }
 }
 
+/// The code of a failure found on the client's side: before a command was sent, while waiting for
+/// its answer, or in a local command (`compare`, `run`). These never appear in a response file;
+/// their text forms never clash with an [`ErrorCode`]'s (the client's time-out is
+/// `client_timeout`, the protocol's `timeout` is a command's own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ClientCode {
+    /// No app has published a handshake in the directory.
+    NotRunning,
+    /// The handshake names a process that no longer exists.
+    AppExited,
+    /// The app speaks another protocol version.
+    VersionMismatch,
+    /// No answer before the client's own timeout.
+    ClientTimeout,
+    /// The app's queue is full.
+    QueueFull,
+    /// The command could not be written to the queue.
+    EnqueueFailed,
+    /// The directory is unsafe, missing or not a drop-box.
+    BadDir,
+    /// A handshake or response file could not be parsed.
+    Malformed,
+    /// An I/O error in the client.
+    Io,
+    /// A screenshot could not be copied to `--out`.
+    CopyFailed,
+    /// A local file could not be read.
+    ReadFailed,
+    /// A file is not a PNG image.
+    NotPng,
+    /// A local file could not be written.
+    WriteFailed,
+    /// The app to test could not be started, or stopped before it was ready.
+    SpawnFailed,
+    /// A script line failed: a refused command or an unmet expectation.
+    ScriptFailed,
+    /// Screenshots that should match differ.
+    Mismatch,
+    /// A door's argument has the wrong type (an MCP tool's `"settle": "maybe"`).
+    BadToolArgument,
+}
+
+impl ClientCode {
+    /// Every client-side code, in documentation order.
+    pub const ALL: &'static [ClientCode] = &[
+        Self::NotRunning,
+        Self::AppExited,
+        Self::VersionMismatch,
+        Self::ClientTimeout,
+        Self::QueueFull,
+        Self::EnqueueFailed,
+        Self::BadDir,
+        Self::Malformed,
+        Self::Io,
+        Self::CopyFailed,
+        Self::ReadFailed,
+        Self::NotPng,
+        Self::WriteFailed,
+        Self::SpawnFailed,
+        Self::ScriptFailed,
+        Self::Mismatch,
+        Self::BadToolArgument,
+    ];
+
+    /// The code as the CLI, the MCP server and the harness print it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NotRunning => "not_running",
+            Self::AppExited => "app_exited",
+            Self::VersionMismatch => "version_mismatch",
+            Self::ClientTimeout => "client_timeout",
+            Self::QueueFull => "queue_full",
+            Self::EnqueueFailed => "enqueue_failed",
+            Self::BadDir => "bad_dir",
+            Self::Malformed => "malformed",
+            Self::Io => "io",
+            Self::CopyFailed => "copy_failed",
+            Self::ReadFailed => "read_failed",
+            Self::NotPng => "not_png",
+            Self::WriteFailed => "write_failed",
+            Self::SpawnFailed => "spawn_failed",
+            Self::ScriptFailed => "script_failed",
+            Self::Mismatch => "mismatch",
+            Self::BadToolArgument => "bad_tool_argument",
+        }
+    }
+}
+
+/// Any error code of this crate: an app's (or the protocol parser's) [`ErrorCode`], or a
+/// [`ClientCode`]. What the CLI's exit code and the MCP server's error text are derived from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// A protocol code: the app's answer, or a command refused by the parser before sending.
+    Protocol(ErrorCode),
+    /// A client-side code.
+    Client(ClientCode),
+}
+
+impl Code {
+    /// The text form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Protocol(c) => c.as_str(),
+            Code::Client(c) => c.as_str(),
+        }
+    }
+
+    /// Whether the code says the input itself is malformed (the command line, a flag, an argument):
+    /// it was refused before anything was sent, or would be by any app.
+    pub fn is_usage(self) -> bool {
+        matches!(
+            self,
+            Code::Protocol(
+                ErrorCode::EmptyCommand
+                    | ErrorCode::TooLong
+                    | ErrorCode::InvalidUtf8
+                    | ErrorCode::MultipleLines
+                    | ErrorCode::BadSyntax
+                    | ErrorCode::UnknownVerb
+                    | ErrorCode::UnknownFlag
+                    | ErrorCode::MissingArgument
+                    | ErrorCode::UnexpectedArgument
+                    | ErrorCode::BadArgument
+            ) | Code::Client(ClientCode::BadToolArgument)
+        )
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<ErrorCode> for Code {
+    fn from(c: ErrorCode) -> Code {
+        Code::Protocol(c)
+    }
+}
+
+impl From<ClientCode> for Code {
+    fn from(c: ClientCode) -> Code {
+        Code::Client(c)
+    }
+}
+
+/// What every error of this crate says, in every door: a [`Code`], a message (`Display`, which
+/// never holds the hint) and a hint on how to fix it. The CLI prints `error: CODE: MESSAGE` and
+/// `hint: HINT` and maps the code to its exit code; the MCP server writes the same lines as a tool
+/// error; the harness panics with them.
+pub trait Coded: fmt::Display {
+    /// The code.
+    fn code(&self) -> Code;
+    /// How to fix it, when there is a fix to suggest.
+    fn hint(&self) -> Option<String>;
+    /// What went wrong, without the code: `Display` unless the type's `Display` leads with its
+    /// code (as [`Failure`]'s does).
+    fn message(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Coded for Failure {
+    fn code(&self) -> Code {
+        Code::Protocol(self.code)
+    }
+    fn message(&self) -> String {
+        self.message.clone()
+    }
+    fn hint(&self) -> Option<String> {
+        (!self.hint.is_empty()).then(|| self.hint.clone())
+    }
+}
+
 /// A failure to report: a typed code, a lowercase message, a hint on how to fix it, and optional
 /// extra lines. Every rejected input and every failed command is one of these; the app writes it as
 /// an `error` response (see [`Response::error`](super::Response::error)).
@@ -256,6 +431,13 @@ mod tests {
             assert_eq!(ErrorCode::parse(code.as_str()), Some(code));
         }
         assert_eq!(ErrorCode::parse("no_such_code"), None);
+    }
+
+    #[test]
+    fn client_codes_never_clash_with_protocol_codes() {
+        for &c in ClientCode::ALL {
+            assert_eq!(ErrorCode::parse(c.as_str()), None, "{}", c.as_str());
+        }
     }
 
     #[test]

@@ -33,7 +33,7 @@ mod verbs;
 pub use actions::{ACTIONS, action_name, action_names, parse_action};
 pub use command::{ActOptions, Button, Command, Projection, SnapshotOptions};
 pub use envelope::Envelope;
-pub use error::{ErrorCode, Failure, ParseError};
+pub use error::{ClientCode, Code, Coded, ErrorCode, Failure, ParseError};
 pub use key::{Key, KeyChord, Modifiers, NamedKey};
 pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
 pub use names::{
