@@ -27,7 +27,8 @@ use crossbeam_channel::{Receiver, bounded};
 use crate::dropbox::dir::nofollow;
 use crate::dropbox::{self, DirError, EnqueueError, Ready, queue};
 use crate::protocol::{
-    Command, Envelope, ErrorCode, Label, PROTOCOL_VERSION, READY_FILE, Response, response_file,
+    ClientCode, Code, Coded, Command, Envelope, ErrorCode, Label, PROTOCOL_VERSION, READY_FILE,
+    Response, response_file,
 };
 
 /// The default time to wait for a response.
@@ -117,27 +118,25 @@ pub enum Fate {
     Taken,
 }
 
-impl ClientError {
-    /// A short stable code for machine-readable output (`--json`).
-    pub fn code(&self) -> &'static str {
-        match self {
-            ClientError::NotRunning { .. } => "not_running",
-            ClientError::AppExited { .. } => "app_exited",
-            ClientError::VersionMismatch { .. } => "version_mismatch",
-            ClientError::Timeout { .. } => "timeout",
-            ClientError::Enqueue(EnqueueError::QueueFull { .. }) => "queue_full",
-            ClientError::Enqueue(_) => "enqueue_failed",
-            ClientError::Dir(_) => "bad_dir",
-            ClientError::Malformed { .. } => "malformed",
-            ClientError::Io { .. } => "io",
-        }
+impl Coded for ClientError {
+    /// A short stable code for machine-readable output (`--json`) and the CLI's exit code.
+    fn code(&self) -> Code {
+        Code::Client(match self {
+            ClientError::NotRunning { .. } => ClientCode::NotRunning,
+            ClientError::AppExited { .. } => ClientCode::AppExited,
+            ClientError::VersionMismatch { .. } => ClientCode::VersionMismatch,
+            ClientError::Timeout { .. } => ClientCode::ClientTimeout,
+            ClientError::Enqueue(EnqueueError::QueueFull { .. }) => ClientCode::QueueFull,
+            ClientError::Enqueue(_) => ClientCode::EnqueueFailed,
+            ClientError::Dir(_) => ClientCode::BadDir,
+            ClientError::Malformed { .. } => ClientCode::Malformed,
+            ClientError::Io { .. } => ClientCode::Io,
+        })
     }
-}
 
-impl ClientError {
     /// How to fix it, if there is a fix to suggest. `Display` never holds it (see
     /// [`Failure`](crate::protocol::Failure) for the rule); the CLI prints it as a `hint:` line.
-    pub fn hint(&self) -> Option<String> {
+    fn hint(&self) -> Option<String> {
         match self {
             ClientError::NotRunning { .. } => Some(format!(
                 "start the app with the automation feature, or pass --dir / set {}",

@@ -278,7 +278,7 @@ fn a_long_poll_is_answered_by_the_next_command_not_at_its_timeout() {
     let sent = Instant::now();
     let poll = app
         .client()
-        .enqueue_line(&format!("journal --after {after} --timeout 5000"))
+        .enqueue_line(&format!("journal --after {after} --wait 5000"))
         .unwrap();
     // The poll has had its turn and waits: its entry is taken and not answered.
     let dir = app.dir().to_owned();
@@ -309,7 +309,7 @@ fn a_long_poll_with_nothing_new_is_answered_empty_at_its_timeout() {
     app.ok("windows");
     let after = journal(&app, "").next;
     let sent = Instant::now();
-    let answer = app.send(&format!("journal --after {after} --timeout 200"));
+    let answer = app.send(&format!("journal --after {after} --wait 200"));
     let waited = sent.elapsed();
     assert!(
         answer.is_ok(),
@@ -383,7 +383,7 @@ fn a_long_poll_waiting_at_shutdown_is_answered_with_what_came_last() {
     app.ok("windows");
     let poll = app
         .client()
-        .enqueue_line("journal --after 1 --timeout 60000")
+        .enqueue_line("journal --after 1 --wait 60000")
         .unwrap();
     eventually(PATIENCE, || {
         dir.join(taken_file(poll)).exists().then_some(())

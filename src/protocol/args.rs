@@ -5,7 +5,9 @@
 //! to its `Command` variant and back.
 
 use super::lexer::{Token, quote, tokenize};
-use super::target::{Selector, Target, is_term, parse_number, parse_selector, parse_target};
+use super::target::{
+    Selector, Target, is_term, is_word, parse_number, parse_selector, parse_target, unquoted_value,
+};
 use super::verbs::{FlagRule, Verb, dashed, usage};
 use super::{ErrorCode, ParseError};
 
@@ -14,7 +16,7 @@ pub(super) struct Args {
     pub(super) verb: Verb,
     pub(super) positional: Vec<Token>,
     /// Each flag by its canonical name (an alias is stored under the flag's name).
-    flags: Vec<(&'static str, Option<Token>)>,
+    pub(super) flags: Vec<(&'static str, Option<Token>)>,
 }
 
 impl Args {
@@ -57,7 +59,7 @@ impl Args {
             }
             let value = match flag.value {
                 None => None,
-                Some(placeholder) => Some(iter.next().ok_or_else(|| {
+                Some((placeholder, _)) => Some(iter.next().ok_or_else(|| {
                     ParseError::new(
                         ErrorCode::MissingArgument,
                         format!("{} needs a value", token.bare),
@@ -165,7 +167,11 @@ impl Args {
         )
     }
 
-    fn unexpected(&self, token: &Token) -> ParseError {
+    fn unexpected(&self, at: usize) -> ParseError {
+        let token = &self.positional[at];
+        if at > 0 && is_term(&self.positional[at - 1]) && is_word(token) {
+            return unquoted_value(&self.positional, at);
+        }
         ParseError::new(
             ErrorCode::UnexpectedArgument,
             format!(
@@ -183,7 +189,7 @@ impl Args {
     /// Fails if positional tokens remain from `used` on.
     pub(super) fn done(&self, used: usize) -> Result<(), ParseError> {
         match self.positional.get(used) {
-            Some(extra) => Err(self.unexpected(extra)),
+            Some(_) => Err(self.unexpected(used)),
             None => Ok(()),
         }
     }

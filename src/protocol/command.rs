@@ -20,6 +20,10 @@ use super::target::{Selector, Target};
 use super::verbs::dashed;
 use super::{ErrorCode, ParseError, Verb};
 
+/// How long a `wait`, a `settle` or an action's `--settle` waits without a `--timeout`, in
+/// milliseconds.
+pub const DEFAULT_WAIT_MS: u64 = 5_000;
+
 /// Which projection of the tree a snapshot shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Projection {
@@ -103,8 +107,8 @@ pub enum Command {
     },
     /// `clean [--keep N] [--dry-run]`: removes the directory's screenshots but the N newest
     Clean { keep: Option<u32>, dry_run: bool },
-    /// `journal [--after N] [--timeout MS]`: the journal entries after index N; with a timeout,
-    /// answered once there is one (or empty at the timeout)
+    /// `journal [--after N] [--wait MS]`: the journal entries after index N; with a wait, answered
+    /// once there is one (or empty when the wait is over)
     Journal {
         after: Option<u64>,
         timeout_ms: Option<u64>,
@@ -214,7 +218,7 @@ impl Command {
     }
 
     /// Maps the parts of a command line to its variant.
-    fn from_args(a: &Args) -> Result<Command, ParseError> {
+    pub(super) fn from_args(a: &Args) -> Result<Command, ParseError> {
         let act = || -> Result<ActOptions, ParseError> {
             Ok(ActOptions {
                 settle: a.has("settle"),
@@ -279,7 +283,7 @@ impl Command {
                 a.done(0)?;
                 Command::Journal {
                     after: a.number("after")?,
-                    timeout_ms: a.number("timeout")?,
+                    timeout_ms: a.number("wait")?,
                 }
             }
             Verb::Click => Command::Click {
@@ -422,6 +426,22 @@ impl Command {
         }
     }
 
+    /// How long the app may hold this command before it answers, on top of carrying it out: a
+    /// `wait`'s or `settle`'s `--timeout`, an action's `--timeout` with `--settle`, a `journal`'s
+    /// `--wait`. A client waits at least this long (and a margin for the answer to arrive).
+    pub fn held_in_app_ms(&self) -> Option<u64> {
+        match self {
+            Command::Wait { timeout_ms, .. } | Command::Settle { timeout_ms, .. } => {
+                Some(timeout_ms.unwrap_or(DEFAULT_WAIT_MS))
+            }
+            Command::Journal { timeout_ms, .. } => *timeout_ms,
+            _ => self
+                .act_options()
+                .filter(|o| o.settle)
+                .map(|o| o.timeout_ms.unwrap_or(DEFAULT_WAIT_MS)),
+        }
+    }
+
     /// The canonical command line, without its newline. It parses back to an equal command.
     pub fn to_line(&self) -> String {
         self.to_string()
@@ -468,7 +488,7 @@ impl Command {
             }
             Command::Journal { after, timeout_ms } => {
                 flags.value("after", *after);
-                flags.value("timeout", *timeout_ms);
+                flags.value("wait", *timeout_ms);
                 vec![]
             }
             Command::Click {
@@ -627,7 +647,7 @@ mod tests {
             "clean",
             "clean --keep 2 --dry-run",
             "journal",
-            "journal --after 12 --timeout 5000",
+            "journal --after 12 --wait 5000",
             "click @e3 --double --right --settle --frames 2 --timeout 900",
             "hover 10,20.5",
             "drag @e1 to 300,40",

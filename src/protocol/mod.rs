@@ -23,17 +23,20 @@ mod args;
 mod command;
 mod envelope;
 mod error;
+mod invocation;
 mod key;
 mod lexer;
 mod names;
 mod response;
+mod roles;
 mod target;
 mod verbs;
 
 pub use actions::{ACTIONS, action_name, action_names, parse_action};
-pub use command::{ActOptions, Button, Command, Projection, SnapshotOptions};
+pub use command::{ActOptions, Button, Command, DEFAULT_WAIT_MS, Projection, SnapshotOptions};
 pub use envelope::Envelope;
 pub use error::{ClientCode, Code, Coded, ErrorCode, Failure, ParseError};
+pub use invocation::Invocation;
 pub use key::{Key, KeyChord, Modifiers, NamedKey};
 pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
 pub use names::{
@@ -42,8 +45,9 @@ pub use names::{
     parse_withdrawn_file, response_file, taken_file, withdrawn_file,
 };
 pub use response::{NO_VERB, Outcome, Response};
+pub use roles::{check_role, role_name, role_names};
 pub use target::{NodeRef, Point, Selector, Target, Term};
-pub use verbs::{Flag, FlagRule, Side, Verb, VerbSpec, usage};
+pub use verbs::{Arg, ArgKind, Arity, Flag, FlagRule, Side, ValueKind, Verb, VerbSpec, usage};
 
 /// The protocol version this crate speaks. A client refuses an app with another version.
 pub const PROTOCOL_VERSION: u32 = 1;

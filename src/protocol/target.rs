@@ -6,6 +6,7 @@
 use std::fmt;
 
 use super::lexer::{Token, quote, word};
+use super::roles::check_role;
 use super::{ErrorCode, ParseError};
 
 /// A node ref minted by the app: `@e<N>`, stable for the node's lifetime, never reused in a run.
@@ -183,6 +184,46 @@ pub(crate) fn is_term(token: &Token) -> bool {
     token.bare.contains('=')
 }
 
+/// Whether a token is a bare word: no quotes, no `=`; after a selector term it is most likely the
+/// rest of an unquoted value with spaces.
+pub(crate) fn is_word(token: &Token) -> bool {
+    token.quoted.is_none() && !token.bare.contains('=')
+}
+
+/// The error for bare words right after a selector term (`name~=Open Save`): the value was meant
+/// to hold a space. The hint shows the selector with that value quoted, so every door (a command
+/// line, a CLI argument, an MCP argument) says the same thing. `tokens[at - 1]` is the term.
+pub(crate) fn unquoted_value(tokens: &[Token], at: usize) -> ParseError {
+    let first = (0..at)
+        .rev()
+        .take_while(|&i| is_term(&tokens[i]))
+        .last()
+        .unwrap_or(at - 1);
+    let words: Vec<&str> = tokens[at..]
+        .iter()
+        .take_while(|t| is_word(t))
+        .map(|t| t.bare.as_str())
+        .collect();
+    let term = &tokens[at - 1];
+    let (key, value) = term.bare.split_once('=').unwrap_or((&term.bare, ""));
+    let value = format!(
+        "{value}{} {}",
+        term.quoted.as_deref().unwrap_or(""),
+        words.join(" ")
+    );
+    let mut fixed: Vec<String> = tokens[first..at - 1].iter().map(Token::written).collect();
+    fixed.push(format!("{key}={}", quote(&value)));
+    ParseError::new(
+        ErrorCode::BadArgument,
+        format!(
+            "{} after {} is not a selector term",
+            quote(words[0]),
+            term.written()
+        ),
+        format!("quote a value with spaces: {}", fixed.join(" ")),
+    )
+}
+
 /// Parses a target starting at `tokens[0]`; returns it and how many tokens it used.
 pub(crate) fn parse_target(tokens: &[Token]) -> Result<(Target, usize), ParseError> {
     let Some(first) = tokens.first() else {
@@ -256,7 +297,10 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
             )
         };
         let term = match (key, contains) {
-            ("role", false) => Term::Role(value),
+            ("role", false) => {
+                check_role(&value)?;
+                Term::Role(value)
+            }
             ("name", false) => Term::Name(value),
             ("name", true) => Term::NameContains(value),
             ("id", false) => Term::Id(value),

@@ -1,42 +1,92 @@
 //! The verb table: every verb's name, side, arguments and flags, in one place.
 //!
-//! Parsing (which flags a verb takes, which exclude each other, which need another), the usage
-//! line in errors and the order of flags in the canonical form all read this table; `command.rs`
-//! only says how each verb's positional arguments map to its `Command` variant.
+//! Every door reads this table: parsing (which flags a verb takes, which exclude each other, which
+//! need another), the usage line in errors, the order of flags in the canonical form, the CLI's
+//! subcommands and their `--help`, the MCP server's tools with their argument schemas and
+//! descriptions, and the harness's and the scripts' commands. `command.rs` only says how each
+//! verb's positional arguments map to its `Command` variant; `invocation.rs` how a door's
+//! arguments become those positional tokens.
 
 use std::fmt;
+
+/// What a flag's value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A whole number, 0 or more (`--frames K`, `--timeout MS`).
+    Count,
+    /// One target (`--scope TARGET`, `--ref TARGET`): a ref, a point or a quoted selector.
+    Target,
+}
 
 /// A flag, without its dashes: `settle`, `frames`, `i`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Flag {
     /// The canonical name.
     pub name: &'static str,
-    /// The placeholder of its value (`K`, `MS`, `TARGET`), or `None` for a switch.
-    pub value: Option<&'static str>,
-    /// Another name that means the same (`interactive` for `i`); never written back.
+    /// The placeholder of its value (`K`, `MS`, `TARGET`) and what the value is, or `None` for a
+    /// switch.
+    pub value: Option<(&'static str, ValueKind)>,
+    /// Another name that means the same (`interactive` for `i`); never written back. Doors that
+    /// need a word, such as the MCP server's argument names, use it.
     pub alias: Option<&'static str>,
+    /// What it does, one sentence: the CLI's `--help` and the MCP argument's description.
+    pub help: &'static str,
+    /// For a switch: on unless an agent says otherwise. The MCP server (whose callers act, then
+    /// look) turns it on when the argument is absent; every other door leaves it off.
+    pub for_agents: bool,
 }
 
 impl Flag {
-    const fn switch(name: &'static str) -> Flag {
+    const fn switch(name: &'static str, help: &'static str) -> Flag {
         Flag {
             name,
             value: None,
             alias: None,
+            help,
+            for_agents: false,
         }
     }
 
-    const fn valued(name: &'static str, value: &'static str) -> Flag {
+    const fn count(name: &'static str, placeholder: &'static str, help: &'static str) -> Flag {
         Flag {
-            name,
-            value: Some(value),
-            alias: None,
+            value: Some((placeholder, ValueKind::Count)),
+            ..Flag::switch(name, help)
+        }
+    }
+
+    const fn target(name: &'static str, help: &'static str) -> Flag {
+        Flag {
+            value: Some(("TARGET", ValueKind::Target)),
+            ..Flag::switch(name, help)
+        }
+    }
+
+    const fn alias(self, alias: &'static str) -> Flag {
+        Flag {
+            alias: Some(alias),
+            ..self
+        }
+    }
+
+    const fn on_for_agents(self) -> Flag {
+        Flag {
+            for_agents: true,
+            ..self
         }
     }
 
     /// Whether `name` (without dashes) names this flag.
     pub fn is(&self, name: &str) -> bool {
         self.name == name || self.alias == Some(name)
+    }
+
+    /// The flag's word where a door needs one: its alias when its name is one letter
+    /// (`interactive` for `i`), else its name (`dry-run`).
+    pub fn word(&self) -> &'static str {
+        match self.alias {
+            Some(alias) if self.name.len() == 1 => alias,
+            _ => self.name,
+        }
     }
 }
 
@@ -72,12 +122,119 @@ impl FlagRule {
     }
 }
 
-const SETTLE: Flag = Flag::switch("settle");
-const FRAMES: Flag = Flag::valued("frames", "K");
-const TIMEOUT: Flag = Flag::valued("timeout", "MS");
+/// What a positional argument holds, which says how every door reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A ref (`@e12`), a point (`120,48`) or selector terms: protocol text, read with the
+    /// protocol's lexer in every door.
+    Target,
+    /// Selector terms only.
+    Selector,
+    /// Free text, taken exactly as given (quoted on the wire).
+    Text,
+    /// A finite decimal number.
+    Number,
+    /// A whole number, 1 or more.
+    Size,
+    /// One word: an action name, a key chord, a label.
+    Word,
+    /// The literal word the argument is named after (`to` in `drag`), optional.
+    Keyword,
+}
+
+/// How many values an argument takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arity {
+    /// Exactly one.
+    One,
+    /// None or one.
+    Optional,
+    /// One or more.
+    Many,
+}
+
+/// A positional argument of a verb.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arg {
+    /// Its name in usage lines: `TARGET`, `DX`, `to`.
+    pub name: &'static str,
+    /// Its name where a door needs a word (the MCP server's argument names): `target`, `dx`.
+    pub field: &'static str,
+    /// What it holds.
+    pub kind: ArgKind,
+    /// How many values it takes.
+    pub arity: Arity,
+    /// What it is, one sentence.
+    pub help: &'static str,
+}
+
+impl Arg {
+    const fn one(
+        name: &'static str,
+        field: &'static str,
+        kind: ArgKind,
+        help: &'static str,
+    ) -> Arg {
+        Arg {
+            name,
+            field,
+            kind,
+            arity: Arity::One,
+            help,
+        }
+    }
+
+    const fn optional(self) -> Arg {
+        Arg {
+            arity: Arity::Optional,
+            ..self
+        }
+    }
+
+    const fn many(self) -> Arg {
+        Arg {
+            arity: Arity::Many,
+            ..self
+        }
+    }
+
+    /// How the usage line shows it: `TARGET`, `[LABEL]`, `CHORD [CHORD...]`.
+    pub fn usage(&self) -> String {
+        match self.arity {
+            Arity::One => self.name.to_owned(),
+            Arity::Optional => format!("[{}]", self.name),
+            Arity::Many => format!("{0} [{0}...]", self.name),
+        }
+    }
+}
+
+const SETTLE: Flag = Flag::switch(
+    "settle",
+    "answer once the tree has been unchanged for some frames, with the tree diff",
+)
+.on_for_agents();
+const FRAMES: Flag = Flag::count("frames", "K", "how many unchanged frames count as settled");
+const TIMEOUT: Flag = Flag::count(
+    "timeout",
+    "MS",
+    "how long the app waits, in milliseconds, before it answers timeout (not_settled for --settle)",
+);
 
 /// The flags every app-side action takes (`ACT` in docs/protocol.md).
 const ACT: &[FlagRule] = &[FlagRule::Needs(SETTLE, FRAMES), FlagRule::Free(TIMEOUT)];
+
+const TARGET: Arg = Arg::one(
+    "TARGET",
+    "target",
+    ArgKind::Target,
+    "a ref from a snapshot (@e12), a point in logical pixels (120,48) or a selector (role=button name=\"Save\")",
+);
+const SELECTOR: Arg = Arg::one(
+    "SELECTOR",
+    "selector",
+    ArgKind::Selector,
+    "selector terms, ANDed: role=, name=, name~= (contains), text=, text~=, id=, nth=N",
+);
 
 /// Who answers a verb.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,21 +245,26 @@ pub enum Side {
     App,
 }
 
-/// One row of the verb table.
+/// One row of the verb table: everything every door says about a verb.
 #[derive(Debug, Clone, Copy)]
 pub struct VerbSpec {
     /// The verb as written on the wire.
     pub name: &'static str,
     /// Who answers it.
     pub side: Side,
-    /// Its positional arguments as the usage line shows them (`TARGET DX DY`).
-    pub args: &'static str,
+    /// What it does, one sentence: the first line of the CLI's `--help` and the MCP tool's
+    /// description.
+    pub about: &'static str,
+    /// More, when one sentence is not enough (the rest of `--help` and of the tool's description).
+    pub details: &'static str,
+    /// Its positional arguments, in order.
+    pub args: &'static [Arg],
     /// Its flags, in canonical order.
     pub flags: &'static [FlagRule],
 }
 
 macro_rules! verbs {
-    ($($variant:ident => $name:literal, $side:ident, $args:literal, $flags:expr;)*) => {
+    ($($variant:ident => $name:literal, $side:ident, $about:literal, $details:expr, $args:expr, $flags:expr;)*) => {
         /// The verb of a command.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         #[non_exhaustive]
@@ -120,6 +282,8 @@ macro_rules! verbs {
                         &VerbSpec {
                             name: $name,
                             side: Side::$side,
+                            about: $about,
+                            details: $details,
                             args: $args,
                             flags: $flags,
                         }
@@ -138,52 +302,147 @@ macro_rules! verbs {
 }
 
 verbs! {
-    Status => "status", Service, "", &[];
-    Windows => "windows", Service, "", &[];
-    Snapshot => "snapshot", Service, "", &[
-        FlagRule::Either(
-            Flag { name: "i", value: None, alias: Some("interactive") },
-            Flag::switch("raw"),
-            "pick one projection: regular (default), -i or --raw",
-        ),
-        FlagRule::Free(Flag::valued("depth", "N")),
-        FlagRule::Free(Flag::valued("scope", "TARGET")),
-        FlagRule::Free(Flag::switch("force")),
-        FlagRule::Free(Flag::switch("diff")),
-        // Only -i leaves bounds and actions out; with the other projections these change nothing.
-        FlagRule::Free(Flag::switch("bounds")),
-        FlagRule::Free(Flag::switch("actions")),
-        FlagRule::Free(Flag::valued("since", "FRAME")),
-    ];
-    Find => "find", Service, "SELECTOR", &[];
-    Get => "get", Service, "TARGET", &[];
-    Wait => "wait", Service, "SELECTOR", &[FlagRule::Free(Flag::switch("gone")), FlagRule::Free(TIMEOUT)];
-    Settle => "settle", Service, "", &[FlagRule::Free(FRAMES), FlagRule::Free(TIMEOUT)];
-    Clean => "clean", Service, "", &[
-        FlagRule::Free(Flag::valued("keep", "N")),
-        FlagRule::Free(Flag::switch("dry-run")),
-    ];
-    Journal => "journal", Service, "", &[
-        FlagRule::Free(Flag::valued("after", "N")),
-        FlagRule::Free(TIMEOUT),
-    ];
-    Click => "click", App, "TARGET", &[
-        FlagRule::Free(Flag::switch("double")),
-        FlagRule::Either(Flag::switch("right"), Flag::switch("middle"), "pick one button"),
-        FlagRule::Needs(SETTLE, FRAMES),
-        FlagRule::Free(TIMEOUT),
-    ];
-    Hover => "hover", App, "TARGET", ACT;
-    Drag => "drag", App, "FROM [to] TO", ACT;
-    Scroll => "scroll", App, "TARGET DX DY", ACT;
-    Type => "type", App, "TEXT", ACT;
-    Fill => "fill", App, "TARGET TEXT", ACT;
-    Key => "key", App, "CHORD [CHORD...]", ACT;
-    Action => "action", App, "TARGET NAME [VALUE]", ACT;
-    Focus => "focus", App, "TARGET", ACT;
-    Resize => "resize", App, "WIDTH HEIGHT", ACT;
-    Screenshot => "screenshot", App, "[LABEL]", &[FlagRule::Free(Flag::valued("ref", "TARGET"))];
-    Quit => "quit", App, "", &[];
+    Status => "status", Service,
+        "The app's handshake and runtime status: protocol, name, pid, frame, queue.",
+        "", &[], &[];
+    Windows => "windows", Service,
+        "The app's windows: id, title, size, scale factor, focus.",
+        "", &[], &[];
+    Snapshot => "snapshot", Service,
+        "The tree as text, one line per node, with refs (@eN) to act on.",
+        "The regular projection shows what a person can see; -i only actionable nodes and their labels, one short line each; --raw the whole tree. An unchanged view answers `unchanged since frame N`: pass --since with the frame= of the snapshot you last read to get that answer independently of other clients.",
+        &[],
+        &[
+            FlagRule::Either(
+                Flag::switch("i", "the interactive projection: actionable nodes, one short line each (ref, role, name, non-default state)")
+                    .alias("interactive")
+                    .on_for_agents(),
+                Flag::switch("raw", "the whole tree, nothing hidden"),
+                "pick one projection: regular (default), -i or --raw",
+            ),
+            FlagRule::Free(Flag::count("depth", "N", "levels below the scope to show")),
+            FlagRule::Free(Flag::target("scope", "only this subtree")),
+            FlagRule::Free(
+                Flag::switch("force", "print the tree even if it is unchanged since the last snapshot of the same view")
+                    .on_for_agents(),
+            ),
+            FlagRule::Free(Flag::switch("diff", "print the changes against the last snapshot of the same view (or since --since)")),
+            // Only -i leaves bounds and actions out; with the other projections these change nothing.
+            FlagRule::Free(Flag::switch("bounds", "with -i: each node's bounds (the other projections always show them)")),
+            FlagRule::Free(Flag::switch("actions", "with -i: each node's actions (the other projections always show them)")),
+            FlagRule::Free(Flag::count("since", "FRAME", "the frame= of the snapshot this client last read: `unchanged since frame N` when nothing changed after it")),
+        ];
+    Find => "find", Service,
+        "The refs of every node matching a selector.",
+        "", &[SELECTOR], &[];
+    Get => "get", Service,
+        "Every field of one node: its line with bounds and actions, window, node id, parent, children.",
+        "", &[TARGET], &[];
+    Wait => "wait", Service,
+        "Waits until a node matches the selector (with --gone: until none does).",
+        "", &[SELECTOR],
+        &[
+            FlagRule::Free(Flag::switch("gone", "wait until nothing matches instead")),
+            FlagRule::Free(TIMEOUT),
+        ];
+    Settle => "settle", Service,
+        "Waits until the tree has been unchanged for some frames and nothing animates; answers with what changed.",
+        "", &[], &[FlagRule::Free(FRAMES), FlagRule::Free(TIMEOUT)];
+    Clean => "clean", Service,
+        "Lists the app's screenshots (screenshot-LABEL.png) and removes all but the N newest.",
+        "", &[],
+        &[
+            FlagRule::Free(Flag::count("keep", "N", "how many of the newest screenshots to keep")),
+            FlagRule::Free(Flag::switch("dry-run", "only say what would be removed")),
+        ];
+    Journal => "journal", Service,
+        "The commands the app answered (any client's), oldest first, with the selectors their refs resolved to.",
+        "", &[],
+        &[
+            FlagRule::Free(Flag::count("after", "N", "only the entries with an index above N (the `next` of an earlier answer)")),
+            FlagRule::Free(Flag::count("wait", "MS", "long poll: with no entry after N yet, wait up to MS milliseconds for one")),
+        ];
+    Click => "click", App,
+        "Clicks a node or a point.",
+        "`ok` means the press reached that node (`hit verified`); a refusal names the true reason (covered, offscreen, disabled, missed).",
+        &[TARGET],
+        &[
+            FlagRule::Free(Flag::switch("double", "a double click")),
+            FlagRule::Either(
+                Flag::switch("right", "the right button"),
+                Flag::switch("middle", "the middle button"),
+                "pick one button",
+            ),
+            FlagRule::Needs(SETTLE, FRAMES),
+            FlagRule::Free(TIMEOUT),
+        ];
+    Hover => "hover", App,
+        "Moves the pointer over a node (tooltips, hover states).",
+        "", &[TARGET], ACT;
+    Drag => "drag", App,
+        "Drags from one node or point to another (sliders, windows by their title bar).",
+        "`to` is needed between the two when FROM is a selector: drag role=slider to 200,40.",
+        &[
+            Arg::one("FROM", "from", ArgKind::Target, "where the drag starts: a ref, a point or a selector"),
+            Arg::one("to", "to_word", ArgKind::Keyword, "the word `to`").optional(),
+            Arg::one("TO", "to", ArgKind::Target, "where it ends: a ref, a point or a selector"),
+        ],
+        ACT;
+    Scroll => "scroll", App,
+        "Turns the mouse wheel over a node by DX, DY logical pixels (positive DY shows what is below).",
+        "",
+        &[
+            TARGET,
+            Arg::one("DX", "dx", ArgKind::Number, "horizontal distance in logical pixels"),
+            Arg::one("DY", "dy", ArgKind::Number, "vertical distance in logical pixels (positive scrolls down)"),
+        ],
+        ACT;
+    Type => "type", App,
+        "Types text into the focused node.",
+        "Refused (no_focus) when the app's tree says nothing is focused: focus a text field first (focus, click, or fill).",
+        &[Arg::one("TEXT", "text", ArgKind::Text, "the text, exactly as given")],
+        ACT;
+    Fill => "fill", App,
+        "Focuses a text field, selects all and replaces its text.",
+        "",
+        &[
+            Arg::one("TARGET", "target", ArgKind::Target, "the text field: a ref, a point or a selector"),
+            Arg::one("TEXT", "text", ArgKind::Text, "its new text, exactly as given"),
+        ],
+        ACT;
+    Key => "key", App,
+        "Presses key chords in order (Enter, ctrl+a, shift+Tab) on the focused node or the window.",
+        "Chords that only type or delete text (a, Space, Backspace, Delete) are refused (no_focus) when the app's tree says nothing is focused.",
+        &[Arg::one("CHORD", "chords", ArgKind::Word, "a key chord: Enter, ctrl+a, shift+Tab, ...").many()],
+        ACT;
+    Action => "action", App,
+        "Performs an AccessKit action on a node (click, focus, set_value, increment, expand, ...).",
+        "Only the actions the node's line lists. VALUE follows the action name: set_value takes text or a number, replace_selected_text text, custom_action a whole number, scroll_to_point and set_scroll_offset a point X,Y.",
+        &[
+            TARGET,
+            Arg::one("NAME", "name", ArgKind::Word, "the action, in snake_case: click, focus, set_value, increment, ..."),
+            Arg::one("VALUE", "value", ArgKind::Text, "the action's value, for the actions that take one").optional(),
+        ],
+        ACT;
+    Focus => "focus", App,
+        "Gives a node the keyboard focus.",
+        "", &[TARGET], ACT;
+    Resize => "resize", App,
+        "Resizes the window's content to WIDTH x HEIGHT logical pixels.",
+        "",
+        &[
+            Arg::one("WIDTH", "width", ArgKind::Size, "the new width in logical pixels"),
+            Arg::one("HEIGHT", "height", ArgKind::Size, "the new height in logical pixels"),
+        ],
+        ACT;
+    Screenshot => "screenshot", App,
+        "Captures the exact rendered frame to screenshot-LABEL.png in the app's directory.",
+        "",
+        &[Arg::one("LABEL", "label", ArgKind::Word, "the file's label: [A-Za-z0-9._-], 64 characters at most (default latest)").optional()],
+        &[FlagRule::Free(Flag::target("ref", "crop to this node's bounds"))];
+    Quit => "quit", App,
+        "Asks the app to exit; answered before it goes.",
+        "", &[], &[];
 }
 
 impl Verb {
@@ -221,7 +480,7 @@ impl fmt::Display for Verb {
 
 fn flag_usage(flag: Flag) -> String {
     match flag.value {
-        Some(value) => format!("{} {value}", dashed(flag.name)),
+        Some((value, _)) => format!("{} {value}", dashed(flag.name)),
         None => dashed(flag.name),
     }
 }
@@ -230,9 +489,9 @@ fn flag_usage(flag: Flag) -> String {
 pub fn usage(verb: Verb) -> String {
     let spec = verb.spec();
     let mut line = spec.name.to_owned();
-    if !spec.args.is_empty() {
+    for arg in spec.args {
         line.push(' ');
-        line.push_str(spec.args);
+        line.push_str(&arg.usage());
     }
     for rule in spec.flags {
         line.push_str(" [");
@@ -276,7 +535,19 @@ mod tests {
         );
         assert_eq!(usage(Verb::Screenshot), "screenshot [LABEL] [--ref TARGET]");
         assert_eq!(usage(Verb::Clean), "clean [--keep N] [--dry-run]");
-        assert_eq!(usage(Verb::Journal), "journal [--after N] [--timeout MS]");
+        assert_eq!(usage(Verb::Journal), "journal [--after N] [--wait MS]");
+        assert_eq!(
+            usage(Verb::Drag),
+            "drag FROM [to] TO [--settle [--frames K]] [--timeout MS]"
+        );
+        assert_eq!(
+            usage(Verb::Key),
+            "key CHORD [CHORD...] [--settle [--frames K]] [--timeout MS]"
+        );
+        assert_eq!(
+            usage(Verb::Action),
+            "action TARGET NAME [VALUE] [--settle [--frames K]] [--timeout MS]"
+        );
     }
 
     #[test]

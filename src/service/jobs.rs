@@ -39,7 +39,7 @@ pub(crate) enum Job {
     },
     /// A `wait` watching the trees until its deadline. It does not hold later commands back.
     Waiting(PendingWait),
-    /// A `journal --timeout` waiting for an entry after its index until its deadline. It does not
+    /// A `journal --wait` waiting for an entry after its index until its deadline. It does not
     /// hold later commands back.
     Polling(PendingJournal),
     /// Sent to the render side; no answer yet.

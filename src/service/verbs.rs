@@ -2,7 +2,7 @@
 //! `status`, `windows`, `snapshot`, `find`, `get`, `wait` (answered when its condition holds), and
 //! `settle` (answered when the trees stop changing; actions sent with `--settle` end here too),
 //! `clean` (the app's screenshots in the directory, which this thread owns the I/O of), and
-//! `journal` (the last commands answered; with `--timeout`, answered once there is a new one).
+//! `journal` (the last commands answered; with `--wait`, answered once there is a new one).
 
 use std::time::{Duration, Instant};
 
@@ -14,7 +14,7 @@ use crate::tree::diff;
 use crate::tree::plan::DEFAULT_SETTLE_FRAMES;
 
 /// How long `wait` and `settle` wait when the command names no `--timeout`.
-pub(crate) const DEFAULT_WAIT: Duration = Duration::from_secs(5);
+pub(crate) const DEFAULT_WAIT: Duration = Duration::from_millis(crate::protocol::DEFAULT_WAIT_MS);
 
 impl Service {
     /// Answers a service-side command. A bug that panics while answering costs that one command an

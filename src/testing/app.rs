@@ -14,7 +14,7 @@ use super::query::{By, NodeLine, parse_find};
 use super::script::{RunOptions, RunSummary, Script};
 use crate::client::{Client, ClientError, screenshot_path};
 use crate::dropbox::DIR_ENV;
-use crate::protocol::{Response, quote};
+use crate::protocol::{Coded, Response, quote};
 
 /// How long [`Spawn::start`] waits for the app's first tree by default.
 pub const DEFAULT_STARTUP: Duration = Duration::from_secs(60);

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use super::compare::{Rgba, Tolerance, check_reference_with, update_requested};
 use super::query::{NodeLine, parse_find};
 use crate::client::{Client, ClientError, screenshot_path};
-use crate::protocol::{Command, Selector, Token, Verb, quote, tokenize};
+use crate::protocol::{Coded, Command, Selector, Token, Verb, quote, tokenize};
 
 /// How long an `expect` waits for what it expects, unless it says `--timeout MS`.
 pub const DEFAULT_EXPECT_TIMEOUT: Duration = Duration::from_secs(5);

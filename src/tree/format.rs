@@ -21,7 +21,7 @@ fn indent_to(out: &mut String, indent: usize) {
         out.push_str("  ");
     }
 }
-use super::roles::role_name;
+use crate::protocol::role_name;
 use crate::protocol::{ACTIONS, Projection, quote, quote_into};
 
 /// What to show.

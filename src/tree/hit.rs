@@ -8,12 +8,13 @@
 use accesskit::{Point as AkPoint, Role};
 use accesskit_consumer::NodeRef as Node;
 
+use super::Trees;
 use super::format::{self, num};
 use super::geometry::{self, contains, intersect, is_empty};
 use super::mirror::WindowMirror;
 use super::refs::{self, Found};
 use super::stack::Stack;
-use super::{Trees, roles::role_name};
+use crate::protocol::role_name;
 use crate::protocol::{ErrorCode, Failure, Point, Target, quote};
 
 /// What a pointer aims at.

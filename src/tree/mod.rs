@@ -13,7 +13,6 @@ mod omit;
 pub(crate) mod plan;
 pub(crate) mod press;
 mod refs;
-pub(crate) mod roles;
 mod stack;
 
 use std::collections::{HashMap, VecDeque};

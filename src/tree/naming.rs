@@ -17,7 +17,7 @@ use super::Trees;
 use super::hit::{default_window, node_at};
 use super::mirror::Mirror;
 use super::refs::{Found, find_all, name_of};
-use super::roles::role_name;
+use crate::protocol::role_name;
 use crate::protocol::{Command, Point, Selector, Target, Term};
 
 /// Which of a command's targets a journal line is for: `None` for a command's only target (or

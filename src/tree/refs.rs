@@ -10,7 +10,7 @@ use accesskit::Point as AkPoint;
 use accesskit_consumer::{FullNodeId, NodeRef as Node};
 
 use super::mirror::Mirror;
-use super::roles::role_name;
+use crate::protocol::role_name;
 use crate::protocol::{ErrorCode, Failure, NodeRef, Selector, Target, Term, quote};
 
 const STALE_HINT: &str = "take a new snapshot; a ref is never moved to another node, and a node whose role or name changed has a new ref";

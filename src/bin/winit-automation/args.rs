@@ -1,8 +1,13 @@
-//! The command line: the global options and one subcommand per protocol verb, as clap parses them.
+//! The command line: the global options, one subcommand per protocol verb built from the verb table
+//! (`protocol::Verb::spec`: its help, positional arguments and flags), and the local subcommands
+//! (`send`, `compare`, `run`, `record`, `mcp`). The verb subcommands restate no rule: clap only
+//! gathers the arguments and flags, and `protocol::Invocation` checks them as a command line would
+//! be checked.
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Subcommand};
+use winit_automation::protocol::{Flag, Invocation, ParseError, Verb, usage};
 
 pub(crate) const AFTER_HELP: &str = "\
 TARGETS:
@@ -10,17 +15,24 @@ TARGETS:
   120,48                   a point in logical pixels
   role=button name=Save    a selector: terms ANDed (role=, name=, name~= for contains, text=,
                            text~= for the name or text value, id=, nth=N)
-  A selector may be one argument ('role=button name=\"Save as\"') or one argument per term
-  (role=button 'name=Save as').
-  Put flags before `--` and text that starts with - after it: fill @e3 --settle -- -5 degrees.
+  A target argument is protocol text: one ref, one point, or selector terms, one argument in all
+  ('role=button name=\"Save as\"') or one argument per term (role=button 'name=\"Save as\"').
+  A value with spaces is quoted inside the argument: 'name~=Open Save' is refused with the hint
+  name~=\"Open Save\", never sent as another selector. Text arguments (fill's and type's TEXT,
+  action's VALUE) are taken as they are. Put flags before `--` and text that starts with - after
+  it: fill @e3 --settle -- '-5 degrees'.
 
-EXIT CODES:
+EXIT CODES (by the error's code; `error: CODE: MESSAGE` and `hint: HINT` on stderr):
   0  the app answered ok
-  1  the app answered an error (code, message and hint on stderr)
-  2  usage error: bad flags or a malformed command, nothing was sent
-  3  no live app in the directory, protocol mismatch, or no answer before --timeout; then the
-     message says whether the command was withdrawn (never carried out), expired in the app, or
-     was taken by the app and may still be carried out
+  1  the app answered an error (any code), or the screenshot could not be copied to --out
+     (copy_failed)
+  2  usage error: bad flags or a malformed command (empty_command, bad_syntax, unknown_verb,
+     unknown_flag, missing_argument, unexpected_argument, bad_argument), nothing was sent
+  3  no answer: no live app (not_running, app_exited), protocol mismatch (version_mismatch), an
+     unsafe directory (bad_dir), a full queue (queue_full, enqueue_failed), an unreadable answer
+     (malformed, io), or no answer before --timeout (client_timeout); then the message says
+     whether the command was withdrawn (never carried out), expired in the app, or was taken by
+     the app and may still be carried out
 
 The directory is --dir, else $WINIT_AUTOMATION_DIR, else target/winit-automation.";
 
@@ -39,6 +51,9 @@ With --dry-run nothing is removed: `would_remove` replaces `removed`, and the la
 (exit 1) with the same listing.";
 
 const JOURNAL_HELP: &str = "\
+With --wait MS and no entry after N yet, the app answers once there is one, or with no entry at
+the end of MS (no error); the client waits MS longer than --timeout.
+
 Every command the app answered except status and journal (and lines that did not parse), in the
 order it answered them, each with its index (1, 2, ... over the app's run), its seq, its outcome,
 the frame that carried it out (app-side commands), its canonical line, and a selector for each ref
@@ -82,247 +97,30 @@ fn threshold(s: &str) -> Result<f32, String> {
     }
 }
 
-/// Inspect and drive a running winit + wgpu app through its drop-box directory.
-#[derive(Parser, Debug)]
-#[command(name = "winit-automation", version, after_help = AFTER_HELP)]
-pub(crate) struct Cli {
+/// The global options.
+#[derive(Args, Debug)]
+pub(crate) struct Globals {
     /// The app's drop-box directory.
     #[arg(long, global = true, value_name = "DIR")]
     pub(crate) dir: Option<PathBuf>,
-    /// How long to wait for the answer, in milliseconds; also the timeout of wait and settle.
+    /// How long to wait for the answer, in milliseconds; also the app's own --timeout for wait,
+    /// settle and actions with --settle.
     #[arg(long, global = true, value_name = "MS", default_value_t = 10_000)]
     pub(crate) timeout: u64,
     /// Print one JSON object per answer instead of text.
     #[arg(long, global = true)]
     pub(crate) json: bool,
-    #[command(subcommand)]
-    pub(crate) command: Sub,
 }
 
-#[derive(Args, Debug, Default)]
-pub(crate) struct Act {
-    /// Answer once the tree has been unchanged for some frames, with the tree diff.
-    #[arg(long)]
-    pub(crate) settle: bool,
-    /// Unchanged frames that count as settled (with --settle).
-    #[arg(long, value_name = "K", requires = "settle")]
-    pub(crate) frames: Option<u32>,
-}
-
+/// The subcommands that are not protocol verbs.
 #[derive(Subcommand, Debug)]
-pub(crate) enum Sub {
-    /// Show the handshake and the app's runtime status.
-    Status,
-    /// List the app's windows: id, title, size, scale factor, focus.
-    Windows,
+pub(crate) enum Local {
     /// Send a raw protocol command line, e.g. `send 'click @e3 --settle'`.
     Send {
         /// The command line; several arguments are joined with spaces.
         #[arg(required = true, num_args = 1.., allow_hyphen_values = true, value_name = "LINE")]
         line: Vec<String>,
     },
-    /// Print the tree with refs.
-    Snapshot {
-        /// Interactive projection: actionable nodes, one short line each (ref, role, name and
-        /// only the state that is not the default); --bounds and --actions add those fields.
-        #[arg(short = 'i', long, conflicts_with = "raw")]
-        interactive: bool,
-        /// The whole tree, nothing hidden.
-        #[arg(long)]
-        raw: bool,
-        /// Levels below the scope to show.
-        #[arg(long, value_name = "N")]
-        depth: Option<u32>,
-        /// Only this subtree.
-        #[arg(long, value_name = "TARGET")]
-        scope: Option<String>,
-        /// Print the tree even if it is unchanged since the last snapshot of the same view.
-        #[arg(long)]
-        force: bool,
-        /// Print changes against the last snapshot of the same projection (regular, -i or --raw),
-        /// depth and scope node; the whole tree when there is none yet.
-        #[arg(long)]
-        diff: bool,
-        /// With -i: print each node's bounds (the other projections always do).
-        #[arg(long)]
-        bounds: bool,
-        /// With -i: print each node's actions (the other projections always do).
-        #[arg(long)]
-        actions: bool,
-        /// The frame this client last saw (a snapshot's `frame=`): "unchanged since frame N" when
-        /// nothing changed after it, else the tree (with --diff, the changes since that frame).
-        /// Unlike the default, the answer does not depend on what other clients asked.
-        #[arg(long, value_name = "FRAME")]
-        since: Option<u64>,
-    },
-    /// Print the refs of all nodes matching a selector.
-    Find {
-        /// Selector terms.
-        #[arg(required = true, num_args = 1.., value_name = "SELECTOR")]
-        selector: Vec<String>,
-    },
-    /// Print every field of one node.
-    Get {
-        /// The node.
-        #[arg(required = true, num_args = 1.., value_name = "TARGET")]
-        target: Vec<String>,
-    },
-    /// Wait until a selector matches (or, with --gone, matches nothing).
-    ///
-    /// An app that has not started yet is waited for too (it says so on stderr); the time spent
-    /// on that comes off the same --timeout.
-    Wait {
-        /// Selector terms.
-        #[arg(required = true, num_args = 1.., value_name = "SELECTOR")]
-        selector: Vec<String>,
-        /// Wait for no match instead.
-        #[arg(long)]
-        gone: bool,
-    },
-    /// Click a target.
-    Click {
-        /// What to click.
-        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "TARGET")]
-        target: Vec<String>,
-        /// Double click.
-        #[arg(long)]
-        double: bool,
-        /// Right button.
-        #[arg(long, conflicts_with = "middle")]
-        right: bool,
-        /// Middle button.
-        #[arg(long)]
-        middle: bool,
-        #[command(flatten)]
-        act: Act,
-    },
-    /// Type text into the focused node. Refused (no_focus) when the app's tree says nothing is
-    /// focused: focus a text field first (focus TARGET, click it, or use fill).
-    Type {
-        /// The text, exactly as given.
-        #[arg(allow_hyphen_values = true)]
-        text: String,
-        #[command(flatten)]
-        act: Act,
-    },
-    /// Focus a target, select all and replace its text.
-    Fill {
-        /// The target, then the text as the last argument.
-        #[arg(required = true, num_args = 2.., allow_negative_numbers = true, value_name = "TARGET... TEXT")]
-        args: Vec<String>,
-        #[command(flatten)]
-        act: Act,
-    },
-    /// Press key chords such as Enter, ctrl+a, shift+Tab, to the focused node (or the window).
-    /// Chords that only type or delete text (a, Space, Backspace, Delete) are refused (no_focus)
-    /// when the app's tree says nothing is focused.
-    Key {
-        /// One or more chords, pressed in order.
-        #[arg(required = true, num_args = 1.., value_name = "CHORD")]
-        chords: Vec<String>,
-        #[command(flatten)]
-        act: Act,
-    },
-    /// Scroll at a target by DX, DY logical pixels (positive DY shows what is below).
-    Scroll {
-        /// The target, then DX and DY.
-        #[arg(required = true, num_args = 3.., allow_negative_numbers = true, value_name = "TARGET... DX DY")]
-        args: Vec<String>,
-        #[command(flatten)]
-        act: Act,
-    },
-    /// Move the pointer over a target.
-    Hover {
-        /// The target.
-        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "TARGET")]
-        target: Vec<String>,
-        #[command(flatten)]
-        act: Act,
-    },
-    /// Drag from one target to another: `drag @e1 @e2`, `drag role=slider to 200,40`.
-    Drag {
-        /// FROM [to] TO; `to` is needed when FROM is a selector.
-        #[arg(required = true, num_args = 2.., allow_negative_numbers = true, value_name = "FROM [to] TO")]
-        args: Vec<String>,
-        #[command(flatten)]
-        act: Act,
-    },
-    /// Request an AccessKit action on a target, e.g. `action @e5 increment`, `action @e7 set_value
-    /// 100`.
-    ///
-    /// As in the protocol, VALUE follows the action name: `action TARGET NAME [VALUE]`.
-    /// `--value V` does the same (give the value one way only). A VALUE that starts with - other
-    /// than a number goes after `--`: `action @e3 set_value -- -x`.
-    Action {
-        /// The target, then the action name (click, focus, increment, set_value, ...), then its
-        /// VALUE if it takes one (set_value, replace_selected_text, custom_action, scroll_to_point,
-        /// set_scroll_offset).
-        #[arg(required = true, num_args = 2.., allow_negative_numbers = true, value_name = "TARGET... NAME [VALUE]")]
-        args: Vec<String>,
-        /// The action's value, the same as VALUE after the name.
-        #[arg(long, allow_hyphen_values = true)]
-        value: Option<String>,
-        #[command(flatten)]
-        act: Act,
-    },
-    /// Give a target the keyboard focus.
-    Focus {
-        /// The target.
-        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "TARGET")]
-        target: Vec<String>,
-        #[command(flatten)]
-        act: Act,
-    },
-    /// Resize the window to WIDTH x HEIGHT logical pixels.
-    Resize {
-        /// Width.
-        width: u32,
-        /// Height.
-        height: u32,
-        #[command(flatten)]
-        act: Act,
-    },
-    /// Capture the exact frame to screenshot-LABEL.png in the directory.
-    Screenshot {
-        /// The label: [A-Za-z0-9._-], 64 characters at most.
-        #[arg(default_value = "latest")]
-        label: String,
-        /// Crop to a node's bounds.
-        #[arg(long = "ref", value_name = "TARGET")]
-        crop: Option<String>,
-        /// Copy the PNG here afterwards (the app itself never writes outside its directory).
-        #[arg(long, value_name = "FILE")]
-        out: Option<PathBuf>,
-    },
-    /// Wait until the tree has been unchanged for some frames.
-    Settle {
-        /// Unchanged frames that count as settled.
-        #[arg(long, value_name = "K")]
-        frames: Option<u32>,
-    },
-    /// List the app's screenshots (screenshot-LABEL.png) and remove all but the N newest.
-    #[command(after_help = CLEAN_HELP)]
-    Clean {
-        /// How many of the newest screenshots to keep.
-        #[arg(long, value_name = "N", default_value_t = 0)]
-        keep: u32,
-        /// Only say what would be removed.
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Print the commands the app answered (any client's), oldest first: the last 1,024 it keeps.
-    #[command(after_help = JOURNAL_HELP)]
-    Journal {
-        /// Only the entries with an index above N (the `next` of an earlier answer).
-        #[arg(long, value_name = "N")]
-        after: Option<u64>,
-        /// Long poll: with no entry after N yet, wait up to MS milliseconds for one (an empty
-        /// answer at the end is no error). The client waits MS and 2 s more than --timeout.
-        #[arg(long, value_name = "MS")]
-        wait: Option<u64>,
-    },
-    /// Ask the app to exit.
-    Quit,
     /// Compare two PNG screenshots, as egui_kittest compares a snapshot with its reference. Local:
     /// needs no app and no directory.
     ///
@@ -397,4 +195,161 @@ pub(crate) enum Sub {
     /// tool takes an optional `dir`: one session can drive several apps.
     #[cfg(feature = "mcp")]
     Mcp,
+}
+
+/// What the command line asked for.
+pub(crate) enum Parsed {
+    /// A protocol verb, its arguments gathered (not yet checked), and `--out` for a screenshot.
+    Verb {
+        invocation: Result<Invocation, ParseError>,
+        out: Option<PathBuf>,
+    },
+    /// A local subcommand.
+    Local(Local),
+}
+
+/// The verb subcommands' help: each verb's own extra text.
+fn verb_help(verb: Verb) -> Option<&'static str> {
+    match verb {
+        Verb::Clean => Some(CLEAN_HELP),
+        Verb::Journal => Some(JOURNAL_HELP),
+        _ => None,
+    }
+}
+
+/// The CLI's own `--timeout` is the protocol's: a verb's table flag `timeout` is not repeated on
+/// its subcommand.
+fn on_subcommand(flag: &Flag) -> bool {
+    flag.name != "timeout"
+}
+
+/// A verb's subcommand, from its row of the table.
+pub(crate) fn verb_command(verb: Verb) -> clap::Command {
+    let spec = verb.spec();
+    let mut long = spec.about.to_owned();
+    if !spec.details.is_empty() {
+        long.push_str("\n\n");
+        long.push_str(spec.details);
+    }
+    let mut after = String::new();
+    if !spec.args.is_empty() {
+        after.push_str("ARGUMENTS:");
+        for arg in spec.args {
+            after.push_str(&format!("\n  {:<9} {}", arg.name, arg.help));
+        }
+        after.push_str("\n  (see TARGETS in `winit-automation --help` for how targets are read)");
+    }
+    if let Some(extra) = verb_help(verb) {
+        if !after.is_empty() {
+            after.push_str("\n\n");
+        }
+        after.push_str(extra);
+    }
+    let timeout = if verb.flag("timeout").is_some() {
+        ""
+    } else {
+        " [--timeout MS]"
+    };
+    let mut command = clap::Command::new(spec.name)
+        .about(spec.about)
+        .long_about(long)
+        .override_usage(format!(
+            "winit-automation {}{timeout} [--dir DIR] [--json]",
+            usage(verb)
+        ))
+        .arg(
+            Arg::new("args")
+                .num_args(1..)
+                .allow_negative_numbers(true)
+                .value_name("ARGS")
+                .hide(true),
+        )
+        .arg(Arg::new("after").num_args(1..).last(true).hide(true));
+    if !after.is_empty() {
+        command = command.after_help(after);
+    }
+    for flag in verb.flags().filter(on_subcommand) {
+        let mut arg = Arg::new(flag.name).help(flag.help);
+        arg = match flag.name.chars().next() {
+            Some(c) if flag.name.len() == 1 => arg.short(c),
+            _ => arg.long(flag.name),
+        };
+        if let Some(alias) = flag.alias {
+            arg = arg.long(alias);
+        }
+        arg = match flag.value {
+            None => arg.action(ArgAction::SetTrue),
+            Some((placeholder, _)) => arg.value_name(placeholder).allow_hyphen_values(true),
+        };
+        command = command.arg(arg);
+    }
+    if verb == Verb::Screenshot {
+        command = command.arg(
+            Arg::new("out")
+                .long("out")
+                .value_name("FILE")
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("copy the PNG here afterwards (the app itself never writes outside its directory)"),
+        );
+    }
+    command
+}
+
+/// The whole command line: the globals, the verbs in the table's order, then the local
+/// subcommands.
+pub(crate) fn command() -> clap::Command {
+    let root = Globals::augment_args(clap::Command::new("winit-automation"));
+    let root = root.subcommands(Verb::ALL.iter().map(|&v| verb_command(v)));
+    // After the derives, which would put their own doc comments here.
+    Local::augment_subcommands(root)
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Inspect and drive a running winit + wgpu app through its drop-box directory.")
+        .long_about(None)
+        .after_help(AFTER_HELP)
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+}
+
+/// A verb subcommand's arguments and flags, as an invocation; the global `--timeout` becomes the
+/// protocol's for the verbs that wait in the app (a `wait`, a `settle`, an action with
+/// `--settle`).
+fn invocation(verb: Verb, m: &ArgMatches, timeout: u64) -> Result<Invocation, ParseError> {
+    let strings = |id: &str| -> Vec<String> {
+        m.get_many::<String>(id)
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default()
+    };
+    let mut inv = Invocation::from_argv(verb, &strings("args"), &strings("after"))?;
+    for flag in verb.flags().filter(on_subcommand) {
+        match flag.value {
+            None if m.get_flag(flag.name) => {
+                inv.flag(flag.name, None)?;
+            }
+            None => {}
+            Some(_) => {
+                if let Some(v) = m.get_one::<String>(flag.name) {
+                    inv.flag(flag.name, Some(v))?;
+                }
+            }
+        }
+    }
+    inv.default_timeout(timeout);
+    Ok(inv)
+}
+
+/// Parses the process's arguments (clap prints help and usage errors and exits, code 2).
+pub(crate) fn parse() -> (Globals, Parsed) {
+    let matches = command().get_matches();
+    let globals = Globals::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let verb = matches
+        .subcommand()
+        .and_then(|(name, sub)| Some((Verb::parse(name)?, sub)));
+    let parsed = match verb {
+        Some((verb, sub)) => Parsed::Verb {
+            invocation: invocation(verb, sub, globals.timeout),
+            out: sub.try_get_one::<PathBuf>("out").ok().flatten().cloned(),
+        },
+        None => Parsed::Local(Local::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())),
+    };
+    (globals, parsed)
 }

@@ -5,18 +5,16 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod args;
-mod build;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod script;
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Parser;
-use winit_automation::client::{Client, ClientError, screenshot_path};
-use winit_automation::protocol::{Command, Outcome, Response, quote};
+use winit_automation::client::{Client, screenshot_path};
+use winit_automation::protocol::{ClientCode, Code, Coded, Command, Outcome, Response, quote};
 use winit_automation::testing::compare::{CompareError, Tolerance, compare_files};
 
 const EXIT_OK: u8 = 0;
@@ -24,8 +22,47 @@ const EXIT_APP_ERROR: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 const EXIT_NO_APP: u8 = 3;
 
-use args::{Cli, Sub};
-use build::{Outgoing, build};
+use args::{Globals, Local, Parsed};
+
+/// The exit code of an error the CLI reports: the one table (`--help`'s EXIT CODES and
+/// docs/protocol.md section 9 say the same). An error the app answered is always 1, whatever its
+/// code; this table is for the rest.
+fn exit_code(code: Code) -> u8 {
+    match code {
+        c if c.is_usage() => EXIT_USAGE,
+        Code::Client(ClientCode::ReadFailed | ClientCode::NotPng | ClientCode::WriteFailed) => {
+            EXIT_USAGE
+        }
+        Code::Client(ClientCode::CopyFailed | ClientCode::Mismatch | ClientCode::ScriptFailed) => {
+            EXIT_APP_ERROR
+        }
+        Code::Protocol(_) => EXIT_APP_ERROR,
+        Code::Client(_) => EXIT_NO_APP,
+    }
+}
+
+/// A failure of the CLI's own (the app answered nothing): a code, a message, a hint.
+#[derive(Debug)]
+struct CliFailure {
+    code: ClientCode,
+    message: String,
+    hint: Option<String>,
+}
+
+impl std::fmt::Display for CliFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl Coded for CliFailure {
+    fn code(&self) -> Code {
+        Code::Client(self.code)
+    }
+    fn hint(&self) -> Option<String> {
+        self.hint.clone()
+    }
+}
 
 fn print_json_response(r: &Response) {
     match &r.outcome {
@@ -52,128 +89,153 @@ fn print_json_response(r: &Response) {
     }
 }
 
-fn local_error(json: bool, code: &str, message: &str, hint: Option<&str>) {
+/// Reports an error the CLI found itself (not the app's answer) and gives its exit code.
+fn fail(json: bool, e: &dyn Coded) -> ExitCode {
+    let (code, message, hint) = (e.code(), e.message(), e.hint());
     if json {
         println!(
             "{{\"ok\":false,\"code\":{},\"message\":{},\"hint\":{}}}",
-            quote(code),
-            quote(message),
-            quote(hint.unwrap_or(""))
+            quote(code.as_str()),
+            quote(&message),
+            quote(hint.as_deref().unwrap_or(""))
         );
     } else {
-        eprintln!("error: {message}");
+        eprintln!("error: {code}: {message}");
         if let Some(hint) = hint {
             eprintln!("hint: {hint}");
         }
     }
+    ExitCode::from(exit_code(code))
 }
 
 /// Copies the screenshot a response names to `out` (a name checked by
 /// [`winit_automation::client::screenshot_path`]).
-fn copy_screenshot(client: &Client, response: &Response, out: &PathBuf) -> Result<(), String> {
-    let from = screenshot_path(client.dir(), response.body())?;
-    std::fs::copy(&from, out)
-        .map(|_| ())
-        .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), out.display()))
+fn copy_screenshot(client: &Client, response: &Response, out: &Path) -> Result<(), CliFailure> {
+    let failure = |message: String| CliFailure {
+        code: ClientCode::CopyFailed,
+        message,
+        hint: Some("check the --out path and its folder".to_owned()),
+    };
+    let from = screenshot_path(client.dir(), response.body()).map_err(failure)?;
+    std::fs::copy(&from, out).map(|_| ()).map_err(|e| {
+        failure(format!(
+            "cannot copy {} to {}: {e}",
+            from.display(),
+            out.display()
+        ))
+    })
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    #[cfg(feature = "mcp")]
-    if matches!(cli.command, Sub::Mcp) {
-        return match mcp::serve(cli.dir, cli.timeout) {
-            Ok(()) => ExitCode::from(EXIT_OK),
-            Err(why) => {
-                eprintln!("error: {why}");
-                ExitCode::from(EXIT_NO_APP)
+    let (globals, parsed) = args::parse();
+    let timeout = Duration::from_millis(globals.timeout);
+    let (outgoing, out) = match parsed {
+        Parsed::Verb { invocation, out } => {
+            match invocation.and_then(winit_automation::protocol::Invocation::command) {
+                Ok(command) => (Outgoing::Command(command), out),
+                Err(e) => return fail(globals.json, &e),
             }
-        };
-    }
-    // Local: needs no app and no directory.
-    if let Sub::Compare {
-        expected,
-        actual,
-        threshold,
-        max_failed,
-        diff,
-    } = &cli.command
-    {
-        let tol = Tolerance {
-            threshold: *threshold,
-            max_failed: *max_failed,
-        };
-        return compare(cli.json, expected, actual, tol, diff.as_deref());
-    }
-    match &cli.command {
-        Sub::Run {
+        }
+        Parsed::Local(Local::Send { line }) => (Outgoing::Raw(line.join(" ")), None),
+        #[cfg(feature = "mcp")]
+        Parsed::Local(Local::Mcp) => {
+            return match mcp::serve(globals.dir, globals.timeout) {
+                Ok(()) => ExitCode::from(EXIT_OK),
+                Err(why) => {
+                    eprintln!("error: {why}");
+                    ExitCode::from(EXIT_NO_APP)
+                }
+            };
+        }
+        // Local: needs no app and no directory.
+        Parsed::Local(Local::Compare {
+            expected,
+            actual,
+            threshold,
+            max_failed,
+            diff,
+        }) => {
+            let tol = Tolerance {
+                threshold,
+                max_failed,
+            };
+            return compare(globals.json, &expected, &actual, tol, diff.as_deref());
+        }
+        Parsed::Local(Local::Run {
             file,
             update,
             quiet,
-        } => {
-            let timeout = Duration::from_millis(cli.timeout);
-            return script::run(cli.dir.as_deref(), timeout, file, *update, *quiet);
-        }
-        Sub::Record {
+        }) => return script::run(globals.dir.as_deref(), timeout, &file, update, quiet),
+        Parsed::Local(Local::Record {
             file,
             from_start,
             no_expect,
-        } => {
-            let timeout = Duration::from_millis(cli.timeout);
-            return script::record(cli.dir.as_deref(), timeout, file, *from_start, !*no_expect);
-        }
-        _ => {}
-    }
-    let outgoing = match build(&cli.command, cli.timeout) {
-        Ok(o) => o,
-        Err(e) => {
-            local_error(cli.json, e.code().as_str(), e.message(), Some(e.hint()));
-            return ExitCode::from(EXIT_USAGE);
+        }) => {
+            return script::record(
+                globals.dir.as_deref(),
+                timeout,
+                &file,
+                from_start,
+                !no_expect,
+            );
         }
     };
-    // wait and settle time out inside the app; leave room for their answer to arrive.
-    let waits_in_app = matches!(cli.command, Sub::Wait { .. } | Sub::Settle { .. })
-        || matches!(&cli.command, Sub::Click { act, .. } | Sub::Type { act, .. } | Sub::Fill { act, .. }
-            | Sub::Key { act, .. } | Sub::Scroll { act, .. } | Sub::Hover { act, .. } | Sub::Drag { act, .. }
-            | Sub::Action { act, .. } | Sub::Focus { act, .. } | Sub::Resize { act, .. } if act.settle);
-    let margin = match &cli.command {
-        // A long poll waits in the app up to MS: the client waits that long on top of --timeout.
-        Sub::Journal { wait: Some(ms), .. } => ms.saturating_add(2_000),
-        _ if waits_in_app => 2_000,
-        _ => 0,
+    send(&globals, outgoing, out.as_deref())
+}
+
+/// What to send: a checked command or a raw line (`send`).
+enum Outgoing {
+    Command(Command),
+    Raw(String),
+}
+
+/// Connects, sends, prints the answer and gives the exit code.
+fn send(globals: &Globals, outgoing: Outgoing, out: Option<&Path>) -> ExitCode {
+    let json = globals.json;
+    let command = match &outgoing {
+        Outgoing::Command(c) => Some(c),
+        Outgoing::Raw(_) => None,
     };
+    let is_wait = matches!(command, Some(Command::Wait { .. }));
     // `wait` also waits for an app that has not started yet, within the same --timeout.
     let started = std::time::Instant::now();
-    let connected = if matches!(cli.command, Sub::Wait { .. }) {
+    let connected = if is_wait {
         Client::connect_waiting(
-            cli.dir.as_deref(),
-            Duration::from_millis(cli.timeout),
+            globals.dir.as_deref(),
+            Duration::from_millis(globals.timeout),
             |why| {
                 eprintln!(
                     "waiting up to {} ms for the app to start ({why})",
-                    cli.timeout
+                    globals.timeout
                 )
             },
         )
     } else {
-        Client::connect(cli.dir.as_deref())
+        Client::connect(globals.dir.as_deref())
     };
-    // The time spent waiting for the app comes off the timeout.
+    // The time spent waiting for the app comes off the timeout, and off the wait's own.
     let spent = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-    let left = cli.timeout.saturating_sub(spent).max(1);
-    let client = match connected {
-        Ok(c) => c.with_timeout(Duration::from_millis(left.saturating_add(margin))),
-        Err(e) => return client_failure(cli.json, &e),
-    };
-    let outgoing = match (&cli.command, outgoing) {
-        // The time spent waiting for the app comes off the wait's own timeout.
-        (Sub::Wait { .. }, Outgoing::Command(Command::Wait { selector, gone, .. })) => {
+    let left = globals.timeout.saturating_sub(spent).max(1);
+    let outgoing = match outgoing {
+        Outgoing::Command(Command::Wait { selector, gone, .. }) => {
             Outgoing::Command(Command::Wait {
                 selector,
                 gone,
                 timeout_ms: Some(left),
             })
         }
-        (_, outgoing) => outgoing,
+        other => other,
+    };
+    // A command the app holds (a wait, a settle, a long poll) is waited for that long, and 2 s
+    // more for its answer to arrive.
+    let held = match &outgoing {
+        Outgoing::Command(c) => c.held_in_app_ms(),
+        Outgoing::Raw(_) => None,
+    };
+    let wait = held.map_or(left, |ms| left.max(ms).saturating_add(2_000));
+    let client = match connected {
+        Ok(c) => c.with_timeout(Duration::from_millis(wait)),
+        Err(e) => return fail(json, &e),
     };
     let result = match &outgoing {
         Outgoing::Command(c) => client.send(c),
@@ -181,21 +243,20 @@ fn main() -> ExitCode {
     };
     let response = match result {
         Ok(r) => r,
-        Err(e) => return client_failure(cli.json, &e),
+        Err(e) => return fail(json, &e),
     };
-    if let (Sub::Screenshot { out: Some(out), .. }, true) = (&cli.command, response.is_ok())
-        && let Err(why) = copy_screenshot(&client, &response, out)
+    if let (Some(out), true) = (out, response.is_ok())
+        && let Err(e) = copy_screenshot(&client, &response, out)
     {
-        local_error(cli.json, "copy_failed", &why, None);
-        return ExitCode::from(EXIT_APP_ERROR);
+        return fail(json, &e);
     }
-    if cli.json {
+    if json {
         print_json_response(&response);
     }
     match &response.outcome {
         Outcome::Ok { body } => {
-            if !cli.json {
-                if matches!(cli.command, Sub::Status) {
+            if !json {
+                if matches!(&outgoing, Outgoing::Command(Command::Status)) {
                     println!("dir {}", quote(&client.dir().display().to_string()));
                 }
                 print!("{body}");
@@ -211,7 +272,7 @@ fn main() -> ExitCode {
             hint,
             body,
         } => {
-            if !cli.json {
+            if !json {
                 eprintln!("error: {code}: {message}");
                 eprintln!("hint: {hint}");
                 eprint!("{body}");
@@ -219,11 +280,6 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_APP_ERROR)
         }
     }
-}
-
-fn client_failure(json: bool, e: &ClientError) -> ExitCode {
-    local_error(json, e.code(), &e.to_string(), e.hint().as_deref());
-    ExitCode::from(EXIT_NO_APP)
 }
 
 /// `compare`: prints the summary (or one JSON object); exit 0 on a match, 1 on a mismatch, 2 when a
@@ -237,12 +293,19 @@ fn compare(
 ) -> ExitCode {
     let file_error = |e: &CompareError| {
         let (code, hint) = match e {
-            CompareError::Read { .. } => ("read_failed", "check the path"),
-            CompareError::Decode { .. } => ("not_png", "both files must be PNG images"),
-            _ => ("write_failed", "check the --diff path and its folder"),
+            CompareError::Read { .. } => (ClientCode::ReadFailed, "check the path"),
+            CompareError::Decode { .. } => (ClientCode::NotPng, "both files must be PNG images"),
+            _ => (
+                ClientCode::WriteFailed,
+                "check the --diff path and its folder",
+            ),
         };
-        local_error(json, code, &e.to_string(), Some(hint));
-        ExitCode::from(EXIT_USAGE)
+        let failure = CliFailure {
+            code,
+            message: e.to_string(),
+            hint: Some(hint.to_owned()),
+        };
+        fail(json, &failure)
     };
     let comparison = match compare_files(expected, actual, tol) {
         Ok(c) => c,

@@ -1,25 +1,46 @@
-//! `winit-automation mcp`: the CLI's verbs as MCP tools over stdio (feature `mcp`).
+//! `winit-automation mcp`: every protocol verb as an MCP tool over stdio (feature `mcp`).
 //!
-//! Each tool takes the CLI subcommand's arguments by the same names, builds the same protocol
-//! command (`build::build`), sends it with the client library and answers with the app's response
-//! as text; an app's error is a tool error carrying its code, message and hint. `screenshot`
-//! answers with the PNG as image content. Every tool takes an optional `dir`: the app's drop-box
-//! (else the server's `--dir`, `$WINIT_AUTOMATION_DIR` or `target/winit-automation`), so one
-//! session can drive several apps; `apps` lists the live ones under a directory.
+//! The tools come from the verb table (`protocol::Verb::spec`): one per verb, named after it,
+//! described by its `about` and `details`, with one argument per positional argument (by its
+//! `field`) and per flag (by its word: `interactive` for `-i`), each described by the table's help.
+//! A call's arguments become a `protocol::Invocation`, checked by the same parser as a command
+//! line, so a tool refuses what the CLI refuses, with the same error and hint. Beside them,
+//! `apps` lists the live apps under a directory.
+//!
+//! Agents act, then look: the switches the table marks `for_agents` (`settle` on actions, `-i` and
+//! `force` on snapshots) are on unless the call says `false`. Scalars that hosts send as strings
+//! (`"true"`, `"40"`) are read as the schema's type; anything else is refused naming the argument
+//! and the type. Every tool takes an optional `dir`: the app's drop-box (else the server's `--dir`,
+//! `$WINIT_AUTOMATION_DIR` or `target/winit-automation`), so one session can drive several apps.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine as _;
-use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock};
-use rmcp::{ServiceExt, schemars, tool, tool_router};
-use serde::Deserialize;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
 use winit_automation::client::Client;
-use winit_automation::protocol::{Outcome, Response};
+use winit_automation::protocol::{
+    Arg, ArgKind, Arity, ClientCode, Code, Coded, Command, Flag, FlagRule, Invocation, Outcome,
+    Response, ValueKind, Verb, quote,
+};
 
-use super::args::{Act, Sub};
-use super::build::{Outgoing, build};
+/// What the server tells a host about itself, in `initialize`.
+const INSTRUCTIONS: &str = "Drives a running winit/wgpu or egui app through its drop-box directory. \
+Start with `snapshot`: one line per actionable node, `@eN role \"name\"` and only non-default state. \
+Refs (@e12) name a node for its lifetime; a ref whose node is gone or changed is refused (stale_ref), \
+never moved to another node. Targets are a ref, a point x,y in logical pixels, or selector terms \
+(role=button name=\"Save\"; quote values with spaces). Actions answer once the UI settled, with a \
+diff of what changed; `ok` means the input reached that node, a refusal names the true reason \
+(covered, offscreen, disabled, missed, no_focus). Pass since=<frame of your last snapshot> to get \
+\"unchanged since frame N\" instead of the tree. Several apps: `apps` lists the live ones; pass one's \
+directory as `dir` to any tool.";
 
 /// The server: where the apps are by default, and how long a command may take.
 #[derive(Debug, Clone)]
@@ -48,21 +69,299 @@ pub(crate) fn serve(dir: Option<PathBuf>, timeout_ms: u64) -> Result<(), String>
     })
 }
 
-/// A tool's answer from the app's response: its body as text, or a tool error with the code,
-/// message and hint (and the error's extra lines).
-fn answer(response: &Response) -> CallToolResult {
-    match &response.outcome {
-        Outcome::Ok { body } => {
-            let text = if body.is_empty() { "ok" } else { body.as_str() };
-            CallToolResult::success(vec![ContentBlock::text(text)])
-        }
-        Outcome::Error {
-            code,
-            message,
-            hint,
-            body,
-        } => failed(code, message, Some(hint), body),
+/// A tool error: `error <code>: <message>`, a `hint:` line when there is one, then extra lines.
+fn failed(code: &str, message: &str, hint: Option<&str>, extra: &str) -> CallToolResult {
+    let mut text = format!("error {code}: {message}\n");
+    if let Some(hint) = hint {
+        text.push_str(&format!("hint: {hint}\n"));
     }
+    text.push_str(extra);
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+/// Any error of the crate as a tool error.
+fn refused(e: &dyn Coded) -> CallToolResult {
+    failed(e.code().as_str(), &e.message(), e.hint().as_deref(), "")
+}
+
+/// A tool argument of the wrong type or name.
+#[derive(Debug)]
+struct BadArgument {
+    message: String,
+    hint: String,
+}
+
+impl std::fmt::Display for BadArgument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl Coded for BadArgument {
+    fn code(&self) -> Code {
+        Code::Client(ClientCode::BadToolArgument)
+    }
+    fn hint(&self) -> Option<String> {
+        Some(self.hint.clone())
+    }
+}
+
+/// Why a call's arguments make no command.
+enum Refusal {
+    /// An argument of the wrong name or type.
+    Tool(BadArgument),
+    /// What the protocol's parser refused.
+    Protocol(winit_automation::protocol::Failure),
+}
+
+impl From<BadArgument> for Refusal {
+    fn from(e: BadArgument) -> Refusal {
+        Refusal::Tool(e)
+    }
+}
+
+impl From<winit_automation::protocol::Failure> for Refusal {
+    fn from(e: winit_automation::protocol::Failure) -> Refusal {
+        Refusal::Protocol(e)
+    }
+}
+
+impl Refusal {
+    fn coded(&self) -> &dyn Coded {
+        match self {
+            Refusal::Tool(e) => e,
+            Refusal::Protocol(e) => e,
+        }
+    }
+}
+
+fn bad_type(name: &str, want: &str, got: &Value) -> BadArgument {
+    BadArgument {
+        message: format!("argument {name} must be {want}, got {got}"),
+        hint: format!("send {name} as {want}"),
+    }
+}
+
+/// A boolean, or the strings "true" and "false".
+fn boolean(name: &str, v: &Value) -> Result<bool, BadArgument> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        Value::String(s) if s == "true" => Ok(true),
+        Value::String(s) if s == "false" => Ok(false),
+        other => Err(bad_type(name, "a boolean (true or false)", other)),
+    }
+}
+
+/// A whole number 0 or more, or a string of digits.
+fn count(name: &str, v: &Value) -> Result<String, BadArgument> {
+    match v {
+        Value::Number(n) if n.is_u64() => Ok(n.to_string()),
+        Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => Ok(s.clone()),
+        other => Err(bad_type(name, "a whole number, 0 or more", other)),
+    }
+}
+
+/// A finite number, or a string holding one.
+fn number(name: &str, v: &Value) -> Result<String, BadArgument> {
+    match v {
+        Value::Number(n) => Ok(n.to_string()),
+        Value::String(s) if s.parse::<f64>().is_ok_and(f64::is_finite) => Ok(s.clone()),
+        other => Err(bad_type(name, "a number", other)),
+    }
+}
+
+fn string<'a>(name: &str, v: &'a Value) -> Result<&'a str, BadArgument> {
+    v.as_str().ok_or_else(|| bad_type(name, "a string", v))
+}
+
+/// The JSON schema of a positional argument.
+fn arg_schema(arg: &Arg) -> Value {
+    let one = match arg.kind {
+        ArgKind::Number => json!({ "type": "number" }),
+        ArgKind::Size => json!({ "type": "integer", "minimum": 1 }),
+        _ => json!({ "type": "string" }),
+    };
+    let mut schema = match arg.arity {
+        Arity::Many => json!({ "type": "array", "items": one, "minItems": 1 }),
+        _ => one,
+    };
+    schema["description"] = Value::from(arg.help);
+    schema
+}
+
+/// The JSON schema of a flag.
+fn flag_schema(flag: &Flag) -> Value {
+    let mut schema = match flag.value {
+        None => json!({ "type": "boolean" }),
+        Some((_, ValueKind::Count)) => json!({ "type": "integer", "minimum": 0 }),
+        Some((_, ValueKind::Target)) => json!({ "type": "string" }),
+    };
+    let mut help = flag.help.to_owned();
+    if flag.for_agents {
+        help.push_str(" (default true)");
+    }
+    schema["description"] = Value::from(help);
+    schema
+}
+
+const DIR_HELP: &str = "the app's drop-box directory (default: the server's --dir, $WINIT_AUTOMATION_DIR or target/winit-automation)";
+
+/// The positional arguments a tool takes: every one but the literal `to` of `drag`.
+fn tool_args(verb: Verb) -> impl Iterator<Item = &'static Arg> {
+    verb.spec()
+        .args
+        .iter()
+        .filter(|a| a.kind != ArgKind::Keyword)
+}
+
+/// The tool of a verb, from its row of the table.
+pub(crate) fn verb_tool(verb: Verb) -> Tool {
+    let spec = verb.spec();
+    let mut properties = JsonObject::new();
+    properties.insert(
+        "dir".into(),
+        json!({ "type": "string", "description": DIR_HELP }),
+    );
+    let mut required = Vec::new();
+    for arg in tool_args(verb) {
+        properties.insert(arg.field.into(), arg_schema(arg));
+        if arg.arity != Arity::Optional {
+            required.push(Value::from(arg.field));
+        }
+    }
+    for flag in verb.flags() {
+        properties.insert(flag.word().into(), flag_schema(&flag));
+    }
+    let mut schema = JsonObject::new();
+    schema.insert("type".into(), Value::from("object"));
+    schema.insert("properties".into(), Value::Object(properties));
+    schema.insert("required".into(), Value::Array(required));
+    schema.insert("additionalProperties".into(), Value::Bool(false));
+    let description = if spec.details.is_empty() {
+        spec.about.to_owned()
+    } else {
+        format!("{} {}", spec.about, spec.details)
+    };
+    Tool::new(spec.name, description, Arc::new(schema))
+}
+
+fn apps_tool() -> Tool {
+    let schema = json!({
+        "type": "object",
+        "properties": { "root": {
+            "type": "string",
+            "description": "the directory whose subdirectories are searched for live apps (default: the server's --dir, else the current directory)",
+        } },
+        "additionalProperties": false,
+    });
+    let Value::Object(schema) = schema else {
+        unreachable!("a literal object")
+    };
+    Tool::new(
+        "apps",
+        "The live apps (drop-box directories with a ready.txt) directly under a directory, one path each: pass one as `dir` to the other tools.",
+        Arc::new(schema),
+    )
+}
+
+/// Every tool: one per verb, in the table's order, then `apps`.
+pub(crate) fn tools() -> Vec<Tool> {
+    Verb::ALL
+        .iter()
+        .map(|&v| verb_tool(v))
+        .chain(std::iter::once(apps_tool()))
+        .collect()
+}
+
+/// A switch the table turns on for agents, unless the call set it or set the flag it excludes.
+fn agent_default(verb: Verb, flag: &Flag, args: &JsonObject) -> bool {
+    let excluded = verb.spec().flags.iter().any(|rule| match rule {
+        FlagRule::Either(a, b, _) if a == flag => args.get(b.word()).is_some(),
+        FlagRule::Either(a, b, _) if b == flag => args.get(a.word()).is_some(),
+        _ => false,
+    });
+    // An agent that says which frame it saw asks for "unchanged since" when nothing changed.
+    let since = flag.name == "force" && args.get("since").is_some();
+    flag.for_agents && !excluded && !since
+}
+
+/// A call's arguments as an invocation of `verb`, and the `dir` it names.
+fn invocation(
+    verb: Verb,
+    args: &JsonObject,
+    timeout_ms: u64,
+) -> Result<(Invocation, Option<String>), Refusal> {
+    let known: Vec<&str> = std::iter::once("dir")
+        .chain(tool_args(verb).map(|a| a.field))
+        .chain(verb.flags().map(|f| f.word()))
+        .collect();
+    if let Some(unknown) = args.keys().find(|k| !known.contains(&k.as_str())) {
+        return Err(Refusal::Tool(BadArgument {
+            message: format!("{verb} takes no argument {unknown}"),
+            hint: format!("{verb} takes {}", known.join(", ")),
+        }));
+    }
+    let dir = args
+        .get("dir")
+        .map(|v| string("dir", v).map(str::to_owned))
+        .transpose()?;
+    let mut inv = Invocation::new(verb);
+    for arg in verb.spec().args {
+        let name = arg.field;
+        if arg.kind == ArgKind::Keyword {
+            // Separate arguments need no separator: `drag`'s `to` keeps FROM and TO apart.
+            inv.word(arg.name);
+            continue;
+        }
+        let Some(v) = args.get(name) else {
+            continue;
+        };
+        match (arg.kind, arg.arity) {
+            (_, Arity::Many) => {
+                let words: Vec<String> = match v {
+                    Value::Array(items) => items
+                        .iter()
+                        .map(|i| string(name, i).map(str::to_owned))
+                        .collect::<Result<_, _>>()?,
+                    Value::String(s) => s.split_whitespace().map(str::to_owned).collect(),
+                    other => return Err(bad_type(name, "an array of strings", other).into()),
+                };
+                for word in &words {
+                    inv.word(word);
+                }
+            }
+            (ArgKind::Target | ArgKind::Selector, _) => {
+                inv.target(string(name, v)?)?;
+            }
+            (ArgKind::Text, _) => {
+                inv.text(string(name, v)?);
+            }
+            (ArgKind::Number, _) => {
+                inv.word(&number(name, v)?);
+            }
+            (ArgKind::Size, _) => {
+                inv.word(&count(name, v)?);
+            }
+            (ArgKind::Word | ArgKind::Keyword, _) => {
+                inv.word(string(name, v)?);
+            }
+        }
+    }
+    for flag in verb.flags() {
+        let name = flag.word();
+        let value = match (args.get(name), flag.value) {
+            (Some(v), None) => boolean(name, v)?.then_some(None),
+            (None, None) => agent_default(verb, &flag, args).then_some(None),
+            (Some(v), Some((_, ValueKind::Count))) => Some(Some(count(name, v)?)),
+            (Some(v), Some((_, ValueKind::Target))) => Some(Some(string(name, v)?.to_owned())),
+            (None, Some(_)) => None,
+        };
+        if let Some(value) = value {
+            inv.flag(flag.name, value.as_deref())?;
+        }
+    }
+    inv.default_timeout(timeout_ms);
+    Ok((inv, dir))
 }
 
 /// An action's answer as short as `snapshot -i`: node lines (`target @e..`, `+ @e..`, `~ @e..`)
@@ -101,63 +400,59 @@ fn compact(body: &str) -> String {
     out
 }
 
-/// A tool error: `error <code>: <message>`, a `hint:` line when there is one, then the error's
-/// extra lines. The app's refusals and failures before it answered (no app, a malformed command,
-/// a timeout) alike.
-fn failed(code: &str, message: &str, hint: Option<&str>, extra: &str) -> CallToolResult {
-    let mut text = format!("error {code}: {message}\n");
-    if let Some(hint) = hint {
-        text.push_str(&format!("hint: {hint}\n"));
+/// A tool's answer from the app's response: its body as text, or a tool error with the code,
+/// message and hint (and the error's extra lines).
+fn answer(response: &Response) -> CallToolResult {
+    match &response.outcome {
+        Outcome::Ok { body } => {
+            let text = if body.is_empty() { "ok" } else { body.as_str() };
+            CallToolResult::success(vec![ContentBlock::text(text)])
+        }
+        Outcome::Error {
+            code,
+            message,
+            hint,
+            body,
+        } => failed(code, message, Some(hint), body),
     }
-    text.push_str(extra);
-    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+/// The PNG a screenshot's answer names, read from the app's directory.
+fn screenshot_png(dir: &Path, response: &Response) -> Option<Vec<u8>> {
+    if !response.is_ok() {
+        return None;
+    }
+    let file = winit_automation::client::screenshot_path(dir, response.body()).ok()?;
+    std::fs::read(file).ok()
 }
 
 impl Server {
-    fn dir(&self, dir: Option<String>) -> Option<PathBuf> {
-        dir.map(PathBuf::from).or_else(|| self.dir.clone())
-    }
-
-    /// Builds the CLI subcommand's protocol command, sends it and answers with the response;
-    /// a screenshot's file comes back as an image.
-    async fn run(&self, dir: Option<String>, sub: Sub, timeout_ms: Option<u64>) -> CallToolResult {
-        // What an action changed is said as briefly as the interactive snapshot.
-        let short = matches!(
-            sub,
-            Sub::Click { .. }
-                | Sub::Hover { .. }
-                | Sub::Drag { .. }
-                | Sub::Scroll { .. }
-                | Sub::Type { .. }
-                | Sub::Fill { .. }
-                | Sub::Key { .. }
-                | Sub::Action { .. }
-                | Sub::Focus { .. }
-                | Sub::Resize { .. }
-                | Sub::Settle { .. }
-        );
-        let dir = self.dir(dir);
-        let timeout = timeout_ms.unwrap_or(self.timeout_ms);
-        let outgoing = match build(&sub, timeout) {
-            Ok(o) => o,
-            Err(e) => return failed(e.code().as_str(), e.message(), Some(e.hint()), ""),
+    /// Sends a verb's command and answers with the response; a screenshot's file comes back as an
+    /// image, and what an action changed is said as briefly as the interactive snapshot.
+    async fn call(&self, verb: Verb, args: &JsonObject) -> CallToolResult {
+        let (inv, dir) = match invocation(verb, args, self.timeout_ms) {
+            Ok(v) => v,
+            Err(e) => return refused(e.coded()),
         };
-        let screenshot = matches!(sub, Sub::Screenshot { .. });
+        let command: Command = match inv.command() {
+            Ok(c) => c,
+            Err(e) => return refused(&e),
+        };
+        let short = verb.flag("settle").is_some() || verb == Verb::Settle;
+        let dir = dir.map(PathBuf::from).or_else(|| self.dir.clone());
+        let wait = command
+            .held_in_app_ms()
+            .map_or(self.timeout_ms, |ms| ms.max(self.timeout_ms) + 2_000);
         // The client library blocks: on the blocking pool, so other requests go on meanwhile.
         let sent = tokio::task::spawn_blocking(move || {
             let client = Client::connect(dir.as_deref())
-                .map_err(|e| (e.to_string(), e.hint()))?
-                // `--settle` and `wait` time out inside the app: room for their answer.
-                .with_timeout(Duration::from_millis(timeout.saturating_add(2_000)));
-            let response = match &outgoing {
-                Outgoing::Command(c) => client.send(c),
-                Outgoing::Raw(line) => client.send_line(line),
-            }
-            .map_err(|e| (e.to_string(), e.hint()))?;
-            let image = screenshot
+                .map_err(|e| refused(&e))?
+                .with_timeout(Duration::from_millis(wait));
+            let response = client.send(&command).map_err(|e| refused(&e))?;
+            let image = (verb == Verb::Screenshot)
                 .then(|| screenshot_png(client.dir(), &response))
                 .flatten();
-            Ok::<_, (String, Option<String>)>((response, image))
+            Ok::<_, CallToolResult>((response, image))
         })
         .await;
         match sent {
@@ -172,7 +467,7 @@ impl Server {
                 }
                 result
             }
-            Ok(Err((message, hint))) => failed("no_answer", &message, hint.as_deref(), ""),
+            Ok(Err(refusal)) => refusal,
             Err(e) => failed(
                 "internal",
                 &format!("the request's task failed: {e}"),
@@ -181,259 +476,16 @@ impl Server {
             ),
         }
     }
-}
 
-/// The PNG a screenshot's answer names (`file screenshot-LABEL.png`), read from the app's
-/// directory.
-fn screenshot_png(dir: &Path, response: &Response) -> Option<Vec<u8>> {
-    if !response.is_ok() {
-        return None;
-    }
-    let file = winit_automation::client::screenshot_path(dir, response.body()).ok()?;
-    std::fs::read(file).ok()
-}
-
-fn act(settle: Option<bool>) -> Act {
-    Act {
-        // Agents act, then look: by default an action answers once the UI settled, with the diff.
-        settle: settle.unwrap_or(true),
-        frames: None,
-    }
-}
-
-// ---- Tool arguments. Doc comments become the schemas' descriptions. ----
-
-/// Only the app's directory.
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct DirArgs {
-    /// The app's drop-box directory (default: the server's --dir, $WINIT_AUTOMATION_DIR or
-    /// target/winit-automation).
-    pub dir: Option<String>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct AppsArgs {
-    /// The directory whose subdirectories are searched for live apps (default: the server's
-    /// --dir, else the current directory).
-    pub root: Option<String>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct SnapshotArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// The interactive projection: one short line per actionable node (default true).
-    pub interactive: Option<bool>,
-    /// Every node, nothing hidden (instead of interactive).
-    pub raw: Option<bool>,
-    /// Levels below the scope to show.
-    pub depth: Option<u32>,
-    /// Only this subtree (a ref like @e12 or a selector).
-    pub scope: Option<String>,
-    /// The frame= of the snapshot you last read: "unchanged since frame N" when nothing changed.
-    pub since: Option<u64>,
-    /// With since: only the lines that changed since that frame.
-    pub diff: Option<bool>,
-    /// Add each node's bounds (logical pixels) to interactive lines.
-    pub bounds: Option<bool>,
-    /// Add each node's actions to interactive lines.
-    pub actions: Option<bool>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct SelectorArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// Selector terms, ANDed: role=button name="Save" (name~= contains, text= / text~= name or
-    /// text value, id=, nth=N).
-    pub selector: String,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct TargetArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// A ref from a snapshot (@e12), a point in logical pixels (120,48) or a selector.
-    pub target: String,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct WaitArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// Selector terms to wait for.
-    pub selector: String,
-    /// Wait until nothing matches instead.
-    pub gone: Option<bool>,
-    /// How long to wait, in milliseconds.
-    pub timeout_ms: Option<u64>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct SettleArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// How many unchanged frames count as settled.
-    pub frames: Option<u32>,
-    /// How long to wait, in milliseconds.
-    pub timeout_ms: Option<u64>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct ClickArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// A ref (@e12), a point (120,48) or a selector.
-    pub target: String,
-    /// A double click.
-    pub double: Option<bool>,
-    /// left (default), right or middle.
-    pub button: Option<String>,
-    /// Answer once the UI settled, with what changed (default true).
-    pub settle: Option<bool>,
-    /// How long to wait, in milliseconds.
-    pub timeout_ms: Option<u64>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct ActTargetArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// A ref (@e12), a point (120,48) or a selector.
-    pub target: String,
-    /// Answer once the UI settled, with what changed (default true).
-    pub settle: Option<bool>,
-    /// How long to wait, in milliseconds.
-    pub timeout_ms: Option<u64>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct TextArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// The text to type into the focused node.
-    pub text: String,
-    /// Answer once the UI settled, with what changed (default true).
-    pub settle: Option<bool>,
-    /// How long to wait, in milliseconds.
-    pub timeout_ms: Option<u64>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct FillArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// The text field: a ref, a point or a selector.
-    pub target: String,
-    /// Its new text (replaces what it held).
-    pub text: String,
-    /// Answer once the UI settled, with what changed (default true).
-    pub settle: Option<bool>,
-    /// How long to wait, in milliseconds.
-    pub timeout_ms: Option<u64>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct KeyArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// Key chords pressed in order: Enter, ctrl+a, shift+Tab, ...
-    pub chords: Vec<String>,
-    /// Answer once the UI settled, with what changed (default true).
-    pub settle: Option<bool>,
-    /// How long to wait, in milliseconds.
-    pub timeout_ms: Option<u64>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct ScrollArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// What to scroll: a ref, a point or a selector.
-    pub target: String,
-    /// Horizontal wheel distance in logical pixels.
-    pub dx: f64,
-    /// Vertical wheel distance in logical pixels (positive scrolls down).
-    pub dy: f64,
-    /// Answer once the UI settled, with what changed (default true).
-    pub settle: Option<bool>,
-    /// How long to wait, in milliseconds.
-    pub timeout_ms: Option<u64>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct DragArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// Where the drag starts: a ref, a point or a selector.
-    pub from: String,
-    /// Where it ends: a ref, a point or a selector.
-    pub to: String,
-    /// Answer once the UI settled, with what changed (default true).
-    pub settle: Option<bool>,
-    /// How long to wait, in milliseconds.
-    pub timeout_ms: Option<u64>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct ActionArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// A ref, a point or a selector.
-    pub target: String,
-    /// The AccessKit action: click, focus, set_value, increment, decrement, expand, collapse, ...
-    pub name: String,
-    /// The action's value (set_value's number or text).
-    pub value: Option<String>,
-    /// Answer once the UI settled, with what changed (default true).
-    pub settle: Option<bool>,
-    /// How long to wait, in milliseconds.
-    pub timeout_ms: Option<u64>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct ResizeArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// The new width in logical pixels.
-    pub width: u32,
-    /// The new height in logical pixels.
-    pub height: u32,
-    /// Answer once the UI settled, with what changed (default true).
-    pub settle: Option<bool>,
-    /// How long to wait, in milliseconds.
-    pub timeout_ms: Option<u64>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(crate) struct ScreenshotArgs {
-    /// The app's drop-box directory (default: the server's --dir).
-    pub dir: Option<String>,
-    /// The file label: screenshot-LABEL.png in the app's directory (default latest).
-    pub label: Option<String>,
-    /// Crop to this node: a ref or a selector.
-    #[serde(rename = "ref")]
-    pub crop: Option<String>,
-}
-
-#[tool_router(server_handler)]
-impl Server {
-    #[tool(
-        description = "The app's handshake facts: protocol, name, pid, frame, queue. Start here."
-    )]
-    async fn status(&self, Parameters(a): Parameters<DirArgs>) -> CallToolResult {
-        self.run(a.dir, Sub::Status, None).await
-    }
-
-    #[tool(
-        description = "The live apps (drop-box directories with a ready.txt) directly under a directory, one path each: pass one as `dir` to the other tools."
-    )]
-    async fn apps(&self, Parameters(a): Parameters<AppsArgs>) -> CallToolResult {
-        let root = a
-            .root
-            .map(PathBuf::from)
-            .or_else(|| self.dir.clone())
-            .unwrap_or_else(|| PathBuf::from("."));
+    /// `apps`: the live apps directly under a directory.
+    fn apps(&self, args: &JsonObject) -> CallToolResult {
+        let root = match args.get("root").map(|v| string("root", v)).transpose() {
+            Ok(root) => root
+                .map(PathBuf::from)
+                .or_else(|| self.dir.clone())
+                .unwrap_or_else(|| PathBuf::from(".")),
+            Err(e) => return refused(&e),
+        };
         let mut found: Vec<String> = std::fs::read_dir(&root)
             .into_iter()
             .flatten()
@@ -447,227 +499,82 @@ impl Server {
         found.dedup();
         if found.is_empty() {
             return failed(
-                "not_found",
-                &format!("no live app under {}", root.display()),
+                ClientCode::NotRunning.as_str(),
+                &format!("no live app under {}", quote(&root.display().to_string())),
                 Some("start the app with the automation feature; its directory holds ready.txt"),
                 "",
             );
         }
         CallToolResult::success(vec![ContentBlock::text(found.join("\n") + "\n")])
     }
+}
 
-    #[tool(description = "The app's windows: id, title, size, scale factor, focus.")]
-    async fn windows(&self, Parameters(a): Parameters<DirArgs>) -> CallToolResult {
-        self.run(a.dir, Sub::Windows, None).await
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(
+                Implementation::new("winit-automation", env!("CARGO_PKG_VERSION"))
+                    .with_title("winit-automation"),
+            )
+            .with_instructions(INSTRUCTIONS)
     }
 
-    #[tool(
-        description = "The UI as text with refs (@eN) to act on. By default the interactive projection: one short line per actionable node, `@eN role \"name\"` and only non-default state. Pass since=<frame= of your last snapshot> (and diff=true) to get only what changed."
-    )]
-    async fn snapshot(&self, Parameters(a): Parameters<SnapshotArgs>) -> CallToolResult {
-        let raw = a.raw.unwrap_or(false);
-        let sub = Sub::Snapshot {
-            interactive: !raw && a.interactive.unwrap_or(true),
-            raw,
-            depth: a.depth,
-            scope: a.scope,
-            // An agent asked for it: the tree, unless it says which frame it saw.
-            force: a.since.is_none(),
-            diff: a.diff.unwrap_or(false),
-            bounds: a.bounds.unwrap_or(false),
-            actions: a.actions.unwrap_or(false),
-            since: a.since,
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        let result = match Verb::parse(&request.name) {
+            Some(verb) => self.call(verb, &args).await,
+            None if request.name == "apps" => self.apps(&args),
+            None => {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "no tool {}; the tools are {}, apps",
+                        request.name,
+                        Verb::ALL
+                            .iter()
+                            .map(|v| v.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    None,
+                ));
+            }
         };
-        self.run(a.dir, sub, None).await
-    }
-
-    #[tool(
-        description = "The refs of every node matching a selector (role=, name=, name~=, text=, text~=, id=, nth=)."
-    )]
-    async fn find(&self, Parameters(a): Parameters<SelectorArgs>) -> CallToolResult {
-        let sub = Sub::Find {
-            selector: vec![a.selector],
-        };
-        self.run(a.dir, sub, None).await
-    }
-
-    #[tool(
-        description = "Every field of one node: its line with bounds and actions, window, node id, parent, children."
-    )]
-    async fn get(&self, Parameters(a): Parameters<TargetArgs>) -> CallToolResult {
-        let sub = Sub::Get {
-            target: vec![a.target],
-        };
-        self.run(a.dir, sub, None).await
-    }
-
-    #[tool(
-        description = "Waits until a node matching the selector exists (or, with gone=true, none does)."
-    )]
-    async fn wait(&self, Parameters(a): Parameters<WaitArgs>) -> CallToolResult {
-        let sub = Sub::Wait {
-            selector: vec![a.selector],
-            gone: a.gone.unwrap_or(false),
-        };
-        self.run(a.dir, sub, a.timeout_ms).await
-    }
-
-    #[tool(
-        description = "Waits until the UI is unchanged for some frames and nothing animates; answers with what changed."
-    )]
-    async fn settle(&self, Parameters(a): Parameters<SettleArgs>) -> CallToolResult {
-        let sub = Sub::Settle { frames: a.frames };
-        self.run(a.dir, sub, a.timeout_ms).await
-    }
-
-    #[tool(
-        description = "Clicks a node (or a point). `ok` means the press reached that node (`hit verified`); a refusal names the true reason (covered, offscreen, disabled, missed). Answers with what changed once the UI settled."
-    )]
-    async fn click(&self, Parameters(a): Parameters<ClickArgs>) -> CallToolResult {
-        let button = a.button.as_deref().unwrap_or("left");
-        if !matches!(button, "left" | "right" | "middle") {
-            return failed(
-                "bad_argument",
-                &format!("unknown button {button:?}"),
-                Some("button is left, right or middle"),
-                "",
-            );
-        }
-        let sub = Sub::Click {
-            target: vec![a.target],
-            double: a.double.unwrap_or(false),
-            right: button == "right",
-            middle: button == "middle",
-            act: act(a.settle),
-        };
-        self.run(a.dir, sub, a.timeout_ms).await
-    }
-
-    #[tool(description = "Moves the pointer over a node (tooltips, hover states).")]
-    async fn hover(&self, Parameters(a): Parameters<ActTargetArgs>) -> CallToolResult {
-        let sub = Sub::Hover {
-            target: vec![a.target],
-            act: act(a.settle),
-        };
-        self.run(a.dir, sub, a.timeout_ms).await
-    }
-
-    #[tool(
-        description = "Drags from one node or point to another (sliders, windows by their title bar, drag and drop)."
-    )]
-    async fn drag(&self, Parameters(a): Parameters<DragArgs>) -> CallToolResult {
-        let mut args = vec![a.from];
-        args.push("to".into());
-        args.push(a.to);
-        let sub = Sub::Drag {
-            args,
-            act: act(a.settle),
-        };
-        self.run(a.dir, sub, a.timeout_ms).await
-    }
-
-    #[tool(
-        description = "Turns the mouse wheel over a node: dx, dy in logical pixels (positive dy scrolls down)."
-    )]
-    async fn scroll(&self, Parameters(a): Parameters<ScrollArgs>) -> CallToolResult {
-        let mut args = vec![a.target];
-        args.push(a.dx.to_string());
-        args.push(a.dy.to_string());
-        let sub = Sub::Scroll {
-            args,
-            act: act(a.settle),
-        };
-        self.run(a.dir, sub, a.timeout_ms).await
-    }
-
-    #[tool(
-        name = "type",
-        description = "Types text into the focused node; refused (no_focus) when nothing has the focus: use fill to focus and type."
-    )]
-    async fn type_text(&self, Parameters(a): Parameters<TextArgs>) -> CallToolResult {
-        let sub = Sub::Type {
-            text: a.text,
-            act: act(a.settle),
-        };
-        self.run(a.dir, sub, a.timeout_ms).await
-    }
-
-    #[tool(description = "Focuses a text field and replaces its text.")]
-    async fn fill(&self, Parameters(a): Parameters<FillArgs>) -> CallToolResult {
-        let mut args = vec![a.target];
-        args.push(a.text);
-        let sub = Sub::Fill {
-            args,
-            act: act(a.settle),
-        };
-        self.run(a.dir, sub, a.timeout_ms).await
-    }
-
-    #[tool(
-        description = "Presses key chords in order (Enter, ctrl+a, shift+Tab) on the focused node or the window."
-    )]
-    async fn key(&self, Parameters(a): Parameters<KeyArgs>) -> CallToolResult {
-        let sub = Sub::Key {
-            chords: a.chords,
-            act: act(a.settle),
-        };
-        self.run(a.dir, sub, a.timeout_ms).await
-    }
-
-    #[tool(
-        description = "Performs an AccessKit action on a node (click, focus, set_value with a value, increment, decrement, expand, collapse, ...); only the actions its line lists."
-    )]
-    async fn action(&self, Parameters(a): Parameters<ActionArgs>) -> CallToolResult {
-        let mut args = vec![a.target];
-        args.push(a.name);
-        let sub = Sub::Action {
-            args,
-            value: a.value,
-            act: act(a.settle),
-        };
-        self.run(a.dir, sub, a.timeout_ms).await
-    }
-
-    #[tool(description = "Gives a node the keyboard focus.")]
-    async fn focus(&self, Parameters(a): Parameters<ActTargetArgs>) -> CallToolResult {
-        let sub = Sub::Focus {
-            target: vec![a.target],
-            act: act(a.settle),
-        };
-        self.run(a.dir, sub, a.timeout_ms).await
-    }
-
-    #[tool(description = "Resizes the window's content to width x height logical pixels.")]
-    async fn resize(&self, Parameters(a): Parameters<ResizeArgs>) -> CallToolResult {
-        let sub = Sub::Resize {
-            width: a.width,
-            height: a.height,
-            act: act(a.settle),
-        };
-        self.run(a.dir, sub, a.timeout_ms).await
-    }
-
-    #[tool(
-        description = "The exact rendered frame as a PNG image (and its file in the app's directory); ref crops it to one node."
-    )]
-    async fn screenshot(&self, Parameters(a): Parameters<ScreenshotArgs>) -> CallToolResult {
-        let sub = Sub::Screenshot {
-            label: a.label.unwrap_or_else(|| "latest".into()),
-            crop: a.crop,
-            out: None,
-        };
-        self.run(a.dir, sub, None).await
-    }
-
-    #[tool(description = "Asks the app to exit; answered before it goes.")]
-    async fn quit(&self, Parameters(a): Parameters<DirArgs>) -> CallToolResult {
-        self.run(a.dir, Sub::Quit, None).await
+        Ok(result.into())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::compact;
+    use super::*;
+
+    fn object(v: Value) -> JsonObject {
+        match v {
+            Value::Object(o) => o,
+            _ => unreachable!(),
+        }
+    }
+
+    fn line(verb: Verb, args: Value) -> Result<String, String> {
+        let (inv, _) = invocation(verb, &object(args), 10_000).map_err(|e| {
+            let e = e.coded();
+            format!("{}: {}", e.code(), e.message())
+        })?;
+        inv.command()
+            .map(|c| c.to_line())
+            .map_err(|e| format!("{}: {}", e.code, e.message))
+    }
 
     #[test]
     fn node_lines_lose_bounds_and_actions_and_nothing_else() {
@@ -675,6 +582,87 @@ mod tests {
         assert_eq!(
             compact(body),
             "frame 12\npath pointer\ntarget @e6 button \"Submit\"\nhit verified\n~ @e3 textbox \"Name\" value=\"a bounds=1 \\\" x\" focused\n+ @e9 text value=\"Done\"\n[2 items below]\n"
+        );
+    }
+
+    #[test]
+    fn agents_get_settled_actions_and_interactive_snapshots_unless_they_say_otherwise() {
+        assert_eq!(
+            line(Verb::Click, json!({ "target": "@e3" })).unwrap(),
+            "click @e3 --settle --timeout 10000"
+        );
+        assert_eq!(
+            line(Verb::Click, json!({ "target": "@e3", "settle": "false" })).unwrap(),
+            "click @e3"
+        );
+        assert_eq!(
+            line(Verb::Snapshot, json!({})).unwrap(),
+            "snapshot -i --force"
+        );
+        assert_eq!(
+            line(Verb::Snapshot, json!({ "raw": true, "since": "40" })).unwrap(),
+            "snapshot --raw --since 40"
+        );
+    }
+
+    #[test]
+    fn strings_are_read_as_the_schema_s_type_and_anything_else_is_refused_by_name() {
+        assert_eq!(
+            line(Verb::Scroll, json!({ "target": "@e1", "dx": "0", "dy": -120, "settle": "true", "timeout": "900" })).unwrap(),
+            "scroll @e1 0 -120 --settle --timeout 900"
+        );
+        assert_eq!(
+            line(Verb::Click, json!({ "target": "@e1", "settle": "maybe" })).unwrap_err(),
+            "bad_tool_argument: argument settle must be a boolean (true or false), got \"maybe\""
+        );
+        assert_eq!(
+            line(Verb::Resize, json!({ "width": 1.5, "height": 2 })).unwrap_err(),
+            "bad_tool_argument: argument width must be a whole number, 0 or more, got 1.5"
+        );
+        assert!(
+            line(Verb::Find, json!({ "selector": "role=button", "bogus": 1 }))
+                .unwrap_err()
+                .starts_with("bad_tool_argument: find takes no argument bogus")
+        );
+    }
+
+    #[test]
+    fn tool_arguments_follow_the_one_target_rule() {
+        assert_eq!(
+            line(
+                Verb::Find,
+                json!({ "selector": "role=button name~=Open Save" })
+            )
+            .unwrap_err(),
+            "bad_argument: \"Save\" after name~=Open is not a selector term"
+        );
+        assert_eq!(
+            line(Verb::Find, json!({ "selector": "role=buton" })).unwrap_err(),
+            "bad_argument: unknown role \"buton\""
+        );
+        assert_eq!(
+            line(
+                Verb::Drag,
+                json!({ "from": "role=slider", "to": "200,40", "settle": false })
+            )
+            .unwrap(),
+            "drag role=slider to 200,40"
+        );
+        assert_eq!(
+            line(
+                Verb::Key,
+                json!({ "chords": ["ctrl+a", "Enter"], "settle": false })
+            )
+            .unwrap(),
+            "key ctrl+a Enter"
+        );
+        assert_eq!(
+            line(
+                Verb::Drag,
+                json!({ "from": "role=slider", "to": "role=window", "settle": false })
+            )
+            .unwrap(),
+            "drag role=slider to role=window"
         );
     }
 }

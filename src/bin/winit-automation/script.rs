@@ -78,13 +78,10 @@ pub(crate) fn run(
     }
 }
 
-/// No live app (or no answer): the message and hint, exit 3, as for every subcommand.
+/// No live app (or no answer): the code, message and hint, and the exit code for them, as for
+/// every subcommand.
 fn no_app(e: &ClientError) -> ExitCode {
-    eprintln!("error: {e}");
-    if let Some(h) = e.hint() {
-        eprintln!("hint: {h}");
-    }
-    ExitCode::from(EXIT_NO_APP)
+    super::fail(false, e)
 }
 
 /// At most this many `expect` lines are written for one group of actions.
@@ -211,11 +208,10 @@ impl Recorder<'_> {
 
     /// A `journal` poll (not journaled itself, so not remembered as the recorder's own).
     fn poll(&mut self, after: u64, wait: Option<u64>) -> Result<Response, ClientError> {
-        let wait = wait
-            .map(|ms| format!(" --timeout {ms}"))
-            .unwrap_or_default();
-        self.client
-            .send_line(&format!("journal --after {after}{wait}"))
+        self.client.send(&Command::Journal {
+            after: Some(after),
+            timeout_ms: wait,
+        })
     }
 
     fn write(&mut self, line: &str) -> std::io::Result<()> {
