@@ -208,6 +208,11 @@ pub(crate) enum Parsed {
     Local(Local),
 }
 
+/// The ids of a verb subcommand's positional arguments, before and after `--` (ids no flag of the
+/// table can have).
+const POSITIONAL: &str = "-positional";
+const AFTER_DASHES: &str = "-after-dashes";
+
 /// The verb subcommands' help: each verb's own extra text.
 fn verb_help(verb: Verb) -> Option<&'static str> {
     match verb {
@@ -258,13 +263,13 @@ pub(crate) fn verb_command(verb: Verb) -> clap::Command {
             usage(verb)
         ))
         .arg(
-            Arg::new("args")
+            Arg::new(POSITIONAL)
                 .num_args(1..)
                 .allow_negative_numbers(true)
                 .value_name("ARGS")
                 .hide(true),
         )
-        .arg(Arg::new("after").num_args(1..).last(true).hide(true));
+        .arg(Arg::new(AFTER_DASHES).num_args(1..).last(true).hide(true));
     if !after.is_empty() {
         command = command.after_help(after);
     }
@@ -319,7 +324,7 @@ fn invocation(verb: Verb, m: &ArgMatches, timeout: u64) -> Result<Invocation, Pa
             .map(|v| v.cloned().collect())
             .unwrap_or_default()
     };
-    let mut inv = Invocation::from_argv(verb, &strings("args"), &strings("after"))?;
+    let mut inv = Invocation::from_argv(verb, &strings(POSITIONAL), &strings(AFTER_DASHES))?;
     for flag in verb.flags().filter(on_subcommand) {
         match flag.value {
             None if m.get_flag(flag.name) => {

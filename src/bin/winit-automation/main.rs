@@ -5,6 +5,8 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod args;
+#[cfg(all(test, feature = "mcp"))]
+mod doors;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod script;
