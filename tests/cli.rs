@@ -59,7 +59,8 @@ fn typed_text_arrives_intact_and_selector_arguments_are_requoted() {
     let hostile = "two words, a \"quote\"\nand a new line";
     let out = cli(&dir, &["type", hostile]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let out = cli(&dir, &["click", "role=button", "name=Save as", "--double"]);
+    // One argument per term (or all in one), values with spaces quoted as on a command line.
+    let out = cli(&dir, &["click", "role=button", "name=\"Save as\"", "--double"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains(" button \"Save as\""), "{text}");
@@ -74,10 +75,10 @@ fn typed_text_arrives_intact_and_selector_arguments_are_requoted() {
     );
     let out = cli(&dir, &["scroll", "role=list", "0", "-120"]);
     assert!(stdout(&out).contains("wheel 0 -120\n"), "{}", stdout(&out));
-    let out = cli(&dir, &["drag", "name=Remember me", "to", "10,20"]);
+    let out = cli(&dir, &["drag", "name=\"Remember me\"", "to", "10,20"]);
     assert!(stdout(&out).contains("\nto 10,20\n"), "{}", stdout(&out));
     // A selector's quoting survives the trip into an error message too.
-    let out = cli(&dir, &["click", "name=No \"such\" node"]);
+    let out = cli(&dir, &["click", "name=\"No \\\"such\\\" node\""]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).contains("no node matches name=\"No \\\"such\\\" node\""),
@@ -126,6 +127,55 @@ fn a_malformed_command_is_a_usage_error_and_is_never_sent() {
 }
 
 #[test]
+fn a_target_argument_is_read_with_the_protocol_s_grammar_and_an_unquoted_value_is_refused() {
+    let (_tmp, dir) = fresh_dir();
+    let form = fixture::Form {
+        save_label: "Open Save".into(),
+        ..fixture::Form::default()
+    };
+    let (_, state) = common::test_window();
+    let app = InProcessApp::start_with_tree(&dir, state, form.update());
+    // As people type it: one shell argument, the value's space unquoted. Refused before sending,
+    // with the quoted form, as the same line in a command file would be.
+    let out = cli(&dir, &["find", "role=button name~=Open Save"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("error: bad_argument: \"Save\" after name~=Open is not a selector term\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("hint: quote a value with spaces: role=button name~=\"Open Save\"\n"),
+        "{err}"
+    );
+    // The form the hint gives finds the button.
+    let out = cli(&dir, &["find", "role=button name~=\"Open Save\""]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("matches 1\n"), "{text}");
+    assert!(text.contains(" button \"Open Save\""), "{text}");
+    // A role that snapshots never print is refused, naming the nearest.
+    let out = cli(&dir, &["find", "role=buton"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("error: bad_argument: unknown role \"buton\"\n"), "{err}");
+    assert!(err.contains("hint: did you mean role=button"), "{err}");
+    // With --json, the same code, message and hint.
+    let out = cli(&dir, &["--json", "find", "role=buton"]);
+    assert!(
+        stdout(&out).starts_with(
+            "{\"ok\":false,\"code\":\"bad_argument\",\"message\":\"unknown role \\\"buton\\\"\",\"hint\":\"did you mean role=button"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // Nothing was sent but the find that parsed.
+    let journal = stdout(&cli(&dir, &["journal"]));
+    assert_eq!(journal.matches("\nentry ").count(), 1, "{journal}");
+    drop(app);
+}
+
+#[test]
 fn no_live_app_exits_three_and_says_why() {
     let (_tmp, dir) = fresh_dir();
     let out = cli(&dir, &["status"]);
@@ -134,7 +184,7 @@ fn no_live_app_exits_three_and_says_why() {
     // The hint is a line of its own, never part of the message.
     let err = stderr(&out);
     assert!(
-        err.starts_with("error: app not running: no ready.txt in "),
+        err.starts_with("error: not_running: app not running: no ready.txt in "),
         "{err}"
     );
     assert!(
@@ -288,7 +338,7 @@ fn snapshot_find_get_and_wait_against_an_app_that_feeds_a_tree() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("ambiguous"), "{}", stderr(&out));
 
-    let out = cli(&dir, &["wait", "role=checkbox", "name=Remember me"]);
+    let out = cli(&dir, &["wait", "role=checkbox", "name=\"Remember me\""]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     let out = cli(&dir, &["--timeout", "100", "wait", "role=dialog"]);
@@ -312,7 +362,7 @@ fn form_with_settable_slider() -> accesskit::TreeUpdate {
 }
 
 #[test]
-fn action_takes_its_value_after_the_name_as_the_protocol_does_or_with_value() {
+fn action_takes_its_value_after_the_name_as_the_protocol_does() {
     let (_tmp, dir) = fresh_dir();
     let (_, state) = common::test_window();
     let app = TestApp::builder()
@@ -383,15 +433,6 @@ fn action_takes_its_value_after_the_name_as_the_protocol_does_or_with_value() {
             Some(ActionData::Value("-x".into()))
         )]
     );
-    // --value still works.
-    assert_eq!(
-        sent(&["action", &slider, "set_value", "--value", "7"]),
-        [Handed::Action(
-            Action::SetValue,
-            fixture::VOLUME,
-            Some(ActionData::NumericValue(7.0))
-        )]
-    );
     // No value where none is needed.
     assert_eq!(
         sent(&["action", &slider, "increment"]),
@@ -400,8 +441,7 @@ fn action_takes_its_value_after_the_name_as_the_protocol_does_or_with_value() {
     // Given twice, or with a stray argument after it: a usage error, nothing sent.
     app.take_frames();
     for args in [
-        &["action", &slider, "set_value", "1", "--value", "2"][..],
-        &["action", &slider, "set_value", "1", "2"],
+        &["action", &slider, "set_value", "1", "2"][..],
         &["action", &slider, "fly", "2"],
     ] {
         let out = cli(&dir, args);
@@ -417,14 +457,14 @@ fn action_takes_its_value_after_the_name_as_the_protocol_does_or_with_value() {
 }
 
 #[test]
-fn action_help_says_value_goes_after_the_name_or_with_value() {
+fn action_help_says_value_goes_after_the_name() {
     let out = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
         .args(["action", "--help"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
-    for needle in ["TARGET... NAME [VALUE]", "--value", "set_value 100"] {
+    for needle in ["action TARGET NAME [VALUE]", "VALUE follows the action name", "set_value"] {
         assert!(
             text.contains(needle),
             "action --help lacks {needle}: {text}"
