@@ -51,6 +51,14 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
             .await
             .expect("the MCP session starts");
 
+    // The server names itself, with instructions for the host.
+    let info = client.peer_info().expect("the server's initialize result");
+    let server = info.server_info.as_ref().expect("serverInfo");
+    assert_eq!(server.name, "winit-automation");
+    assert_eq!(server.version, env!("CARGO_PKG_VERSION"));
+    let instructions = info.instructions.as_deref().unwrap_or("");
+    assert!(instructions.contains("Refs (@e12)"), "{instructions}");
+
     // One tool per verb, with the CLI's names, and `apps` to find live apps.
     let tools = client.list_all_tools().await.expect("tools/list");
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
@@ -74,6 +82,8 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
         "resize",
         "screenshot",
         "quit",
+        "clean",
+        "journal",
         "apps",
     ] {
         assert!(names.contains(&verb), "no tool {verb} in {names:?}");
@@ -120,7 +130,7 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     let done = call(
         &client,
         "wait",
-        serde_json::json!({"selector": "text~=\"Submitted: Ada\"", "timeout_ms": 10000}),
+        serde_json::json!({"selector": "text~=\"Submitted: Ada\"", "timeout": 10000}),
     )
     .await;
     assert_ne!(done.is_error, Some(true), "{}", text(&done));
@@ -155,6 +165,52 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     let m = text(&missing);
     assert!(m.starts_with("error not_found: "), "{m}");
     assert!(m.contains("\nhint: "), "{m}");
+
+    // Scalars sent as strings, as some hosts do, are read as the schema's type; a value of no such
+    // type is refused naming the argument.
+    let typed = call(
+        &client,
+        "fill",
+        serde_json::json!({"target": "role=textbox name=Name", "text": "Grace", "settle": "true", "timeout": "5000"}),
+    )
+    .await;
+    assert!(text(&typed).contains("value=\"Grace\""), "{}", text(&typed));
+    let wrong = call(
+        &client,
+        "click",
+        serde_json::json!({"target": "@e1", "settle": "maybe"}),
+    )
+    .await;
+    assert_eq!(wrong.is_error, Some(true));
+    assert!(
+        text(&wrong).starts_with("error bad_tool_argument: argument settle must be a boolean"),
+        "{}",
+        text(&wrong)
+    );
+
+    // The one grammar: an unquoted value with spaces and an unknown role are refused with the
+    // CLI's and the command line's code, message and hint.
+    let unquoted = call(
+        &client,
+        "find",
+        serde_json::json!({"selector": "role=button name~=Sub mit"}),
+    )
+    .await;
+    assert_eq!(
+        text(&unquoted),
+        "error bad_argument: \"mit\" after name~=Sub is not a selector term\nhint: quote a value with spaces: role=button name~=\"Sub mit\"\n"
+    );
+    let typo = call(&client, "find", serde_json::json!({"selector": "role=buton"})).await;
+    assert!(
+        text(&typo).starts_with("error bad_argument: unknown role \"buton\"\nhint: did you mean role=button"),
+        "{}",
+        text(&typo)
+    );
+
+    // The journal is a tool too: what was answered, with the selectors refs resolved to.
+    let journal = call(&client, "journal", serde_json::json!({})).await;
+    let j = text(&journal);
+    assert!(j.contains("\"click role=button name=\\\"Submit\\\" --settle"), "{j}");
 
     // One session drives several apps: `dir` picks one per call.
     let other = Demo::start_in("demo", Mode::Headless(640, 480));
