@@ -283,6 +283,30 @@ fn a_bad_line_sends_nothing_and_no_app_is_exit_3() {
     let journal = app.ok("journal");
     assert!(!journal.contains("fill"), "{journal}");
 
+    // The one grammar: a script line gets the code, message and hint a command file, the CLI and
+    // the MCP server get.
+    for (line, message, hint) in [
+        (
+            "find role=button name~=Sub mit",
+            "bad.script:1: \"mit\" after name~=Sub is not a selector term",
+            "hint: quote a value with spaces: role=button name~=\"Sub mit\"",
+        ),
+        (
+            "click role=buton",
+            "bad.script:1: unknown role \"buton\"",
+            "hint: did you mean role=button",
+        ),
+    ] {
+        std::fs::write(&script, format!("{line}\n")).unwrap();
+        let out = cli(app.dir(), &["run", script.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{line}");
+        let err = text(&out.stderr);
+        assert!(err.starts_with("error: bad_argument: "), "{err}");
+        assert!(err.contains(&format!("{message}\n")), "{err}");
+        assert!(err.contains(hint), "{err}");
+    }
+    std::fs::write(&script, "fill role=textbox \"Ada\"\nclik role=button\n").unwrap();
+
     let empty = tempfile::tempdir().unwrap();
     let out = cli(empty.path(), &["run", script.to_str().unwrap()]);
     assert_eq!(

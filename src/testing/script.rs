@@ -21,7 +21,9 @@ use std::time::{Duration, Instant};
 use super::compare::{Rgba, Tolerance, check_reference_with, update_requested};
 use super::query::{NodeLine, parse_find};
 use crate::client::{Client, ClientError, screenshot_path};
-use crate::protocol::{Coded, Command, Selector, Token, Verb, quote, tokenize};
+use crate::protocol::{
+    ClientCode, Code, Coded, Command, ErrorCode, Selector, Token, Verb, quote, tokenize,
+};
 
 /// How long an `expect` waits for what it expects, unless it says `--timeout MS`.
 pub const DEFAULT_EXPECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -110,7 +112,10 @@ pub enum Expect {
 /// A line of a script that does not parse.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScriptError {
-    /// Its 1-based line number.
+    /// What kind of error: the protocol parser's code for a line that does not parse (the same a
+    /// command file, the CLI and the MCP server get), `read_failed` for a file that cannot be read.
+    pub code: Code,
+    /// Its 1-based line number (0 for the file as a whole).
     pub line: usize,
     /// What is wrong.
     pub message: String,
@@ -125,6 +130,27 @@ impl fmt::Display for ScriptError {
 }
 
 impl std::error::Error for ScriptError {}
+
+impl Coded for ScriptError {
+    fn code(&self) -> Code {
+        self.code
+    }
+    fn hint(&self) -> Option<String> {
+        Some(self.hint.clone())
+    }
+}
+
+impl ScriptError {
+    /// A line's parse error, as the protocol's parser gave it.
+    fn parse(line: usize, e: &crate::protocol::ParseError) -> ScriptError {
+        ScriptError {
+            code: Code::Protocol(e.code),
+            line,
+            message: e.message().to_owned(),
+            hint: e.hint().to_owned(),
+        }
+    }
+}
 
 const EXPECT_HINT: &str = "expect SELECTOR [value=TEXT] [checked|focused|...] [--timeout MS] | expect gone SELECTOR [--timeout MS] | expect screenshot FILE [--threshold T] [--max-failed N] [--ref TARGET]";
 
@@ -141,11 +167,7 @@ impl Script {
             let kind = if text == "expect" || text.starts_with("expect ") {
                 StepKind::Expect(parse_expect(text, line)?)
             } else {
-                Command::parse(text).map_err(|e| ScriptError {
-                    line,
-                    message: e.message().to_owned(),
-                    hint: e.hint().to_owned(),
-                })?;
+                Command::parse(text).map_err(|e| ScriptError::parse(line, &e))?;
                 StepKind::Command(text.to_owned())
             };
             steps.push(Step {
@@ -160,6 +182,7 @@ impl Script {
     /// Reads and parses a script file.
     pub fn read(path: &Path) -> Result<Script, ScriptError> {
         let text = std::fs::read_to_string(path).map_err(|e| ScriptError {
+            code: Code::Client(ClientCode::ReadFailed),
             line: 0,
             message: format!("cannot read {}: {e}", path.display()),
             hint: "give the path of a script file".to_owned(),
@@ -170,6 +193,7 @@ impl Script {
 
 fn bad(line: usize, message: impl Into<String>) -> ScriptError {
     ScriptError {
+        code: Code::Protocol(ErrorCode::BadArgument),
         line,
         message: message.into(),
         hint: EXPECT_HINT.to_owned(),
@@ -293,11 +317,7 @@ fn selector(terms: &[String], line: usize) -> Result<Selector, ScriptError> {
             "`expect` needs selector terms (role=, name=, text=, ...)",
         ));
     }
-    Selector::parse(&terms.join(" ")).map_err(|e| ScriptError {
-        line,
-        message: e.message().to_owned(),
-        hint: e.hint().to_owned(),
-    })
+    Selector::parse(&terms.join(" ")).map_err(|e| ScriptError::parse(line, &e))
 }
 
 /// How to run a script.

@@ -25,9 +25,10 @@ pub(crate) fn run(
         Ok(s) => s,
         Err(e) => {
             if e.line == 0 {
-                eprintln!("error: {}", e.message);
+                eprintln!("error: {}: {}", e.code, e.message);
             } else {
-                eprintln!("error: {}:{}: {}", file.display(), e.line, e.message);
+                let at = file.display();
+                eprintln!("error: {}: {at}:{}: {}", e.code, e.line, e.message);
             }
             eprintln!("hint: {}", e.hint);
             return ExitCode::from(EXIT_USAGE);
