@@ -10,7 +10,7 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, Sender, bounded};
 
 use crate::link::{Frame, Reader};
-use crate::protocol::{Command, ErrorCode, Failure};
+use crate::protocol::{Command, ErrorCode, Failure, Label};
 
 /// How many staging buffers are kept for reuse.
 const RING: usize = 3;
@@ -24,7 +24,8 @@ pub(crate) struct Wanted {
     pub seq: u64,
     pub command: Command,
     pub window: u64,
-    pub file: String,
+    /// The screenshot's label: the file is `screenshot-<label>.png`.
+    pub file: Label,
     pub crop: Option<[f64; 4]>,
 }
 

@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use crate::protocol::{Command, Failure, Verb};
+use crate::protocol::{Command, Failure, Label, Verb};
 pub(crate) use crate::tree::SceneChange;
 pub(crate) use crate::tree::plan::{Plan, Step};
 pub(crate) use crate::tree::press::PressCheck;
@@ -131,8 +131,8 @@ pub(crate) struct CaptureJob {
     pub verb: Verb,
     /// The frame the pixels come from (published when the job is sent).
     pub frame: u64,
-    /// `screenshot-<label>.png`.
-    pub file: String,
+    /// The screenshot's label: the file is `screenshot-<label>.png`.
+    pub file: Label,
     /// x, y, width, height in logical pixels.
     pub crop: Option<[f64; 4]>,
     pub read: Reader,

@@ -12,7 +12,7 @@ use accesskit::{Action, Node, NodeId, Role, TreeId, TreeUpdate};
 use common::{SteppedApp, TestApp, window_state};
 use fixture::Form;
 use winit::window::WindowId;
-use winit_automation::protocol::ErrorCode;
+use winit_automation::protocol::{ErrorCode, NodeLine};
 use winit_automation::{Bounds, Widget, WidgetStates};
 
 /// The test app with no window: the test feeds the plugin itself, as the render thread would.
@@ -815,4 +815,97 @@ fn a_scope_inside_a_scroll_view_keeps_the_scroll_view_s_clip() {
     assert!(scoped.contains("\"Near\""), "{scoped}");
     assert!(!scoped.contains("\"Far\""), "{scoped}");
     assert!(scoped.contains("[1 item below]"), "{scoped}");
+}
+
+/// The snapshot formatter writes node lines itself (no `NodeLine` per node: a 10,000-node snapshot
+/// has a budget); every line it writes, in every view and in `find` and `get`, reads back as the
+/// protocol's `NodeLine` and writes back byte for byte, so the two cannot drift apart.
+#[test]
+fn every_node_line_the_app_writes_parses_as_a_node_line_and_writes_back_the_same() {
+    let app = with_form(&Form {
+        // Fractional bounds, a checked box, a scrolled list (cut-off rows), a dialog.
+        scale: 1.5,
+        remember: true,
+        scroll: 13.3,
+        dialog_open: true,
+        ..Form::default()
+    });
+    app.automation()
+        .window_state(win(2), window_state("States", 1.0));
+    app.automation().widgets(
+        win(2),
+        vec![
+            Widget::new("off", Role::Button, "Off")
+                .bounds(Bounds::new(0.5, 0.25, 50.0, 20.0))
+                .action(Action::Click)
+                .states(WidgetStates {
+                    disabled: true,
+                    checked: Some(false),
+                    ..Default::default()
+                }),
+            Widget::new("tree", Role::TreeItem, "Open")
+                .bounds(Bounds::new(0.0, 30.0, 50.0, 20.0))
+                .states(WidgetStates {
+                    selected: Some(true),
+                    expanded: Some(true),
+                    ..Default::default()
+                }),
+            Widget::new("shut", Role::TreeItem, "Shut")
+                .bounds(Bounds::new(0.0, 60.0, 50.0, 20.0))
+                .states(WidgetStates {
+                    expanded: Some(false),
+                    ..Default::default()
+                }),
+            Widget::new("gone", Role::Button, "Gone")
+                .bounds(Bounds::new(0.0, 90.0, 50.0, 20.0))
+                .states(WidgetStates {
+                    hidden: true,
+                    ..Default::default()
+                }),
+            Widget::new("far", Role::Button, "Far").bounds(Bounds::new(5000.0, 0.0, 50.0, 20.0)),
+            Widget::new("none", Role::Group, "No bounds").value("x \"y\"\nz"),
+        ],
+    );
+    let mut texts = Vec::new();
+    for view in [
+        "--force",
+        "-i --force",
+        "-i --bounds --actions --force",
+        "--raw --force",
+    ] {
+        texts.push((view, app.snapshot(view)));
+    }
+    for query in [
+        "find role=listitem",
+        "find role=treeitem",
+        "get role=checkbox",
+    ] {
+        texts.push((query, app.ok(query)));
+    }
+    let mut checked = 0;
+    let mut words = std::collections::BTreeSet::new();
+    for (view, text) in &texts {
+        for line in text.lines().filter(|l| l.trim_start().starts_with("@e")) {
+            let parsed =
+                NodeLine::parse(line).unwrap_or_else(|| panic!("{view}: {line:?} is no node line"));
+            assert_eq!(parsed.to_string(), line.trim_start(), "{view}");
+            words.extend(parsed.states());
+            checked += 1;
+        }
+    }
+    // The positive control: the views did print lines of every kind the check is about.
+    assert!(checked > 60, "{checked} lines: {texts:?}");
+    for word in [
+        "focused",
+        "disabled",
+        "checked",
+        "unchecked",
+        "selected",
+        "expanded",
+        "collapsed",
+        "hidden",
+        "offscreen",
+    ] {
+        assert!(words.contains(word), "no {word} line in {texts:?}");
+    }
 }

@@ -26,6 +26,7 @@ mod error;
 mod invocation;
 mod key;
 mod lexer;
+mod lines;
 mod names;
 mod response;
 mod roles;
@@ -39,6 +40,11 @@ pub use error::{ClientCode, Code, Coded, ErrorCode, Failure, ParseError};
 pub use invocation::Invocation;
 pub use key::{Key, KeyChord, Modifiers, NamedKey};
 pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
+pub(crate) use lines::write_logical;
+pub use lines::{
+    DragEnd, JournalAnswer, JournalEntry, JournalTarget, NodeLine, NodeValue, ScreenshotAnswer,
+    Toggled,
+};
 pub use names::{
     ACCESSIBILITY_FILE, LOCK_FILE, Label, READY_FILE, SNAPSHOT_FILE, TEMP_PREFIX, WINDOWS_FILE,
     command_file, parse_command_file, parse_response_file, parse_seq, parse_taken_file,

@@ -10,10 +10,10 @@
 //! Pure: no files, no threads.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::fmt::Write;
 
-use crate::protocol::{Command, Outcome, Response, Verb, quote};
-use crate::tree::naming::Named;
+use crate::protocol::{
+    Command, JournalAnswer, JournalEntry, JournalTarget, Outcome, Response, Verb,
+};
 
 /// How many answered commands the journal keeps.
 pub(crate) const KEPT: usize = 1024;
@@ -21,25 +21,14 @@ pub(crate) const KEPT: usize = 1024;
 /// A command read and not answered yet.
 struct Pending {
     line: String,
-    targets: Vec<Named>,
+    targets: Vec<JournalTarget>,
     frame: Option<u64>,
-}
-
-/// An answered command.
-struct Entry {
-    index: u64,
-    seq: u64,
-    /// `None` for `ok`, else the error code.
-    code: Option<String>,
-    frame: Option<u64>,
-    line: String,
-    targets: Vec<Named>,
 }
 
 #[derive(Default)]
 pub(crate) struct Journal {
     pending: BTreeMap<u64, Pending>,
-    entries: VecDeque<Entry>,
+    entries: VecDeque<JournalEntry>,
     /// The index of the last entry (0 before any).
     last: u64,
 }
@@ -70,7 +59,7 @@ impl Journal {
     }
 
     /// The command's ref and point targets were resolved to these nodes.
-    pub fn resolved(&mut self, seq: u64, targets: Vec<Named>) {
+    pub fn resolved(&mut self, seq: u64, targets: Vec<JournalTarget>) {
         if let Some(p) = self.pending.get_mut(&seq) {
             p.targets = targets;
         }
@@ -98,7 +87,7 @@ impl Journal {
             self.entries.pop_front();
         }
         self.last += 1;
-        self.entries.push_back(Entry {
+        self.entries.push_back(JournalEntry {
             index: self.last,
             seq: response.seq,
             code: match &response.outcome {
@@ -121,41 +110,24 @@ impl Journal {
     /// each entry after N with its target lines.
     pub fn after(&self, after: u64) -> String {
         let first_kept = self.last + 1 - self.entries.len() as u64;
-        let newer = self.entries.iter().filter(|e| e.index > after);
-        let next = self.last.max(after);
-        let mut out = format!("next {next}\n");
-        if first_kept > after.saturating_add(1) {
-            let _ = writeln!(out, "lost {}", first_kept - after - 1);
+        JournalAnswer {
+            next: self.last.max(after),
+            lost: (first_kept > after.saturating_add(1)).then(|| first_kept - after - 1),
+            entries: self
+                .entries
+                .iter()
+                .filter(|e| e.index > after)
+                .cloned()
+                .collect(),
         }
-        for e in newer {
-            let _ = write!(out, "entry {} seq={} ", e.index, e.seq);
-            match &e.code {
-                None => out.push_str("ok"),
-                Some(code) => {
-                    let _ = write!(out, "error code={code}");
-                }
-            }
-            if let Some(frame) = e.frame {
-                let _ = write!(out, " frame={frame}");
-            }
-            let _ = writeln!(out, " {}", quote(&e.line));
-            for (which, selector) in &e.targets {
-                out.push_str("target ");
-                if let Some(w) = which {
-                    out.push_str(w);
-                    out.push(' ');
-                }
-                let _ = writeln!(out, "{selector}");
-            }
-        }
-        out
+        .to_string()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{ErrorCode, Failure, Selector};
+    use crate::protocol::{DragEnd, ErrorCode, Failure, Selector};
 
     fn ok(seq: u64, verb: Verb) -> Response {
         Response::ok(seq, Some(verb), "frame 3\n")
@@ -174,11 +146,17 @@ mod tests {
         read(&mut j, 4, "drag 1,2 to 3,4");
         j.resolved(
             1,
-            vec![(None, Selector::parse("role=button name=\"OK\"").unwrap())],
+            vec![JournalTarget {
+                end: None,
+                selector: Selector::parse("role=button name=\"OK\"").unwrap(),
+            }],
         );
         j.resolved(
             4,
-            vec![(Some("to"), Selector::parse("role=list nth=1").unwrap())],
+            vec![JournalTarget {
+                end: Some(DragEnd::To),
+                selector: Selector::parse("role=list nth=1").unwrap(),
+            }],
         );
         j.carried(1, 7);
         // Answered out of seq order: the journal keeps the answer order.

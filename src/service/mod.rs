@@ -513,11 +513,7 @@ impl Service {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| png::write_png(&dir, job)))
                 .unwrap_or_else(|panic| Err(internal_error("writing the screenshot", &*panic)));
         match result {
-            Ok(body) => self.answer(Response::ok(
-                seq,
-                Some(verb),
-                format!("frame {frame}\n{body}"),
-            )),
+            Ok(answer) => self.answer(Response::ok(seq, Some(verb), answer.to_string())),
             Err(failure) => self.fail(seq, Some(verb), failure),
         }
         self.take_turns();

@@ -7,10 +7,10 @@ use std::time::Instant;
 
 use crate::dropbox::publish;
 use crate::link::{CaptureJob, Frame};
-use crate::protocol::{ErrorCode, Failure};
+use crate::protocol::{ErrorCode, Failure, ScreenshotAnswer};
 
-/// Reads the job's pixels, crops them and publishes the PNG; returns the answer's body.
-pub(super) fn write_png(dir: &Path, job: CaptureJob) -> Result<String, Failure> {
+/// Reads the job's pixels, crops them and publishes the PNG; returns the answer.
+pub(super) fn write_png(dir: &Path, job: CaptureJob) -> Result<ScreenshotAnswer, Failure> {
     let started = Instant::now();
     let crop = job.crop;
     let mut encoded: Option<Result<Encoded, Failure>> = None;
@@ -28,23 +28,25 @@ pub(super) fn write_png(dir: &Path, job: CaptureJob) -> Result<String, Failure> 
         ))
     })?;
     let encoded_at = started.elapsed();
-    publish(dir, &job.file, &bytes).map_err(|e| {
+    let file = job.file.file_name();
+    publish(dir, &file, &bytes).map_err(|e| {
         Failure::new(
             ErrorCode::AppError,
-            format!("cannot write {}: {e}", job.file),
+            format!("cannot write {file}: {e}"),
             "check the free space and permissions of the automation directory",
         )
     })?;
     log::debug!(
-        "winit-automation: {}: read back and encoded in {encoded_at:?}, written by {:?}",
-        job.file,
+        "winit-automation: {file}: read back and encoded in {encoded_at:?}, written by {:?}",
         started.elapsed()
     );
-    Ok(format!(
-        "file {}\nsize {w}x{h}\nscale {scale}\nbytes {}\n",
-        job.file,
-        bytes.len()
-    ))
+    Ok(ScreenshotAnswer {
+        frame: job.frame,
+        file: job.file,
+        size: Some((w, h)),
+        scale: Some(scale),
+        bytes: Some(bytes.len() as u64),
+    })
 }
 
 /// A PNG file's bytes and what its answer states.

@@ -22,7 +22,7 @@ fn indent_to(out: &mut String, indent: usize) {
     }
 }
 use crate::protocol::role_name;
-use crate::protocol::{ACTIONS, Projection, quote, quote_into};
+use crate::protocol::{ACTIONS, Projection, quote, quote_into, write_logical};
 
 /// What to show.
 #[derive(Debug, Clone, Copy, Default)]
@@ -70,25 +70,10 @@ impl View {
     }
 }
 
-/// Writes a number in logical pixels: whole when it is, else one decimal (integer formatting only:
-/// this runs four times per node).
-fn write_num(out: &mut String, v: f64) {
-    let tenths = (v * 10.0).round() as i64;
-    if tenths < 0 {
-        out.push('-');
-    }
-    let abs = tenths.unsigned_abs();
-    let _ = write!(out, "{}", abs / 10);
-    if !abs.is_multiple_of(10) {
-        out.push('.');
-        out.push(char::from(b'0' + (abs % 10) as u8));
-    }
-}
-
-/// A number in logical pixels, as [`write_num`] writes it.
+/// A number in logical pixels, as node lines write it ([`write_logical`]).
 pub(crate) fn num(v: f64) -> String {
     let mut out = String::new();
-    write_num(&mut out, v);
+    write_logical(&mut out, v);
     out
 }
 
@@ -162,13 +147,13 @@ fn write_fields(
     if let Some(b) = bounds.filter(|_| fields.bounds) {
         let k = w.units_per_logical();
         out.push_str(" bounds=");
-        write_num(out, b.x0 / k);
+        write_logical(out, b.x0 / k);
         out.push(',');
-        write_num(out, b.y0 / k);
+        write_logical(out, b.y0 / k);
         out.push(',');
-        write_num(out, (b.x1 - b.x0) / k);
+        write_logical(out, (b.x1 - b.x0) / k);
         out.push('x');
-        write_num(out, (b.y1 - b.y0) / k);
+        write_logical(out, (b.y1 - b.y0) / k);
     }
     if !fields.actions {
         return;

@@ -18,11 +18,7 @@ use super::hit::{default_window, node_at};
 use super::mirror::Mirror;
 use super::refs::{Found, find_all, name_of};
 use crate::protocol::role_name;
-use crate::protocol::{Command, Point, Selector, Target, Term};
-
-/// Which of a command's targets a journal line is for: `None` for a command's only target (or
-/// `--scope`, `--ref`), `Some("from")` / `Some("to")` for a drag's two.
-pub(crate) type Named = (Option<&'static str>, Selector);
+use crate::protocol::{Command, DragEnd, JournalTarget, Point, Selector, Target, Term};
 
 /// A selector naming `found` alone in `mirror`, or `None` when the node is not in it.
 pub(crate) fn selector_for(mirror: &Mirror, found: Found) -> Option<Selector> {
@@ -85,11 +81,14 @@ impl Trees {
     /// point over no node, resolves to nothing and is left out. A point names the topmost node at
     /// it (the hit test's), in the window a pointer verb would aim in: the focused one, else the
     /// first; a drag's end point in the window where the drag starts.
-    pub(crate) fn named_targets(&self, command: &Command) -> Vec<Named> {
-        let one = |target: Option<&Target>| -> Vec<Named> {
+    pub(crate) fn named_targets(&self, command: &Command) -> Vec<JournalTarget> {
+        let one = |target: Option<&Target>| -> Vec<JournalTarget> {
             target
                 .and_then(|t| self.named(t, None))
-                .map(|s| (None, s))
+                .map(|selector| JournalTarget {
+                    end: None,
+                    selector,
+                })
                 .into_iter()
                 .collect()
         };
@@ -118,9 +117,13 @@ impl Trees {
                     _ => self.found(to, None),
                 }
                 .and_then(|f| selector_for(&self.mirror, f));
+                let named = |end, selector| JournalTarget {
+                    end: Some(end),
+                    selector,
+                };
                 let mut out = Vec::new();
-                out.extend(start.map(|s| (Some("from"), s)));
-                out.extend(end.map(|s| (Some("to"), s)));
+                out.extend(start.map(|s| named(DragEnd::From, s)));
+                out.extend(end.map(|s| named(DragEnd::To, s)));
                 out
             }
             _ => Vec::new(),
@@ -347,9 +350,7 @@ mod tests {
         let named = |line: &str| -> Vec<String> {
             t.named_targets(&Command::parse(line).unwrap())
                 .into_iter()
-                .map(|(which, s)| {
-                    format!("{}{s}", which.map_or(String::new(), |w| format!("{w} ")))
-                })
+                .map(|target| target.to_string()["target ".len()..].to_owned())
                 .collect()
         };
         assert_eq!(named("click 70,10"), ["role=button name=\"OK\" nth=1"]);

@@ -18,7 +18,8 @@ use super::mirror::Source;
 use super::press::PressCheck;
 use super::refs::Found;
 use crate::protocol::{
-    Button, Command, ErrorCode, Failure, Key, KeyChord, NamedKey, Point, Target, action_name, quote,
+    Button, Command, ErrorCode, Failure, Key, KeyChord, Label, NamedKey, Point, Target,
+    action_name, quote,
 };
 
 /// One input step, in logical pixels where it has a position.
@@ -46,13 +47,10 @@ pub(crate) enum Step {
     Resize { width: u32, height: u32 },
     /// The app should exit.
     Quit,
-    /// The frame's pixels go to `file` (a `screenshot-<label>.png` name), cropped to `crop` (x, y,
+    /// The frame's pixels go to `file` (the label of a `screenshot-<label>.png` name), cropped to `crop` (x, y,
     /// width, height in logical pixels) when given. Answered when the image is written, not when
     /// the step is delivered.
-    Capture {
-        file: String,
-        crop: Option<[f64; 4]>,
-    },
+    Capture { file: Label, crop: Option<[f64; 4]> },
 }
 
 /// What the render side does for one command: stages of steps, one stage per frame.
@@ -434,7 +432,7 @@ impl Trees {
                 (
                     window,
                     vec![vec![Step::Capture {
-                        file: label.file_name(),
+                        file: label.clone(),
                         crop,
                     }]],
                 )
