@@ -3,8 +3,9 @@
 
 use proptest::prelude::*;
 use winit_automation::protocol::{
-    ActOptions, Button, Command, ErrorCode, Failure, KeyChord, Label, NodeRef, Point, Response,
-    Selector, Target, Term, Verb, quote, tokenize,
+    ActOptions, Button, Command, DragEnd, ErrorCode, Failure, JournalAnswer, JournalEntry,
+    JournalTarget, KeyChord, Label, NodeLine, NodeRef, NodeValue, Point, Response,
+    ScreenshotAnswer, Selector, Target, Term, Toggled, Verb, quote, tokenize,
 };
 
 /// The codes a rejected command line can get: the parse codes, never a code of a later stage
@@ -156,8 +157,163 @@ fn command() -> impl Strategy<Value = Command> {
     ]
 }
 
+/// A number in logical pixels as lines carry them: tenths.
+fn logical() -> impl Strategy<Value = f64> {
+    (-1_000_000i64..1_000_000).prop_map(|t| t as f64 / 10.0)
+}
+
+fn node_line() -> impl Strategy<Value = NodeLine> {
+    let value = prop_oneof![
+        text().prop_map(NodeValue::Text),
+        any::<f64>().prop_map(|v| NodeValue::Number(v.to_string())),
+    ];
+    let toggled = prop_oneof![
+        Just(Toggled::Checked),
+        Just(Toggled::Unchecked),
+        Just(Toggled::Mixed)
+    ];
+    (
+        (
+            1u64..u64::MAX,
+            "[a-z]{1,12}",
+            text(),
+            prop::option::of(value),
+        ),
+        (
+            any::<[bool; 5]>(),
+            prop::option::of(toggled),
+            prop::option::of(any::<bool>()),
+        ),
+        prop::option::of([logical(), logical(), logical(), logical()]),
+        prop::collection::vec("[a-z_]{1,12}", 0..4),
+    )
+        .prop_map(
+            |((r, role, name, value), (flags, toggled, expanded), bounds, actions)| {
+                let [focused, disabled, selected, hidden, offscreen] = flags;
+                NodeLine {
+                    name,
+                    value,
+                    focused,
+                    disabled,
+                    toggled,
+                    selected,
+                    expanded,
+                    bounds,
+                    actions,
+                    hidden,
+                    offscreen,
+                    ..NodeLine::new(NodeRef(r), role)
+                }
+            },
+        )
+}
+
+/// Selectors as the journal names nodes: known roles (`role=` is checked), any text.
+fn selector() -> impl Strategy<Value = Selector> {
+    let term = prop_oneof![
+        prop::sample::select(vec![
+            "button", "list", "slider", "textbox", "text", "window"
+        ])
+        .prop_map(|r| Term::Role(r.to_owned())),
+        text().prop_map(Term::Name),
+        text().prop_map(Term::NameContains),
+        text().prop_map(Term::Text),
+        text().prop_map(Term::TextContains),
+        "[A-Za-z0-9_.-]{1,10}".prop_map(Term::Id),
+    ];
+    (
+        prop::collection::vec(term, 1..4),
+        prop::option::of(0usize..100),
+    )
+        .prop_map(|(terms, nth)| Selector { terms, nth })
+}
+
+fn journal_answer() -> impl Strategy<Value = JournalAnswer> {
+    let end = prop::option::of(prop_oneof![Just(DragEnd::From), Just(DragEnd::To)]);
+    let target = (end, selector()).prop_map(|(end, selector)| JournalTarget { end, selector });
+    let entry = (
+        any::<u64>(),
+        any::<u64>(),
+        prop::option::of("[a-z_]{1,16}"),
+        prop::option::of(any::<u64>()),
+        text(),
+        prop::collection::vec(target, 0..3),
+    )
+        .prop_map(|(index, seq, code, frame, line, targets)| JournalEntry {
+            index,
+            seq,
+            code,
+            frame,
+            line,
+            targets,
+        });
+    (
+        any::<u64>(),
+        prop::option::of(any::<u64>()),
+        prop::collection::vec(entry, 0..5),
+    )
+        .prop_map(|(next, lost, entries)| JournalAnswer {
+            next,
+            lost,
+            entries,
+        })
+}
+
+fn screenshot_answer() -> impl Strategy<Value = ScreenshotAnswer> {
+    (
+        any::<u64>(),
+        "[A-Za-z0-9][A-Za-z0-9._-]{0,20}",
+        prop::option::of(any::<(u32, u32)>()),
+        prop::option::of(any::<f64>().prop_filter("finite", |v| v.is_finite())),
+        prop::option::of(any::<u64>()),
+    )
+        .prop_map(|(frame, label, size, scale, bytes)| ScreenshotAnswer {
+            frame,
+            file: Label::new(&label).unwrap(),
+            size,
+            scale,
+            bytes,
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn node_lines_round_trip(line in node_line()) {
+        let written = line.to_string();
+        prop_assert!(!written.contains('\n'));
+        prop_assert_eq!(NodeLine::parse(&written), Some(line.clone()), "line: {}", written);
+        // Indented, as snapshots print it.
+        prop_assert_eq!(NodeLine::parse(&format!("    {written}")), Some(line));
+    }
+
+    #[test]
+    fn journal_answers_round_trip(answer in journal_answer()) {
+        let written = answer.to_string();
+        let parsed = JournalAnswer::parse(&written).map_err(|e| TestCaseError::fail(format!("{written}: {e}")))?;
+        prop_assert_eq!(&parsed, &answer);
+        for entry in &answer.entries {
+            prop_assert_eq!(&JournalEntry::parse(&entry.to_string()).unwrap(), entry);
+        }
+    }
+
+    #[test]
+    fn screenshot_answers_round_trip(answer in screenshot_answer()) {
+        let written = answer.to_string();
+        let parsed = ScreenshotAnswer::parse(&written).map_err(|e| TestCaseError::fail(format!("{written}: {e}")))?;
+        prop_assert_eq!(parsed, answer);
+    }
+
+    #[test]
+    fn arbitrary_lines_never_panic_the_line_parsers(line in any::<String>(), body in "((next|lost|entry|target|frame|file|size|scale|bytes|@e1)[ -~]{0,12}\n){0,4}") {
+        let _ = NodeLine::parse(&line);
+        let _ = JournalAnswer::parse(&line);
+        let _ = ScreenshotAnswer::parse(&line);
+        let _ = JournalAnswer::parse(&body);
+        let _ = ScreenshotAnswer::parse(&body);
+        let _ = NodeLine::all(&body);
+    }
 
     #[test]
     fn arbitrary_bytes_never_panic_and_every_rejection_is_typed(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
