@@ -27,8 +27,8 @@ use crossbeam_channel::{Receiver, bounded};
 use crate::dropbox::dir::nofollow;
 use crate::dropbox::{self, DirError, EnqueueError, Ready, queue};
 use crate::protocol::{
-    ClientCode, Code, Coded, Command, Envelope, ErrorCode, Label, PROTOCOL_VERSION, READY_FILE,
-    Response, response_file,
+    ClientCode, Code, Coded, Command, Envelope, ErrorCode, PROTOCOL_VERSION, READY_FILE, Response,
+    ScreenshotAnswer, response_file,
 };
 
 /// The default time to wait for a response.
@@ -238,17 +238,11 @@ impl fmt::Debug for Client {
 }
 
 /// The file the body of a `screenshot` answer names (`file screenshot-LABEL.png`), in `dir`. The
-/// name is checked, so an answer can only make a client read a `screenshot-<label>.png` inside
-/// the directory.
+/// answer is read as a [`ScreenshotAnswer`], which takes only a name of that shape, so an answer
+/// can only make a client read a `screenshot-<label>.png` inside the directory.
 pub fn screenshot_path(dir: &Path, body: &str) -> Result<PathBuf, String> {
-    let name = body
-        .lines()
-        .find_map(|l| l.strip_prefix("file "))
-        .map(|n| n.trim().trim_matches('"'))
-        .ok_or_else(|| format!("the answer names no file:\n{body}"))?;
-    let label = Label::from_file_name(name)
-        .ok_or_else(|| format!("the answer names {name:?}, not a screenshot"))?;
-    Ok(dir.join(label.file_name()))
+    let answer = ScreenshotAnswer::parse(body).map_err(|e| format!("{}:\n{body}", e.message))?;
+    Ok(dir.join(answer.file.file_name()))
 }
 
 /// Reads and checks the handshake of `dir`.

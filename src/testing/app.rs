@@ -10,11 +10,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::compare::{Rgba, Tolerance, check_reference};
-use super::query::{By, NodeLine, parse_find};
+use super::query::By;
 use super::script::{RunOptions, RunSummary, Script};
 use crate::client::{Client, ClientError, screenshot_path};
 use crate::dropbox::DIR_ENV;
-use crate::protocol::{Coded, Response, quote};
+use crate::protocol::{Coded, NodeLine, NodeRef, NodeValue, Response, Toggled, quote};
 
 /// How long [`Spawn::start`] waits for the app's first tree by default.
 pub const DEFAULT_STARTUP: Duration = Duration::from_secs(60);
@@ -547,7 +547,7 @@ impl App {
             panic!("a query needs at least one term: By::role(..), By::name(..), ...");
         };
         let body = self.ok(&format!("find {selector}"));
-        parse_find(&body)
+        NodeLine::all(&body)
             .into_iter()
             .map(|line| Node { app: self, line })
             .collect()
@@ -572,7 +572,7 @@ impl App {
                 "{} nodes match {by}, one was expected (add a term, or .nth(i)):\n{}\n{}",
                 all.len(),
                 all.iter()
-                    .map(|n| n.line.text.as_str())
+                    .map(|n| n.line.to_string())
                     .collect::<Vec<_>>()
                     .join("\n"),
                 self.context()
@@ -792,8 +792,8 @@ impl Node<'_> {
     }
 
     /// Its ref, `@e3`.
-    pub fn r#ref(&self) -> &str {
-        &self.line.r#ref
+    pub fn r#ref(&self) -> NodeRef {
+        self.line.r#ref
     }
 
     /// Its short role.
@@ -808,22 +808,22 @@ impl Node<'_> {
 
     /// Its value as printed, when it has one.
     pub fn value(&self) -> Option<&str> {
-        self.line.value.as_deref()
+        self.line.value.as_ref().map(NodeValue::as_str)
     }
 
     /// Whether it is checked.
     pub fn is_checked(&self) -> bool {
-        self.line.has("checked")
+        self.line.toggled == Some(Toggled::Checked)
     }
 
     /// Whether it has the keyboard focus.
     pub fn is_focused(&self) -> bool {
-        self.line.has("focused")
+        self.line.focused
     }
 
     /// Whether it is disabled.
     pub fn is_disabled(&self) -> bool {
-        self.line.has("disabled")
+        self.line.disabled
     }
 
     /// The node as it is now (queries return a copy of the line at query time).

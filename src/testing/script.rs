@@ -19,10 +19,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::compare::{Rgba, Tolerance, check_reference_with, update_requested};
-use super::query::{NodeLine, parse_find};
 use crate::client::{Client, ClientError, screenshot_path};
 use crate::protocol::{
-    ClientCode, Code, Coded, Command, ErrorCode, Selector, Token, Verb, quote, tokenize,
+    ClientCode, Code, Coded, Command, ErrorCode, NodeLine, NodeValue, Selector, Token, Verb, quote,
+    tokenize,
 };
 
 /// How long an `expect` waits for what it expects, unless it says `--timeout MS`.
@@ -468,9 +468,9 @@ fn check(client: &Client, expect: &Expect, options: &RunOptions, n: usize) -> Re
             }
             loop {
                 let r = client.send_line(&format!("find {selector}"))?;
-                let found = parse_find(r.body());
+                let found = NodeLine::all(r.body());
                 if let Some(hit) = found.iter().find(|n| fits(n, value, states)) {
-                    return Ok(hit.text.clone());
+                    return Ok(hit.to_string());
                 }
                 if Instant::now() >= deadline {
                     let want = value
@@ -481,7 +481,7 @@ fn check(client: &Client, expect: &Expect, options: &RunOptions, n: usize) -> Re
                         .join(" ");
                     let lines = found
                         .iter()
-                        .map(|n| format!("\n    {}", n.text))
+                        .map(|n| format!("\n    {n}"))
                         .collect::<String>();
                     return Err(refused(format!(
                         "{} node(s) match {selector} but none has {want} after {} ms:{lines}",
@@ -554,7 +554,7 @@ fn wait(
 fn fits(node: &NodeLine, value: &Option<String>, states: &[String]) -> bool {
     value
         .as_ref()
-        .is_none_or(|v| node.value.as_deref().unwrap_or("") == v)
+        .is_none_or(|v| node.value.as_ref().map_or("", NodeValue::as_str) == v)
         && states.iter().all(|s| node.has(s))
 }
 

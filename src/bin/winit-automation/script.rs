@@ -7,8 +7,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use winit_automation::client::{Client, ClientError};
-use winit_automation::protocol::{Command, NodeRef, Point, Response, Side, quote, tokenize};
-use winit_automation::testing::NodeLine;
+use winit_automation::protocol::{
+    Command, DragEnd, JournalAnswer, JournalEntry, NodeLine, NodeRef, NodeValue, Point, Response,
+    Side, quote, response_file, tokenize,
+};
 use winit_automation::testing::script::{RunOptions, Script, is_replayed};
 
 use crate::{EXIT_APP_ERROR, EXIT_NO_APP, EXIT_OK, EXIT_USAGE};
@@ -91,70 +93,16 @@ const MAX_EXPECTS: usize = 8;
 /// How long one journal poll waits in the app for a new entry.
 const POLL_MS: u64 = 1_000;
 
-/// One command from the journal.
-#[derive(Debug, Default)]
-struct Entry {
-    seq: u64,
-    ok: bool,
-    code: String,
-    line: String,
-    /// The selectors its ref and point targets resolved to, in order, each with the `from` or
-    /// `to` of a drag's.
-    targets: Vec<(Option<String>, String)>,
-}
-
-/// A `journal` answer: `next`, `lost`, the entries.
-fn parse_journal(body: &str) -> (Option<u64>, u64, Vec<Entry>) {
-    let (mut next, mut lost, mut entries) = (None, 0, Vec::<Entry>::new());
-    for line in body.lines() {
-        let Ok(tokens) = tokenize(line) else { continue };
-        match tokens.first().map(|t| t.bare.as_str()) {
-            Some("next") => next = tokens.get(1).and_then(|t| t.bare.parse().ok()),
-            Some("lost") => lost = tokens.get(1).and_then(|t| t.bare.parse().ok()).unwrap_or(0),
-            Some("entry") => {
-                let mut e = Entry::default();
-                for t in &tokens[2..] {
-                    match (t.bare.split_once('='), &t.quoted) {
-                        (_, Some(q)) if t.bare.is_empty() => e.line = q.clone(),
-                        (Some(("seq", v)), None) => e.seq = v.parse().unwrap_or(0),
-                        (Some(("code", v)), None) => e.code = v.to_owned(),
-                        (None, None) if t.bare == "ok" => e.ok = true,
-                        _ => {}
-                    }
-                }
-                entries.push(e);
-            }
-            Some("target") => {
-                if let Some(e) = entries.last_mut() {
-                    let which = match tokens.get(1).map(|t| t.bare.as_str()) {
-                        Some(w @ ("from" | "to")) => Some(w.to_owned()),
-                        _ => None,
-                    };
-                    let skip = usize::from(which.is_some());
-                    let selector = line
-                        .trim_start()
-                        .splitn(2 + skip, ' ')
-                        .nth(1 + skip)
-                        .unwrap_or_default();
-                    e.targets.push((which, selector.to_owned()));
-                }
-            }
-            _ => {}
-        }
-    }
-    (next, lost, entries)
-}
-
 /// The command line with each ref target replaced by the selector the app resolved it to. Points
 /// stay (a point names a place, which a fresh app of the same size has too); the journal has a
 /// `target` line for them as well, in the same order, so lines and targets stay paired. A target
 /// that resolved to nothing has no line: a drag's are paired by their `from` and `to`.
-fn rewrite(entry: &Entry) -> String {
+fn rewrite(entry: &JournalEntry) -> String {
     let Ok(tokens) = tokenize(&entry.line) else {
         return entry.line.clone();
     };
     let mut targets = entry.targets.iter();
-    let labelled = entry.targets.iter().any(|(which, _)| which.is_some());
+    let labelled = entry.targets.iter().any(|t| t.end.is_some());
     let mut nth_target = 0;
     tokens
         .iter()
@@ -164,19 +112,19 @@ fn rewrite(entry: &Entry) -> String {
             let is_point = bare && Point::parse(&t.bare).is_some();
             let selector = match (is_ref || is_point, labelled) {
                 (false, _) => None,
-                (true, false) => targets.next().map(|(_, s)| s),
+                (true, false) => targets.next().map(|t| &t.selector),
                 (true, true) => {
-                    let which = ["from", "to"].get(nth_target).copied();
+                    let end = [DragEnd::From, DragEnd::To].get(nth_target).copied();
                     nth_target += 1;
                     entry
                         .targets
                         .iter()
-                        .find(|(w, _)| w.as_deref() == which)
-                        .map(|(_, s)| s)
+                        .find(|t| t.end == end)
+                        .map(|t| &t.selector)
                 }
             };
             match (is_ref, selector) {
-                (true, Some(selector)) => selector.clone(),
+                (true, Some(selector)) => selector.to_string(),
                 _ => t.written(),
             }
         })
@@ -223,7 +171,15 @@ impl Recorder<'_> {
     /// The tree now (the regular view: what a person sees, labels too), in tree order.
     fn tree(&mut self) -> Result<Vec<NodeLine>, ClientError> {
         let r = self.send("snapshot --force")?;
-        Ok(r.body().lines().filter_map(NodeLine::parse).collect())
+        Ok(NodeLine::all(r.body()))
+    }
+
+    /// The answer of a `journal` poll, parsed.
+    fn journal(&self, r: &Response) -> Result<JournalAnswer, ClientError> {
+        JournalAnswer::parse(r.body()).map_err(|e| ClientError::Malformed {
+            path: self.client.dir().join(response_file(r.seq)),
+            reason: e.message,
+        })
     }
 
     /// The tree once it settled (or after a second: an animating app never settles).
@@ -242,14 +198,18 @@ impl Recorder<'_> {
                 dir: self.client.dir().to_owned(),
             }));
         }
-        let (next, lost, entries) = parse_journal(r.body());
-        if lost > 0 {
+        let JournalAnswer {
+            next,
+            lost,
+            entries,
+        } = self.journal(&r)?;
+        if let Some(lost) = lost {
             eprintln!("warning: {lost} commands were answered before the recorder saw them");
             self.write(&format!(
                 "# {lost} commands were lost here (the app keeps 1,024)"
             ))?;
         }
-        *after = next.unwrap_or(*after);
+        *after = next;
         let mut acted = false;
         let own = std::mem::take(&mut self.own);
         for entry in entries {
@@ -263,8 +223,8 @@ impl Recorder<'_> {
             if !is_replayed(command.verb()) {
                 continue;
             }
-            if !entry.ok {
-                self.write(&format!("# refused ({}): {}", entry.code, entry.line))?;
+            if let Some(code) = &entry.code {
+                self.write(&format!("# refused ({code}): {}", entry.line))?;
                 continue;
             }
             self.write(&rewrite(&entry))?;
@@ -276,13 +236,12 @@ impl Recorder<'_> {
     /// `expect` lines for what changed between the last look and `now`: role, name, value and
     /// state (a node that only moved is no change).
     fn expectations(&mut self, now: Vec<NodeLine>) -> Result<(), RecordError> {
-        let was: HashMap<&str, &NodeLine> =
-            self.tree.iter().map(|n| (n.r#ref.as_str(), n)).collect();
-        let is: HashSet<&str> = now.iter().map(|n| n.r#ref.as_str()).collect();
+        let was: HashMap<NodeRef, &NodeLine> = self.tree.iter().map(|n| (n.r#ref, n)).collect();
+        let is: HashSet<NodeRef> = now.iter().map(|n| n.r#ref).collect();
         let mut lines = Vec::new();
         let mut unnamed = 0;
         for node in &now {
-            let before = was.get(node.r#ref.as_str()).copied();
+            let before = was.get(&node.r#ref).copied();
             if before.is_some_and(|b| same_state(b, node)) {
                 continue;
             }
@@ -292,9 +251,9 @@ impl Recorder<'_> {
             };
             let mut line = format!("expect {selector}");
             if let Some(v) = node.value.as_ref().filter(|_| !node.name.is_empty()) {
-                line.push_str(&format!(" value={}", quote(v)));
+                line.push_str(&format!(" value={}", quote(v.as_str())));
             }
-            for s in &node.states {
+            for s in node.states() {
                 line.push(' ');
                 line.push_str(s);
             }
@@ -310,7 +269,7 @@ impl Recorder<'_> {
         let gone: Vec<String> = self
             .tree
             .iter()
-            .filter(|n| !is.contains(n.r#ref.as_str()))
+            .filter(|n| !is.contains(&n.r#ref))
             .filter_map(selector_of)
             .collect();
         for selector in gone {
@@ -344,18 +303,17 @@ fn selector_of(node: &NodeLine) -> Option<String> {
     if !node.name.is_empty() {
         return Some(format!("role={} name={}", node.role, quote(&node.name)));
     }
-    let tokens = tokenize(&node.text).ok()?;
-    let text = tokens
-        .iter()
-        .find(|t| t.bare == "value=")
-        .and_then(|t| t.quoted.as_ref())
+    let text = node
+        .value
+        .as_ref()
+        .and_then(NodeValue::as_text)
         .filter(|v| !v.is_empty())?;
     Some(format!("role={} text={}", node.role, quote(text)))
 }
 
 /// Whether two lines of one node say the same but for where it is and what it can do.
 fn same_state(a: &NodeLine, b: &NodeLine) -> bool {
-    (&a.role, &a.name, &a.value, &a.states) == (&b.role, &b.name, &b.value, &b.states)
+    (&a.role, &a.name, &a.value, a.states()) == (&b.role, &b.name, &b.value, b.states())
 }
 
 enum RecordError {
@@ -429,7 +387,7 @@ fn record_loop(rec: &mut Recorder<'_>, from_start: bool, app: &str) -> Result<()
         0
     } else {
         let r = rec.poll(0, None)?;
-        parse_journal(r.body()).0.unwrap_or(0)
+        rec.journal(&r)?.next
     };
     if rec.expect {
         rec.tree = rec.tree()?;
@@ -464,24 +422,28 @@ mod tests {
         NodeLine::parse(text).unwrap()
     }
 
+    fn journal_entries(body: &str) -> Vec<JournalEntry> {
+        JournalAnswer::parse(body).unwrap().entries
+    }
+
     #[test]
     fn a_drag_whose_start_resolved_to_nothing_keeps_its_end_paired() {
         // A drag from a point over no node to a ref: the journal has a `target to` line only.
-        let (_, _, entries) = parse_journal(
+        let entries = journal_entries(
             "next 1\nentry 1 seq=3 ok frame=9 \"drag 900,10 to @e5\"\ntarget to role=list name=\"Files\"\n",
         );
         assert_eq!(
             rewrite(&entries[0]),
             "drag 900,10 to role=list name=\"Files\""
         );
-        let (_, _, entries) = parse_journal(
+        let entries = journal_entries(
             "next 1\nentry 1 seq=3 ok \"drag @e7 to 120,48\"\ntarget from role=slider name=\"Volume\"\ntarget to role=list name=\"Files\"\n",
         );
         assert_eq!(
             rewrite(&entries[0]),
             "drag role=slider name=\"Volume\" to 120,48"
         );
-        let (_, _, entries) = parse_journal(
+        let entries = journal_entries(
             "next 1\nentry 1 seq=3 ok \"click @e5 --settle\"\ntarget role=button name=\"OK\" nth=1\n",
         );
         assert_eq!(
