@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use common::{SteppedApp, TestApp, window_id};
 use winit_automation::WindowState;
-use winit_automation::protocol::{ErrorCode, Outcome, Response};
+use winit_automation::protocol::{ErrorCode, Outcome, Response, ScreenshotAnswer};
 
 fn device() -> (wgpu::Device, wgpu::Queue) {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
@@ -87,13 +87,10 @@ fn shoot(
         slowest = slowest.max(start.elapsed());
     });
     println!("slowest capture + submit on the render thread: {slowest:?}");
-    let png = match response
-        .body()
-        .lines()
-        .find_map(|l| l.strip_prefix("file "))
-    {
-        Some(file) => std::fs::read(app.dir().join(file)).unwrap(),
-        None => Vec::new(),
+    // A refusal names no file.
+    let png = match ScreenshotAnswer::parse(response.body()) {
+        Ok(answer) => std::fs::read(app.dir().join(answer.file.file_name())).unwrap(),
+        Err(_) => Vec::new(),
     };
     (response, png)
 }

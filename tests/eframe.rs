@@ -135,7 +135,7 @@ fn an_eframe_app_takes_every_verb_through_the_plugin() {
     demo.quit();
 }
 
-/// The ref a node line starts with.
-fn ref_in(line: &str) -> &str {
-    line.trim_start().split(' ').next().unwrap()
+/// The ref of a node line.
+fn ref_in(line: &str) -> String {
+    node_in(line).r#ref.to_string()
 }

@@ -226,7 +226,7 @@ fn ref_of_nth(snapshot: &str, what: &str, nth: usize) -> String {
         .filter(|l| l.contains(what))
         .nth(nth)
         .unwrap_or_else(|| panic!("no line {nth} with {what:?} in\n{snapshot}"));
-    line.trim_start().split(' ').next().unwrap().to_owned()
+    node_in(line).r#ref.to_string()
 }
 
 /// The line of an answer's diff that adds a node with `what` (`+ @eN ...`).
@@ -243,12 +243,9 @@ fn removed<'a>(body: &'a str, what: &str) -> &'a str {
         .unwrap_or_else(|| panic!("nothing with {what:?} removed in\n{body}"))
 }
 
-/// The first ref on a line (of a snapshot or of a diff).
+/// The ref of the node on a line (of a snapshot or of a diff).
 fn ref_in(line: &str) -> String {
-    line.split(' ')
-        .find(|t| t.starts_with("@e"))
-        .unwrap_or_else(|| panic!("no ref on {line:?}"))
-        .to_owned()
+    node_in(line).r#ref.to_string()
 }
 
 /// A snapshot of one node's subtree.

@@ -12,7 +12,9 @@ use accesskit::{NodeId, Role, TreeUpdate};
 use common::{PATIENCE, TestApp, eventually, window_state};
 use fixture::{node, tree};
 use winit_automation::client::Client;
-use winit_automation::protocol::{Response, response_file, taken_file};
+use winit_automation::protocol::{
+    JournalAnswer, JournalEntry, NodeLine, Response, response_file, taken_file,
+};
 
 /// A window "Journal" with a button "Save" at 10,10 and two buttons "OK" side by side below it.
 fn buttons() -> TreeUpdate {
@@ -45,83 +47,30 @@ fn app() -> TestApp {
         .start()
 }
 
-/// One entry of a `journal` answer: its line and its target lines.
-#[derive(Debug)]
-struct Entry {
-    index: u64,
-    seq: u64,
-    line: String,
-    targets: Vec<String>,
+fn parse(body: &str) -> JournalAnswer {
+    JournalAnswer::parse(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
 
-/// A parsed `journal` answer.
-#[derive(Debug)]
-struct Journal {
-    next: u64,
-    lost: Option<u64>,
-    entries: Vec<Entry>,
+/// An entry's target lines without their `target `: `role=...`, `from role=...`.
+fn targets(entry: &JournalEntry) -> Vec<String> {
+    entry
+        .targets
+        .iter()
+        .map(|t| t.to_string()["target ".len()..].to_owned())
+        .collect()
 }
 
-fn parse(body: &str) -> Journal {
-    let mut lines = body.lines();
-    let next = lines
-        .next()
-        .and_then(|l| l.strip_prefix("next "))
-        .unwrap_or_else(|| panic!("no next line first: {body}"))
-        .parse()
-        .unwrap();
-    let mut journal = Journal {
-        next,
-        lost: None,
-        entries: Vec::new(),
-    };
-    for line in lines {
-        if let Some(n) = line.strip_prefix("lost ") {
-            assert!(journal.entries.is_empty(), "lost after an entry: {body}");
-            journal.lost = Some(n.parse().unwrap());
-        } else if let Some(rest) = line.strip_prefix("entry ") {
-            let mut words = rest.split(' ');
-            let index = words.next().unwrap().parse().unwrap();
-            let seq = words
-                .next()
-                .and_then(|w| w.strip_prefix("seq="))
-                .unwrap_or_else(|| panic!("no seq= in {line}"))
-                .parse()
-                .unwrap();
-            journal.entries.push(Entry {
-                index,
-                seq,
-                line: line.to_owned(),
-                targets: Vec::new(),
-            });
-        } else if let Some(target) = line.strip_prefix("target ") {
-            journal
-                .entries
-                .last_mut()
-                .unwrap_or_else(|| panic!("a target before any entry: {body}"))
-                .targets
-                .push(target.to_owned());
-        } else {
-            panic!("unexpected line {line:?} in {body}");
-        }
-    }
-    journal
-}
-
-fn journal(app: &TestApp, args: &str) -> Journal {
+fn journal(app: &TestApp, args: &str) -> JournalAnswer {
     parse(&app.ok(&format!("journal {args}")))
 }
 
 /// The ref `find` lists first for `selector`.
 fn ref_of(app: &TestApp, selector: &str) -> String {
     let found = app.ok(&format!("find {selector}"));
-    found
-        .lines()
-        .nth(1)
-        .and_then(|l| l.split(' ').next())
-        .filter(|r| r.starts_with("@e"))
-        .unwrap_or_else(|| panic!("{selector}: {found}"))
-        .to_owned()
+    match NodeLine::all(&found).first() {
+        Some(node) => node.r#ref.to_string(),
+        None => panic!("{selector}: {found}"),
+    }
 }
 
 /// The frame an action's answer names.
@@ -163,31 +112,22 @@ fn commands_from_two_clients_appear_in_answer_order_with_seqs_outcomes_and_targe
         panic!("{j:?}")
     };
     assert_eq!(
-        click.line,
-        format!(
-            "entry {} seq={} ok frame={} \"click {save}\"",
-            start + 1,
-            clicked.seq,
-            frame_of(&clicked)
+        (click.code.as_deref(), click.frame, click.line.as_str()),
+        (
+            None,
+            Some(frame_of(&clicked)),
+            format!("click {save}").as_str()
         )
     );
-    assert_eq!(click.targets, ["role=button name=\"Save\""]);
+    assert_eq!(targets(click), ["role=button name=\"Save\""]);
     assert_eq!(
-        error.line,
-        format!(
-            "entry {} seq={} error code=not_found \"click @e999\"",
-            start + 2,
-            refused.seq
-        )
+        (error.code.as_deref(), error.frame, error.line.as_str()),
+        (Some("not_found"), None, "click @e999")
     );
     assert!(error.targets.is_empty(), "{error:?}");
     assert_eq!(
-        find.line,
-        format!(
-            "entry {} seq={} ok \"find role=button\"",
-            start + 3,
-            found.seq
-        )
+        (find.code.as_deref(), find.frame, find.line.as_str()),
+        (None, None, "find role=button")
     );
     assert!(
         find.targets.is_empty(),
@@ -198,10 +138,8 @@ fn commands_from_two_clients_appear_in_answer_order_with_seqs_outcomes_and_targe
     let all = journal(&app, "");
     assert_eq!(all.next, start + 3);
     assert_eq!(all.entries.len() as u64, start + 3);
-    assert!(
-        all.entries[0]
-            .line
-            .ends_with("\"find role=button name=\\\"Save\\\"\""),
+    assert_eq!(
+        all.entries[0].line, "find role=button name=\"Save\"",
         "{all:?}"
     );
 }
@@ -220,9 +158,9 @@ fn points_name_the_node_under_them_and_twins_get_their_index() {
     app.ok("click role=button name=\"OK\" nth=1");
 
     let j = journal(&app, &format!("--after {start}"));
-    let targets: Vec<Vec<String>> = j.entries.iter().map(|e| e.targets.clone()).collect();
+    let named: Vec<Vec<String>> = j.entries.iter().map(targets).collect();
     assert_eq!(
-        targets,
+        named,
         [
             vec!["role=button name=\"OK\" nth=1".to_owned()],
             vec!["role=button name=\"OK\" nth=0".to_owned()],
@@ -238,11 +176,8 @@ fn points_name_the_node_under_them_and_twins_get_their_index() {
         ],
         "{j:?}"
     );
-    assert!(
-        j.entries[4]
-            .line
-            .ends_with(&format!(" ok \"get {left_ok}\""))
-    );
+    assert!(j.entries[4].is_ok());
+    assert_eq!(j.entries[4].line, format!("get {left_ok}"));
 }
 
 #[test]
@@ -256,10 +191,19 @@ fn after_returns_only_newer_entries_and_next_advances() {
     app.ok("get role=button name=\"Save\"");
     let second = journal(&app, &format!("--after {}", first.next));
     assert_eq!(second.next, 3);
-    let lines: Vec<&str> = second.entries.iter().map(|e| e.line.as_str()).collect();
-    assert_eq!(lines.len(), 2, "{second:?}");
-    assert!(lines[0].starts_with("entry 2 ") && lines[0].ends_with(" \"find role=button\""));
-    assert!(lines[1].starts_with("entry 3 "));
+    let entries: Vec<(u64, &str)> = second
+        .entries
+        .iter()
+        .map(|e| (e.index, e.line.as_str()))
+        .collect();
+    assert_eq!(
+        entries,
+        [
+            (2, "find role=button"),
+            (3, "get role=button name=\"Save\"")
+        ],
+        "{second:?}"
+    );
     // Nothing newer: `next` stays, also past the last index.
     let none = journal(&app, "--after 3");
     assert_eq!((none.next, none.entries.len()), (3, 0));
@@ -296,7 +240,7 @@ fn a_long_poll_is_answered_by_the_next_command_not_at_its_timeout() {
     assert_eq!(j.next, after + 1, "{j:?}");
     assert_eq!(j.entries.len(), 1, "{j:?}");
     assert_eq!(j.entries[0].seq, clicked.seq);
-    assert_eq!(j.entries[0].targets, ["role=button name=\"Save\""]);
+    assert_eq!(targets(&j.entries[0]), ["role=button name=\"Save\""]);
     assert!(
         waited < Duration::from_millis(5000),
         "answered at its timeout: {waited:?}"

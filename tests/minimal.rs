@@ -11,6 +11,7 @@
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
+use winit_automation::protocol::NodeLine;
 use winit_automation::testing::{App, Spawn};
 
 /// The clear colours the example switches between, as the sRGB bytes a screenshot holds.
@@ -112,13 +113,11 @@ fn switches_its_colour(app: App) {
     let before = wait_for(&app, "text \"Colour: blue\"");
     let pixel = centre_pixel(&app);
     assert!(close(pixel, BLUE), "before the click: {pixel:?}");
-    let switch = before
-        .lines()
-        .find(|l| l.contains("button \"Switch\""))
-        .and_then(|l| l.split_whitespace().next())
-        .filter(|r| r.starts_with("@e"))
+    let switch = NodeLine::all(&before)
+        .into_iter()
+        .find(|n| n.role == "button" && n.name == "Switch")
         .unwrap_or_else(|| panic!("no ref on the button in\n{before}"))
-        .to_owned();
+        .r#ref;
     let body = app.ok(&format!("click {switch}"));
     assert!(body.contains("path pointer\n"), "{body}");
     // The click is answered after the frame that applied it published its records.

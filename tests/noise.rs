@@ -10,6 +10,7 @@ mod fixture;
 
 use common::{SteppedApp, TestApp, window_state};
 use fixture::noisy::{self, Gallery};
+use winit_automation::protocol::NodeLine;
 
 fn gallery(g: &Gallery) -> SteppedApp {
     TestApp::builder()
@@ -36,8 +37,11 @@ fn line_ending<'a>(text: &'a str, suffix: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no line ending with {suffix} in\n{text}"))
 }
 
-fn ref_in(line: &str) -> &str {
-    line.trim_start().split(' ').next().unwrap()
+fn ref_in(line: &str) -> String {
+    match NodeLine::parse(line) {
+        Some(node) => node.r#ref.to_string(),
+        None => panic!("no node on {line:?}"),
+    }
 }
 
 /// The node id `get` reports for a target.

@@ -33,12 +33,11 @@ fn win(n: u64) -> WindowId {
     WindowId::from(n)
 }
 
-/// The refs of a text, in order.
+/// The refs of a text's node lines, in order.
 fn refs(text: &str) -> Vec<String> {
-    text.lines()
-        .filter_map(|l| l.trim_start().split(' ').next())
-        .filter(|t| t.starts_with("@e"))
-        .map(str::to_owned)
+    NodeLine::all(text)
+        .iter()
+        .map(|n| n.r#ref.to_string())
         .collect()
 }
 
@@ -47,7 +46,10 @@ fn ref_of(text: &str, needle: &str) -> String {
         .lines()
         .find(|l| l.contains(needle))
         .unwrap_or_else(|| panic!("no line with {needle} in\n{text}"));
-    line.trim_start().split(' ').next().unwrap().to_owned()
+    match NodeLine::parse(line) {
+        Some(node) => node.r#ref.to_string(),
+        None => panic!("no node on {line:?}"),
+    }
 }
 
 #[test]

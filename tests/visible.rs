@@ -12,6 +12,7 @@ use accesskit::{Node, NodeId, Role};
 use common::{TestApp, window_state};
 use fixture::{ids, node, tree};
 use winit_automation::Layers;
+use winit_automation::protocol::NodeLine;
 
 fn app(nodes: Vec<(u64, Node)>) -> TestApp {
     let update = tree(nodes);
@@ -29,7 +30,10 @@ fn ref_of(text: &str, needle: &str) -> String {
         .lines()
         .find(|l| l.contains(needle))
         .unwrap_or_else(|| panic!("no line with {needle} in:\n{text}"));
-    line.split_whitespace().next().unwrap().to_owned()
+    match NodeLine::parse(line) {
+        Some(node) => node.r#ref.to_string(),
+        None => panic!("no node on {line:?}"),
+    }
 }
 
 /// A list (1) the tree does not say clips, its rows, and a row (3) that opened a menu (5) reaching

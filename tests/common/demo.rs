@@ -11,6 +11,7 @@ use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
+use winit_automation::protocol::{NodeLine, ScreenshotAnswer};
 use winit_automation::testing::{App, Spawn};
 
 /// A running demo: an [`App`] (`demo.ok(..)`, `demo.client()`, `demo.dir()` ...).
@@ -105,22 +106,14 @@ impl Demo {
     /// size the answer states).
     pub fn screenshot(&self, args: &str) -> (String, Png) {
         let body = self.ok(&format!("screenshot {args}"));
-        let file = body
-            .lines()
-            .find_map(|l| l.strip_prefix("file "))
-            .unwrap_or_else(|| panic!("no file line: {body}"));
-        let png = Png::read(&self.dir().join(file));
-        let size = body.lines().find_map(|l| l.strip_prefix("size ")).unwrap();
-        assert_eq!(size, format!("{}x{}", png.width, png.height), "{body}");
-        let bytes: usize = body
-            .lines()
-            .find_map(|l| l.strip_prefix("bytes "))
-            .unwrap()
-            .parse()
-            .unwrap();
+        let answer = ScreenshotAnswer::parse(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+        let file = self.dir().join(answer.file.file_name());
+        let png = Png::read(&file);
+        assert_eq!(answer.size, Some((png.width, png.height)), "{body}");
         assert_eq!(
-            bytes,
-            std::fs::metadata(self.dir().join(file)).unwrap().len() as usize
+            answer.bytes,
+            Some(std::fs::metadata(&file).unwrap().len()),
+            "{body}"
         );
         (body, png)
     }
@@ -170,18 +163,20 @@ impl Demo {
     }
 }
 
-/// The ref at the start of the line that contains `what`.
+/// The ref of the node on the line that contains `what`.
 pub fn ref_of(snapshot: &str, what: &str) -> String {
-    let line = snapshot
-        .lines()
-        .find(|l| l.contains(what))
-        .unwrap_or_else(|| panic!("no line with {what:?} in\n{snapshot}"));
-    line.trim_start()
-        .split(' ')
-        .next()
-        .filter(|r| r.starts_with("@e"))
-        .unwrap_or_else(|| panic!("no ref on {line:?}"))
-        .to_owned()
+    node_in(line_of(snapshot, what)).r#ref.to_string()
+}
+
+/// The node of a line of a snapshot or a `find` answer, of a diff (`~ @eN ...`) or an action's
+/// `target @eN ...` line.
+pub fn node_in(line: &str) -> NodeLine {
+    NodeLine::parse(line)
+        .or_else(|| {
+            let (_, rest) = line.trim_start().split_once(' ')?;
+            NodeLine::parse(rest)
+        })
+        .unwrap_or_else(|| panic!("no node on {line:?}"))
 }
 
 pub fn line_of<'a>(snapshot: &'a str, what: &str) -> &'a str {
@@ -199,17 +194,12 @@ pub fn now<'a>(body: &'a str, what: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no line with {what:?} in\n{body}"))
 }
 
-/// `bounds=X,Y,WxH` of a node line.
+/// `bounds=X,Y,WxH` of the node on a line ([`node_in`]).
 pub fn bounds(line: &str) -> (f64, f64, f64, f64) {
-    let b = line
-        .split(' ')
-        .find_map(|t| t.strip_prefix("bounds="))
-        .unwrap_or_else(|| panic!("no bounds: {line}"));
-    let (xy, wh) = b.rsplit_once(',').unwrap();
-    let (x, y) = xy.split_once(',').unwrap();
-    let (w, h) = wh.split_once('x').unwrap();
-    let n = |v: &str| v.parse::<f64>().unwrap();
-    (n(x), n(y), n(w), n(h))
+    match node_in(line).bounds {
+        Some([x, y, w, h]) => (x, y, w, h),
+        None => panic!("no bounds: {line}"),
+    }
 }
 
 /// The node lines of a snapshot (`@eN ...`) and their bytes, newlines included.
