@@ -29,7 +29,7 @@ pub mod compare;
 mod query;
 pub mod script;
 
-/// A node line of the app's answers: the protocol's [`NodeLine`](crate::protocol::NodeLine).
+/// A node line of the app's answers: the protocol's type.
 pub use crate::protocol::NodeLine;
 pub use app::{App, DEFAULT_COMMAND_TIMEOUT, DEFAULT_STARTUP, Node, Screenshot, Spawn, SpawnError};
 pub use compare::Tolerance;
