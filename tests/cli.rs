@@ -43,7 +43,13 @@ fn status_prints_the_app_and_exits_zero() {
     let out = cli(&dir, &["status"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("protocol 1\n"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "protocol {}\n",
+            winit_automation::protocol::PROTOCOL_VERSION
+        )),
+        "{text}"
+    );
     assert!(text.contains("app \"test-app\"\n"), "{text}");
 }
 

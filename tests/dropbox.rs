@@ -16,7 +16,7 @@ use winit_automation::Automation;
 use winit_automation::client::{Client, ClientError};
 use winit_automation::dropbox::{self, DirError, EnqueueError};
 use winit_automation::protocol::{
-    ErrorCode, Label, READY_FILE, Response, command_file, response_file,
+    ErrorCode, Label, PROTOCOL_VERSION, READY_FILE, Response, command_file, response_file,
 };
 
 #[test]
@@ -76,7 +76,10 @@ fn status_is_answered_by_the_service_thread_with_the_handshake_facts() {
     let response = client.send_line("status").unwrap();
     assert!(response.is_ok(), "{response:?}");
     let body = response.body();
-    assert!(body.contains("protocol 1\n"), "{body}");
+    assert!(
+        body.contains(&format!("protocol {PROTOCOL_VERSION}\n")),
+        "{body}"
+    );
     assert!(body.contains("app \"test-app\"\n"), "{body}");
     assert!(
         body.contains(&format!("pid {}\n", std::process::id())),
@@ -84,7 +87,7 @@ fn status_is_answered_by_the_service_thread_with_the_handshake_facts() {
     );
     assert!(body.contains("watch inotify\n"), "{body}");
     assert_eq!(client.ready().app, "test-app");
-    assert_eq!(client.ready().protocol, 1);
+    assert_eq!(client.ready().protocol, PROTOCOL_VERSION);
 }
 
 #[test]

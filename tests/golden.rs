@@ -3,12 +3,12 @@
 #![cfg(any(feature = "automation", feature = "client"))]
 
 use winit_automation::dropbox::Ready;
-use winit_automation::protocol::{Command, ErrorCode, Failure, Response, Verb};
+use winit_automation::protocol::{Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Verb};
 
 #[test]
 fn ready_txt() {
     let ready = Ready {
-        protocol: 1,
+        protocol: PROTOCOL_VERSION,
         pid: 4242,
         app: "demo".into(),
         crate_version: "0.1.0".into(),

@@ -12,7 +12,7 @@ use accesskit::{Action, Node, NodeId, Role, TreeId, TreeUpdate};
 use common::{SteppedApp, TestApp, window_state};
 use fixture::Form;
 use winit::window::WindowId;
-use winit_automation::protocol::{ErrorCode, NodeLine};
+use winit_automation::protocol::{ErrorCode, NodeLine, PROTOCOL_VERSION};
 use winit_automation::{Bounds, Widget, WidgetStates};
 
 /// The test app with no window: the test feeds the plugin itself, as the render thread would.
@@ -486,7 +486,9 @@ fn an_app_with_no_tree_is_reported_sparse_never_as_an_empty_screen() {
     let app = bare();
     let text = app.snapshot("");
     assert!(
-        text.starts_with("snapshot frame=0 protocol=1 quality=sparse\n"),
+        text.starts_with(&format!(
+            "snapshot frame=0 protocol={PROTOCOL_VERSION} quality=sparse\n"
+        )),
         "{text}"
     );
     assert!(
@@ -745,7 +747,10 @@ fn an_invalid_update_is_reported_and_the_app_keeps_answering() {
         text.contains("error=\"the app sent an invalid TreeUpdate"),
         "{text}"
     );
-    assert!(app.ok("status").contains("protocol 1"));
+    assert!(
+        app.ok("status")
+            .contains(&format!("protocol {PROTOCOL_VERSION}\n"))
+    );
     app.automation()
         .tree_update(win(1), Form::default().update());
     assert!(!app.snapshot("").contains("error="));

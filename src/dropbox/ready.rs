@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! winit-automation ready
-//! protocol 1
+//! protocol 2
 //! pid 4242
 //! app "demo"
 //! crate_version "0.1.0"
