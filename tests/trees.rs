@@ -279,7 +279,9 @@ fn find_get_and_ambiguous_selectors() {
         app.ok("find role=listitem nth=3")
             .contains("\"file-03.txt\"")
     );
-    assert!(app.ok("find role=nothing").starts_with("matches 0\n"));
+    // A role no node has matches nothing; a value that is no role at all is refused.
+    assert!(app.ok("find role=dialog").starts_with("matches 0\n"));
+    assert_eq!(app.error_code("find role=nothing"), ErrorCode::BadArgument);
 
     let r = app.send("get role=listitem");
     assert_eq!(r.error_code(), Some(ErrorCode::Ambiguous));
