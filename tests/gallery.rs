@@ -19,7 +19,7 @@ mod demos;
 mod menus;
 
 use demo::*;
-use winit_automation::protocol::{ErrorCode, Outcome};
+use winit_automation::protocol::{ErrorCode, NodeRef, Outcome};
 
 /// The gallery headless, at the window size of its windowed mode, once its layout has settled.
 fn gallery() -> (Demo, String) {
@@ -243,9 +243,13 @@ fn removed<'a>(body: &'a str, what: &str) -> &'a str {
         .unwrap_or_else(|| panic!("nothing with {what:?} removed in\n{body}"))
 }
 
-/// The ref of the node on a line (of a snapshot or of a diff).
+/// The first ref on a line: of a snapshot, of a diff, or of a hint that names a layer's root
+/// (`+ [7 items under @e185 window ...]`), which is no node line.
 fn ref_in(line: &str) -> String {
-    node_in(line).r#ref.to_string()
+    line.split(' ')
+        .find(|t| NodeRef::parse(t).is_some())
+        .unwrap_or_else(|| panic!("no ref on {line:?}"))
+        .to_owned()
 }
 
 /// A snapshot of one node's subtree.
