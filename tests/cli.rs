@@ -66,7 +66,10 @@ fn typed_text_arrives_intact_and_selector_arguments_are_requoted() {
     let out = cli(&dir, &["type", hostile]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // One argument per term (or all in one), values with spaces quoted as on a command line.
-    let out = cli(&dir, &["click", "role=button", "name=\"Save as\"", "--double"]);
+    let out = cli(
+        &dir,
+        &["click", "role=button", "name=\"Save as\"", "--double"],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains(" button \"Save as\""), "{text}");
@@ -164,7 +167,10 @@ fn a_target_argument_is_read_with_the_protocol_s_grammar_and_an_unquoted_value_i
     let out = cli(&dir, &["find", "role=buton"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
-    assert!(err.contains("error: bad_argument: unknown role \"buton\"\n"), "{err}");
+    assert!(
+        err.contains("error: bad_argument: unknown role \"buton\"\n"),
+        "{err}"
+    );
     assert!(err.contains("hint: did you mean role=button"), "{err}");
     // With --json, the same code, message and hint.
     let out = cli(&dir, &["--json", "find", "role=buton"]);
@@ -470,7 +476,11 @@ fn action_help_says_value_goes_after_the_name() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
-    for needle in ["action TARGET NAME [VALUE]", "VALUE follows the action name", "set_value"] {
+    for needle in [
+        "action TARGET NAME [VALUE]",
+        "VALUE follows the action name",
+        "set_value",
+    ] {
         assert!(
             text.contains(needle),
             "action --help lacks {needle}: {text}"

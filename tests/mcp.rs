@@ -200,9 +200,16 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
         text(&unquoted),
         "error bad_argument: \"mit\" after name~=Sub is not a selector term\nhint: quote a value with spaces: role=button name~=\"Sub mit\"\n"
     );
-    let typo = call(&client, "find", serde_json::json!({"selector": "role=buton"})).await;
+    let typo = call(
+        &client,
+        "find",
+        serde_json::json!({"selector": "role=buton"}),
+    )
+    .await;
     assert!(
-        text(&typo).starts_with("error bad_argument: unknown role \"buton\"\nhint: did you mean role=button"),
+        text(&typo).starts_with(
+            "error bad_argument: unknown role \"buton\"\nhint: did you mean role=button"
+        ),
         "{}",
         text(&typo)
     );
@@ -210,7 +217,10 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     // The journal is a tool too: what was answered, with the selectors refs resolved to.
     let journal = call(&client, "journal", serde_json::json!({})).await;
     let j = text(&journal);
-    assert!(j.contains("\"click role=button name=\\\"Submit\\\" --settle"), "{j}");
+    assert!(
+        j.contains("\"click role=button name=\\\"Submit\\\" --settle"),
+        "{j}"
+    );
 
     // One session drives several apps: `dir` picks one per call.
     let other = Demo::start_in("demo", Mode::Headless(640, 480));

@@ -66,7 +66,14 @@ fn point() -> impl Strategy<Value = Point> {
 
 fn target() -> impl Strategy<Value = Target> {
     let term = prop_oneof![
-        "[a-z]{1,10}".prop_map(Term::Role),
+        // Every role a snapshot can print (`role=` refuses any other).
+        prop::sample::select(
+            winit_automation::protocol::role_names()
+                .iter()
+                .map(|r| r.to_string())
+                .collect::<Vec<_>>()
+        )
+        .prop_map(Term::Role),
         text().prop_map(Term::Name),
         text().prop_map(Term::NameContains),
         text().prop_map(Term::Text),

@@ -125,7 +125,10 @@ fn every_verb_has_a_cli_subcommand_an_mcp_tool_and_a_script_form_that_match_the_
         if verb == Verb::Screenshot {
             assert!(door_flags.remove("out"));
         }
-        assert!(door_flags.is_empty(), "the CLI's `{verb}` adds {door_flags:?}");
+        assert!(
+            door_flags.is_empty(),
+            "the CLI's `{verb}` adds {door_flags:?}"
+        );
 
         // MCP: a tool of the verb's name, described by the table, one argument per positional
         // argument and flag, described and typed by the table.

@@ -28,7 +28,7 @@ use serde_json::{Value, json};
 use winit_automation::client::Client;
 use winit_automation::protocol::{
     Arg, ArgKind, Arity, ClientCode, Code, Coded, Command, Flag, FlagRule, Invocation, Outcome,
-    Response, ValueKind, Verb, quote,
+    Response, Token, ValueKind, Verb, quote, tokenize,
 };
 
 /// What the server tells a host about itself, in `initialize`.
@@ -364,37 +364,36 @@ fn invocation(
     Ok((inv, dir))
 }
 
-/// An action's answer as short as `snapshot -i`: node lines (`target @e..`, `+ @e..`, `~ @e..`)
-/// without their `bounds=` and `actions=` fields, which `get` gives on request. The other lines,
-/// and text inside quotes, are kept as they are.
+/// An action's answer as short as `snapshot -i`: node lines (`@e..`, and diff lines `target @e..`,
+/// `+ @e..`, `~ @e..`) without their `bounds=` and `actions=` fields, which `get` gives on
+/// request. Lines are taken apart with the protocol's lexer and written back token by token, so
+/// every other field, and text inside quotes, is kept as it is.
 fn compact(body: &str) -> String {
     let mut out = String::with_capacity(body.len());
     for line in body.lines() {
-        let node = line.split(' ').take(2).any(|w| w.starts_with("@e"));
-        if !node {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        }
-        let (mut quoted, mut escaped, mut skipping) = (false, false, false);
-        let mut rest = line;
-        while let Some(c) = rest.chars().next() {
-            let len = c.len_utf8();
-            if !quoted && c == ' ' {
-                let word = &rest[1..];
-                skipping = word.starts_with("bounds=") || word.starts_with("actions=");
+        let rest = line.trim_start();
+        let indent = &line[..line.len() - rest.len()];
+        let tokens = match tokenize(rest) {
+            Ok(t)
+                if t.iter()
+                    .take(2)
+                    .any(|t| t.quoted.is_none() && t.bare.starts_with("@e")) =>
+            {
+                t
             }
-            if !skipping {
-                out.push(c);
+            _ => {
+                out.push_str(line);
+                out.push('\n');
+                continue;
             }
-            match c {
-                _ if escaped => escaped = false,
-                '\\' if quoted => escaped = true,
-                '"' => quoted = !quoted,
-                _ => {}
-            }
-            rest = &rest[len..];
-        }
+        };
+        let kept: Vec<String> = tokens
+            .iter()
+            .filter(|t| !(t.bare.starts_with("bounds=") || t.bare.starts_with("actions=")))
+            .map(Token::written)
+            .collect();
+        out.push_str(indent);
+        out.push_str(&kept.join(" "));
         out.push('\n');
     }
     out
