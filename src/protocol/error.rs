@@ -320,6 +320,46 @@ pub trait Coded: fmt::Display {
     }
 }
 
+/// A failure a door finds itself, with a [`ClientCode`]: what the CLI and the MCP server report
+/// for their own refusals (a screenshot that cannot be copied, a tool argument of the wrong type).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientFailure {
+    /// The code.
+    pub code: ClientCode,
+    /// What went wrong, lowercase.
+    pub message: String,
+    /// How to fix it.
+    pub hint: Option<String>,
+}
+
+impl ClientFailure {
+    /// A failure with its code, message and hint.
+    pub fn new(code: ClientCode, message: impl Into<String>, hint: impl Into<String>) -> Self {
+        ClientFailure {
+            code,
+            message: message.into(),
+            hint: Some(hint.into()),
+        }
+    }
+}
+
+impl fmt::Display for ClientFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ClientFailure {}
+
+impl Coded for ClientFailure {
+    fn code(&self) -> Code {
+        Code::Client(self.code)
+    }
+    fn hint(&self) -> Option<String> {
+        self.hint.clone()
+    }
+}
+
 impl Coded for Failure {
     fn code(&self) -> Code {
         Code::Protocol(self.code)

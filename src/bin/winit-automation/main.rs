@@ -16,7 +16,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use winit_automation::client::{Client, screenshot_path};
-use winit_automation::protocol::{ClientCode, Code, Coded, Command, Outcome, Response, quote};
+use winit_automation::protocol::{
+    ClientCode, ClientFailure, Code, Coded, Command, Outcome, Response, quote,
+};
 use winit_automation::testing::compare::{CompareError, Tolerance, compare_files};
 
 const EXIT_OK: u8 = 0;
@@ -40,29 +42,6 @@ fn exit_code(code: Code) -> u8 {
         }
         Code::Protocol(_) => EXIT_APP_ERROR,
         Code::Client(_) => EXIT_NO_APP,
-    }
-}
-
-/// A failure of the CLI's own (the app answered nothing): a code, a message, a hint.
-#[derive(Debug)]
-struct CliFailure {
-    code: ClientCode,
-    message: String,
-    hint: Option<String>,
-}
-
-impl std::fmt::Display for CliFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl Coded for CliFailure {
-    fn code(&self) -> Code {
-        Code::Client(self.code)
-    }
-    fn hint(&self) -> Option<String> {
-        self.hint.clone()
     }
 }
 
@@ -112,8 +91,8 @@ fn fail(json: bool, e: &dyn Coded) -> ExitCode {
 
 /// Copies the screenshot a response names to `out` (a name checked by
 /// [`winit_automation::client::screenshot_path`]).
-fn copy_screenshot(client: &Client, response: &Response, out: &Path) -> Result<(), CliFailure> {
-    let failure = |message: String| CliFailure {
+fn copy_screenshot(client: &Client, response: &Response, out: &Path) -> Result<(), ClientFailure> {
+    let failure = |message: String| ClientFailure {
         code: ClientCode::CopyFailed,
         message,
         hint: Some("check the --out path and its folder".to_owned()),
@@ -302,7 +281,7 @@ fn compare(
                 "check the --diff path and its folder",
             ),
         };
-        let failure = CliFailure {
+        let failure = ClientFailure {
             code,
             message: e.to_string(),
             hint: Some(hint.to_owned()),

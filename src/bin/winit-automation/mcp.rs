@@ -27,8 +27,8 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 use winit_automation::client::Client;
 use winit_automation::protocol::{
-    Arg, ArgKind, Arity, ClientCode, Code, Coded, Command, Flag, FlagRule, Invocation, Outcome,
-    Response, Token, ValueKind, Verb, quote, tokenize,
+    Arg, ArgKind, Arity, ClientCode, ClientFailure, Coded, Command, Flag, FlagRule, Invocation,
+    Outcome, Response, Token, ValueKind, Verb, quote, tokenize,
 };
 
 /// What the server tells a host about itself, in `initialize`.
@@ -84,38 +84,16 @@ fn refused(e: &dyn Coded) -> CallToolResult {
     failed(e.code().as_str(), &e.message(), e.hint().as_deref(), "")
 }
 
-/// A tool argument of the wrong type or name.
-#[derive(Debug)]
-struct BadArgument {
-    message: String,
-    hint: String,
-}
-
-impl std::fmt::Display for BadArgument {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl Coded for BadArgument {
-    fn code(&self) -> Code {
-        Code::Client(ClientCode::BadToolArgument)
-    }
-    fn hint(&self) -> Option<String> {
-        Some(self.hint.clone())
-    }
-}
-
 /// Why a call's arguments make no command.
 enum Refusal {
-    /// An argument of the wrong name or type.
-    Tool(BadArgument),
+    /// An argument of the wrong name or type (`bad_tool_argument`).
+    Tool(ClientFailure),
     /// What the protocol's parser refused.
     Protocol(winit_automation::protocol::Failure),
 }
 
-impl From<BadArgument> for Refusal {
-    fn from(e: BadArgument) -> Refusal {
+impl From<ClientFailure> for Refusal {
+    fn from(e: ClientFailure) -> Refusal {
         Refusal::Tool(e)
     }
 }
@@ -135,15 +113,16 @@ impl Refusal {
     }
 }
 
-fn bad_type(name: &str, want: &str, got: &Value) -> BadArgument {
-    BadArgument {
-        message: format!("argument {name} must be {want}, got {got}"),
-        hint: format!("send {name} as {want}"),
-    }
+fn bad_type(name: &str, want: &str, got: &Value) -> ClientFailure {
+    ClientFailure::new(
+        ClientCode::BadToolArgument,
+        format!("argument {name} must be {want}, got {got}"),
+        format!("send {name} as {want}"),
+    )
 }
 
 /// A boolean, or the strings "true" and "false".
-fn boolean(name: &str, v: &Value) -> Result<bool, BadArgument> {
+fn boolean(name: &str, v: &Value) -> Result<bool, ClientFailure> {
     match v {
         Value::Bool(b) => Ok(*b),
         Value::String(s) if s == "true" => Ok(true),
@@ -153,7 +132,7 @@ fn boolean(name: &str, v: &Value) -> Result<bool, BadArgument> {
 }
 
 /// A whole number 0 or more, or a string of digits.
-fn count(name: &str, v: &Value) -> Result<String, BadArgument> {
+fn count(name: &str, v: &Value) -> Result<String, ClientFailure> {
     match v {
         Value::Number(n) if n.is_u64() => Ok(n.to_string()),
         Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => Ok(s.clone()),
@@ -162,7 +141,7 @@ fn count(name: &str, v: &Value) -> Result<String, BadArgument> {
 }
 
 /// A finite number, or a string holding one.
-fn number(name: &str, v: &Value) -> Result<String, BadArgument> {
+fn number(name: &str, v: &Value) -> Result<String, ClientFailure> {
     match v {
         Value::Number(n) => Ok(n.to_string()),
         Value::String(s) if s.parse::<f64>().is_ok_and(f64::is_finite) => Ok(s.clone()),
@@ -170,7 +149,7 @@ fn number(name: &str, v: &Value) -> Result<String, BadArgument> {
     }
 }
 
-fn string<'a>(name: &str, v: &'a Value) -> Result<&'a str, BadArgument> {
+fn string<'a>(name: &str, v: &'a Value) -> Result<&'a str, ClientFailure> {
     v.as_str().ok_or_else(|| bad_type(name, "a string", v))
 }
 
@@ -296,10 +275,11 @@ fn invocation(
         .chain(verb.flags().map(|f| f.word()))
         .collect();
     if let Some(unknown) = args.keys().find(|k| !known.contains(&k.as_str())) {
-        return Err(Refusal::Tool(BadArgument {
-            message: format!("{verb} takes no argument {unknown}"),
-            hint: format!("{verb} takes {}", known.join(", ")),
-        }));
+        return Err(Refusal::Tool(ClientFailure::new(
+            ClientCode::BadToolArgument,
+            format!("{verb} takes no argument {unknown}"),
+            format!("{verb} takes {}", known.join(", ")),
+        )));
     }
     let dir = args
         .get("dir")
