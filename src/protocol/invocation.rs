@@ -219,9 +219,13 @@ impl Invocation {
                 }
             }
         }
-        // Left over: the parser names the first as unexpected.
+        // Left over: the parser names the first as unexpected (a plain word right after a
+        // selector as the rest of an unquoted value, with the quoted form).
         for extra in &args[i..] {
-            inv.text(extra);
+            match tokenize(extra).as_deref() {
+                Ok([word]) if is_word(word) => inv.word(extra),
+                _ => inv.text(extra),
+            };
         }
         for text in after {
             inv.text(text);
@@ -282,6 +286,12 @@ mod tests {
         // One argument per term, the value's space kept by the shell: the same refusal.
         let e = argv(Verb::Click, &["role=button", "name=Save as"]).unwrap_err();
         assert_eq!(e.hint, "quote a value with spaces: name=\"Save as\"");
+        // Each word its own argument, as a shell splits an unquoted value: the same refusal.
+        let e = argv(Verb::Click, &["role=combobox", "name~=Take", "your", "pick"]).unwrap_err();
+        assert_eq!(
+            e.hint,
+            "quote a value with spaces: role=combobox name~=\"Take your pick\""
+        );
         // A fill whose target argument holds a stray word is refused, not typed into a field.
         let e = argv(Verb::Fill, &["role=textbox name~=Open Save"]).unwrap_err();
         assert_eq!(e.code, ErrorCode::BadArgument);
