@@ -95,6 +95,19 @@ fn failures_name_the_selector_and_print_the_interactive_snapshot() {
         "the snapshot: {message}"
     );
 
+    // A role no snapshot prints: the same code, message and hint as in every other door.
+    let message = failure(|| {
+        app.get_by_role("buton");
+    });
+    assert!(
+        message.contains("error bad_argument: unknown role \"buton\""),
+        "{message}"
+    );
+    assert!(
+        message.contains("hint: did you mean role=button"),
+        "{message}"
+    );
+
     let message = failure(|| {
         app.get_by_role("button");
     });
@@ -163,13 +176,42 @@ fn queries_read_the_state_actions_change() {
     assert!(items.len() >= 10, "{} items", items.len());
     assert_eq!(items[0].name(), "Item 01");
     assert!(
-        !app.query_all(&By::role("listitem").name_contains("Item 4"))
+        !app.query_all(&By::role("listitem").and_name_contains("Item 4"))
             .is_empty()
     );
     let name = app.get_by_role_and_name("textbox", "Name");
     name.type_text("Grace");
     assert_eq!(name.refresh().value(), Some("Grace"));
     assert!(name.refresh().is_focused());
+}
+
+#[test]
+fn a_node_is_dragged_to_a_point_as_well_as_to_a_node() {
+    let app = demo();
+    let volume = app.get_by_role_and_name("slider", "Volume");
+    assert_eq!(volume.value(), Some("50"));
+    let [x, y, w, h] = volume.line().bounds.expect("find prints bounds");
+    // To a point near the right end of the track: the thumb follows the pointer.
+    volume.drag_to((x + w * 0.9, y + h / 2.0));
+    let dragged: f64 = volume
+        .refresh()
+        .value()
+        .and_then(|v| v.parse().ok())
+        .expect("a number");
+    assert!(dragged >= 80.0, "the volume is {dragged} after the drag");
+    // And to a node: the Name field is centred over the track, so the volume goes back to the
+    // middle.
+    let name = app.get_by_role_and_name("textbox", "Name");
+    volume.drag_to(&name);
+    let back: f64 = volume
+        .refresh()
+        .value()
+        .and_then(|v| v.parse().ok())
+        .expect("a number");
+    assert!(
+        back < dragged && (back - 50.0).abs() <= 5.0,
+        "the volume is {back} after dragging to the Name field"
+    );
 }
 
 #[test]

@@ -117,6 +117,27 @@ impl Response {
         }
     }
 
+    /// An error answer as the MCP server and the harness show it to people: `error CODE: MESSAGE`,
+    /// `hint: HINT`, then the extra lines (the CLI writes the same lines as `error: CODE: ...`).
+    /// `None` for an `ok`.
+    pub fn error_text(&self) -> Option<String> {
+        let Outcome::Error {
+            code,
+            message,
+            hint,
+            body,
+        } = &self.outcome
+        else {
+            return None;
+        };
+        let mut out = format!("error {code}: {message}\n");
+        if !hint.is_empty() {
+            out.push_str(&format!("hint: {hint}\n"));
+        }
+        out.push_str(body);
+        Some(out)
+    }
+
     /// The file text.
     pub fn to_text(&self) -> String {
         let mut out = String::new();

@@ -14,7 +14,10 @@ use super::query::By;
 use super::script::{RunOptions, RunSummary, Script};
 use crate::client::{Client, ClientError, screenshot_path};
 use crate::dropbox::DIR_ENV;
-use crate::protocol::{Coded, NodeLine, NodeRef, NodeValue, Response, Toggled, quote};
+use crate::protocol::{
+    ActOptions, Button, ClientCode, Code, Coded, Command, KeyChord, Label, NodeLine, NodeRef,
+    NodeValue, Point, Projection, Response, SnapshotOptions, Target, Toggled,
+};
 
 /// How long [`Spawn::start`] waits for the app's first tree by default.
 pub const DEFAULT_STARTUP: Duration = Duration::from_secs(60);
@@ -66,8 +69,8 @@ pub enum SpawnError {
 impl std::fmt::Display for SpawnError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SpawnError::Missing { program, hint } => {
-                write!(f, "{} does not exist; {hint}", program.display())
+            SpawnError::Missing { program, .. } => {
+                write!(f, "{} does not exist", program.display())
             }
             SpawnError::Spawn { program, error } => {
                 write!(f, "cannot start {}: {error}", program.display())
@@ -90,6 +93,26 @@ impl std::fmt::Display for SpawnError {
 }
 
 impl std::error::Error for SpawnError {}
+
+impl Coded for SpawnError {
+    fn code(&self) -> Code {
+        Code::Client(ClientCode::SpawnFailed)
+    }
+    fn hint(&self) -> Option<String> {
+        Some(match self {
+            SpawnError::Missing { hint, .. } => hint.clone(),
+            SpawnError::Spawn { .. } => "check the program's path and permissions".to_owned(),
+            SpawnError::Exited { .. } => {
+                "the app's stderr above says why it exited; run it by hand with the same arguments"
+                    .to_owned()
+            }
+            SpawnError::TimedOut { .. } => "check that the app feeds its tree to the plugin \
+                (tree_update, widgets or the egui plugin), or raise Spawn::startup"
+                .to_owned(),
+            SpawnError::Io(_) => "check that the temporary directory is writable".to_owned(),
+        })
+    }
+}
 
 /// Starts an app for a test: `Spawn::example("demo").headless(800, 600).start()`.
 ///
@@ -229,7 +252,7 @@ impl Spawn {
     pub fn start(self) -> App {
         match self.try_start() {
             Ok(app) => app,
-            Err(e) => panic!("{e}"),
+            Err(e) => panic!("{}", coded(&e)),
         }
     }
 
@@ -389,7 +412,11 @@ impl App {
                 }
             }
             if let Some(client) = &self.client {
-                match client.send_line("snapshot --force") {
+                let regular = Command::Snapshot(SnapshotOptions {
+                    force: true,
+                    ..SnapshotOptions::default()
+                });
+                match client.send(&regular) {
                     Ok(r) if r.is_ok() => {
                         if !wait_for_tree {
                             return Ok(());
@@ -400,7 +427,10 @@ impl App {
                             // UI once it has stopped changing (an app that never does is
                             // handed out when the settle gives up).
                             if self.settle {
-                                let _ = client.send_line("settle");
+                                let _ = client.send(&Command::Settle {
+                                    frames: None,
+                                    timeout_ms: None,
+                                });
                             }
                             return Ok(());
                         }
@@ -458,28 +488,45 @@ impl App {
     #[track_caller]
     pub fn ok(&self, line: &str) -> String {
         let r = self.send(line);
-        if !r.is_ok() {
-            panic!(
-                "`{line}` was refused:\n{}\n{}",
-                r.to_text().trim_end(),
-                self.context()
-            );
+        if let Some(refusal) = r.error_text() {
+            panic!("`{line}` was refused:\n{refusal}{}", self.context());
         }
         r.body().to_owned()
     }
 
+    /// Sends a command that must be answered `ok`, as [`App::ok`] does a line.
+    #[track_caller]
+    pub fn ok_command(&self, command: &Command) -> String {
+        let r = match self.client().send(command) {
+            Ok(r) => r,
+            Err(e) => self.fail(&command.to_line(), &e),
+        };
+        if let Some(refusal) = r.error_text() {
+            panic!("`{command}` was refused:\n{refusal}{}", self.context());
+        }
+        r.body().to_owned()
+    }
+
+    /// The options of an action: `--settle` when actions settle.
+    pub(crate) fn act_options(&self) -> ActOptions {
+        ActOptions {
+            settle: self.settle,
+            ..ActOptions::default()
+        }
+    }
+
     #[track_caller]
     fn fail(&self, line: &str, e: &ClientError) -> ! {
-        let hint = e.hint().map(|h| format!("\nhint: {h}")).unwrap_or_default();
         panic!(
-            "`{line}`: no answer: {e}{hint}\nthe app's stderr:\n{}",
+            "`{line}`: no answer: {}\nthe app's stderr:\n{}",
+            coded(e),
             self.output()
         )
     }
 
     /// The interactive snapshot for a failure message (or why there is none).
     fn context(&self) -> String {
-        match self.client().send_line("snapshot -i --force") {
+        match self.client().send(&interactive_snapshot()) {
             Ok(r) if r.is_ok() => format!("the interactive snapshot now:\n{}", r.body()),
             Ok(r) => format!("no snapshot: {}", r.to_text()),
             Err(e) => format!("no snapshot: {e}"),
@@ -489,7 +536,7 @@ impl App {
     /// The interactive snapshot (`snapshot -i --force`): refs, roles, names, state.
     #[track_caller]
     pub fn snapshot(&self) -> String {
-        self.ok("snapshot -i --force")
+        self.ok_command(&interactive_snapshot())
     }
 
     /// The interactive tree as text that stays the same from run to run for the same UI, for
@@ -503,41 +550,55 @@ impl App {
     /// [`App::tree`] for another projection: `""` (what a person sees), `"-i --bounds"`, ...
     #[track_caller]
     pub fn tree_with(&self, flags: &str) -> String {
-        tree_text(&self.ok(&format!("snapshot {flags} --force")))
+        let mut options = match Command::parse(&format!("snapshot {flags}")) {
+            Ok(Command::Snapshot(options)) => options,
+            Ok(other) => panic!("`{other}` is not a snapshot"),
+            Err(e) => panic!("snapshot {flags}: {}", coded(&e)),
+        };
+        options.force = true;
+        tree_text(&self.ok_command(&Command::Snapshot(options)))
     }
 
     /// Waits until the tree has been unchanged for a few frames.
     #[track_caller]
     pub fn settle(&self) {
-        self.ok("settle");
+        self.ok_command(&Command::Settle {
+            frames: None,
+            timeout_ms: None,
+        });
     }
 
     /// Presses key chords (`"ctrl+a"`, `"Enter"`) in the focused window.
     #[track_caller]
     pub fn key(&self, chords: &str) -> String {
-        self.act(&format!("key {chords}"))
+        let chords = chords.split_whitespace().map(KeyChord::parse);
+        let chords = match chords.collect::<Result<Vec<_>, _>>() {
+            Ok(chords) => chords,
+            Err(e) => panic!("{}", coded(&e)),
+        };
+        self.ok_command(&Command::Key {
+            chords,
+            opts: self.act_options(),
+        })
     }
 
     /// Types text into the focused node.
     #[track_caller]
     pub fn type_text(&self, text: &str) -> String {
-        self.act(&format!("type {}", quote(text)))
+        self.ok_command(&Command::Type {
+            text: text.to_owned(),
+            opts: self.act_options(),
+        })
     }
 
     /// Resizes the focused window to this logical size.
     #[track_caller]
     pub fn resize(&self, width: u32, height: u32) -> String {
-        self.act(&format!("resize {width} {height}"))
-    }
-
-    /// Sends an app-side action line, with `--settle` when actions settle; returns the answer.
-    #[track_caller]
-    pub(crate) fn act(&self, line: &str) -> String {
-        if self.settle {
-            self.ok(&format!("{line} --settle"))
-        } else {
-            self.ok(line)
-        }
+        self.ok_command(&Command::Resize {
+            width,
+            height,
+            opts: self.act_options(),
+        })
     }
 
     /// Every node that matches, in tree order (none is fine).
@@ -546,7 +607,7 @@ impl App {
         let Some(selector) = by.selector() else {
             panic!("a query needs at least one term: By::role(..), By::name(..), ...");
         };
-        let body = self.ok(&format!("find {selector}"));
+        let body = self.ok_command(&Command::Find { selector });
         NodeLine::all(&body)
             .into_iter()
             .map(|line| Node { app: self, line })
@@ -662,17 +723,23 @@ impl App {
         let Some(selector) = by.selector() else {
             panic!("a query needs at least one term");
         };
-        let line = format!("wait {selector}{}", if gone { " --gone" } else { "" });
-        let r = self.send(&line);
-        if !r.is_ok() {
+        let command = Command::Wait {
+            selector,
+            gone,
+            timeout_ms: None,
+        };
+        let r = match self.client().send(&command) {
+            Ok(r) => r,
+            Err(e) => self.fail(&command.to_line(), &e),
+        };
+        if let Some(refusal) = r.error_text() {
             panic!(
-                "{}:\n{}\n{}",
+                "{}:\n{refusal}{}",
                 if gone {
                     format!("{by} still matches a node after the app's wait (5 s)")
                 } else {
                     format!("no node matches {by} after the app's wait (5 s)")
                 },
-                r.to_text().trim_end(),
                 self.context()
             );
         }
@@ -681,13 +748,17 @@ impl App {
     /// Takes a screenshot of the focused window's next frame.
     #[track_caller]
     pub fn screenshot(&self) -> Screenshot {
-        self.screenshot_of("")
+        self.screenshot_of(None)
     }
 
     #[track_caller]
-    fn screenshot_of(&self, crop: &str) -> Screenshot {
+    fn screenshot_of(&self, crop: Option<Target>) -> Screenshot {
         let n = self.screenshots.fetch_add(1, Ordering::Relaxed);
-        let body = self.ok(&format!("screenshot test-{n}{crop}"));
+        let label = match Label::new(&format!("test-{n}")) {
+            Ok(label) => label,
+            Err(e) => unreachable!("test-N is a label: {e}"),
+        };
+        let body = self.ok_command(&Command::Screenshot { label, crop });
         // `match`es, not closures: a panic in a closure would name this file, not the test's line.
         let path = match screenshot_path(&self.dir, &body) {
             Ok(path) => path,
@@ -724,7 +795,7 @@ impl App {
     /// it does not.
     #[track_caller]
     pub fn quit(mut self) {
-        self.ok("quit");
+        self.ok_command(&Command::Quit);
         let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -829,7 +900,9 @@ impl Node<'_> {
     /// The node as it is now (queries return a copy of the line at query time).
     #[track_caller]
     pub fn refresh(&self) -> Self {
-        let body = self.app.ok(&format!("get {}", self.line.r#ref));
+        let body = self.app.ok_command(&Command::Get {
+            target: self.target(),
+        });
         let Some(line) = NodeLine::parse(body.lines().next().unwrap_or_default()) else {
             panic!("`get {}` answered no node line:\n{body}", self.r#ref())
         };
@@ -839,46 +912,66 @@ impl Node<'_> {
         }
     }
 
+    /// It as a target: its ref.
+    fn target(&self) -> Target {
+        Target::Ref(self.line.r#ref)
+    }
+
     #[track_caller]
-    fn act(&self, verb: &str, rest: &str) -> String {
-        self.app.act(&format!("{verb} {}{rest}", self.line.r#ref))
+    fn click_with(&self, button: Button, double: bool) -> String {
+        self.app.ok_command(&Command::Click {
+            target: self.target(),
+            button,
+            double,
+            opts: self.app.act_options(),
+        })
     }
 
     /// Clicks it: a verified pointer click (the app says the press reached this node, or the
     /// test fails with `missed`).
     #[track_caller]
     pub fn click(&self) -> String {
-        self.act("click", "")
+        self.click_with(Button::Left, false)
     }
 
     /// Double-clicks it.
     #[track_caller]
     pub fn double_click(&self) -> String {
-        self.act("click", " --double")
+        self.click_with(Button::Left, true)
     }
 
     /// Right-clicks it.
     #[track_caller]
     pub fn right_click(&self) -> String {
-        self.act("click", " --right")
+        self.click_with(Button::Right, false)
     }
 
     /// Moves the pointer over it.
     #[track_caller]
     pub fn hover(&self) -> String {
-        self.act("hover", "")
+        self.app.ok_command(&Command::Hover {
+            target: self.target(),
+            opts: self.app.act_options(),
+        })
     }
 
     /// Focuses it and replaces its text with `text`.
     #[track_caller]
     pub fn fill(&self, text: &str) -> String {
-        self.act("fill", &format!(" {}", quote(text)))
+        self.app.ok_command(&Command::Fill {
+            target: self.target(),
+            text: text.to_owned(),
+            opts: self.app.act_options(),
+        })
     }
 
     /// Gives it the keyboard focus (AccessKit `focus`).
     #[track_caller]
     pub fn focus(&self) -> String {
-        self.act("focus", "")
+        self.app.ok_command(&Command::Focus {
+            target: self.target(),
+            opts: self.app.act_options(),
+        })
     }
 
     /// Focuses it, then presses key chords.
@@ -898,29 +991,100 @@ impl Node<'_> {
     /// Turns the wheel over it by (dx, dy) logical pixels (positive dy shows what is below).
     #[track_caller]
     pub fn scroll(&self, dx: f64, dy: f64) -> String {
-        self.act("scroll", &format!(" {dx} {dy}"))
+        self.app.ok_command(&Command::Scroll {
+            target: self.target(),
+            dx,
+            dy,
+            opts: self.app.act_options(),
+        })
     }
 
-    /// Drags it onto another node.
+    /// Drags it onto another node (`node.drag_to(&other)`) or to a point in logical pixels of
+    /// its window (`node.drag_to((300.0, 40.0))`).
     #[track_caller]
-    pub fn drag_to(&self, to: &Node<'_>) -> String {
-        self.act("drag", &format!(" {}", to.r#ref()))
+    pub fn drag_to<'b>(&self, to: impl Into<DragTo<'b>>) -> String {
+        let to = match to.into() {
+            DragTo::Node(node) => node.target(),
+            DragTo::Point(point) => Target::Point(point),
+        };
+        self.app.ok_command(&Command::Drag {
+            from: self.target(),
+            to,
+            opts: self.app.act_options(),
+        })
     }
 
     /// Requests an AccessKit action by its snake_case name (`"increment"`, `"expand"`), with a
     /// value for the actions that take one (`"set_value"`, `Some("42")`).
     #[track_caller]
     pub fn action(&self, name: &str, value: Option<&str>) -> String {
-        let value = value.map(|v| format!(" {}", quote(v))).unwrap_or_default();
-        self.act("action", &format!(" {name}{value}"))
+        let Some(action) = crate::protocol::parse_action(name) else {
+            panic!(
+                "unknown action {name:?}\nhint: actions are {}",
+                crate::protocol::action_names()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        };
+        self.app.ok_command(&Command::Action {
+            target: self.target(),
+            action,
+            value: value.map(str::to_owned),
+            opts: self.app.act_options(),
+        })
     }
 
     /// A screenshot cropped to this node.
     #[track_caller]
     pub fn screenshot(&self) -> Screenshot {
-        self.app
-            .screenshot_of(&format!(" --ref {}", self.line.r#ref))
+        self.app.screenshot_of(Some(self.target()))
     }
+}
+
+/// Where [`Node::drag_to`] drags to: another node, or a point in logical pixels (`(x, y)` or a
+/// [`Point`]).
+#[derive(Debug, Clone, Copy)]
+pub enum DragTo<'a> {
+    /// Onto this node (its centre, as the app aims).
+    Node(&'a Node<'a>),
+    /// To this point of the window.
+    Point(Point),
+}
+
+impl<'a> From<&'a Node<'a>> for DragTo<'a> {
+    fn from(node: &'a Node<'a>) -> Self {
+        DragTo::Node(node)
+    }
+}
+
+impl From<Point> for DragTo<'_> {
+    fn from(point: Point) -> Self {
+        DragTo::Point(point)
+    }
+}
+
+impl From<(f64, f64)> for DragTo<'_> {
+    fn from((x, y): (f64, f64)) -> Self {
+        DragTo::Point(Point { x, y })
+    }
+}
+
+/// An error as every door shows it: `CODE: MESSAGE`, then `hint: HINT` on a line of its own.
+fn coded(e: &dyn Coded) -> String {
+    match e.hint() {
+        Some(hint) => format!("{}: {}\nhint: {hint}", e.code(), e.message()),
+        None => format!("{}: {}", e.code(), e.message()),
+    }
+}
+
+/// `snapshot -i --force`: what failure messages (the harness's and the scripts') and
+/// [`App::snapshot`] show.
+pub(crate) fn interactive_snapshot() -> Command {
+    Command::Snapshot(SnapshotOptions {
+        projection: Projection::Interactive,
+        force: true,
+        ..SnapshotOptions::default()
+    })
 }
 
 /// A screenshot the app took (the exact frame it drew), decoded.

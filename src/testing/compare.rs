@@ -17,6 +17,7 @@
 //! PNGs of any colour type and bit depth are read (palette, grey, 16-bit and transparency are
 //! expanded to 8-bit RGBA); PNGs are written as 8-bit RGBA.
 
+use crate::protocol::{ClientCode, Code, Coded};
 use std::fmt;
 use std::io::{self, Cursor};
 use std::path::{Path, PathBuf};
@@ -153,37 +154,28 @@ impl Rgba {
                 info.bit_depth
             ));
         }
-        let channels = match info.color_type {
-            png::ColorType::Grayscale => 1,
-            png::ColorType::GrayscaleAlpha => 2,
-            png::ColorType::Rgb => 3,
-            png::ColorType::Rgba => 4,
+        // 8-bit samples rows are packed: the image crate converts any channel layout to RGBA.
+        buf.truncate(info.buffer_size());
+        let (w, h) = (info.width, info.height);
+        let image = match info.color_type {
+            png::ColorType::Grayscale => {
+                image::GrayImage::from_raw(w, h, buf).map(image::DynamicImage::ImageLuma8)
+            }
+            png::ColorType::GrayscaleAlpha => {
+                image::GrayAlphaImage::from_raw(w, h, buf).map(image::DynamicImage::ImageLumaA8)
+            }
+            png::ColorType::Rgb => {
+                image::RgbImage::from_raw(w, h, buf).map(image::DynamicImage::ImageRgb8)
+            }
+            png::ColorType::Rgba => {
+                image::RgbaImage::from_raw(w, h, buf).map(image::DynamicImage::ImageRgba8)
+            }
             png::ColorType::Indexed => {
                 return Err("a palette image was not expanded".to_owned());
             }
-        };
-        let width = info.width as usize;
-        let row_len = width * channels;
-        if info.line_size < row_len || buf.len() < info.buffer_size() {
-            return Err("the decoder returned a short frame".to_owned());
         }
-        let mut pixels = Vec::with_capacity(width * info.height as usize * 4);
-        for row in buf.chunks_exact(info.line_size).take(info.height as usize) {
-            let row = &row[..row_len];
-            match channels {
-                4 => pixels.extend_from_slice(row),
-                3 => row
-                    .chunks_exact(3)
-                    .for_each(|p| pixels.extend_from_slice(&[p[0], p[1], p[2], 255])),
-                2 => row
-                    .chunks_exact(2)
-                    .for_each(|p| pixels.extend_from_slice(&[p[0], p[0], p[0], p[1]])),
-                _ => row
-                    .iter()
-                    .for_each(|&g| pixels.extend_from_slice(&[g, g, g, 255])),
-            }
-        }
-        Self::new(info.width, info.height, pixels)
+        .ok_or("the decoder returned a short frame")?;
+        Self::new(w, h, image.to_rgba8().into_raw())
             .ok_or_else(|| "the decoder returned a frame of the wrong size".to_owned())
     }
 
@@ -308,6 +300,26 @@ impl std::error::Error for CompareError {
             Self::Read { source, .. } | Self::Write { source, .. } => Some(source),
             Self::Decode { .. } => None,
         }
+    }
+}
+
+impl Coded for CompareError {
+    fn code(&self) -> Code {
+        Code::Client(match self {
+            Self::Read { .. } => ClientCode::ReadFailed,
+            Self::Decode { .. } => ClientCode::NotPng,
+            Self::Write { .. } => ClientCode::WriteFailed,
+        })
+    }
+    fn hint(&self) -> Option<String> {
+        Some(
+            match self {
+                Self::Read { .. } => "check the path",
+                Self::Decode { .. } => "both files must be PNG images",
+                Self::Write { .. } => "check the path and its folder",
+            }
+            .to_owned(),
+        )
     }
 }
 

@@ -31,6 +31,8 @@ pub mod script;
 
 /// A node line of the app's answers: the protocol's type.
 pub use crate::protocol::NodeLine;
-pub use app::{App, DEFAULT_COMMAND_TIMEOUT, DEFAULT_STARTUP, Node, Screenshot, Spawn, SpawnError};
+pub use app::{
+    App, DEFAULT_COMMAND_TIMEOUT, DEFAULT_STARTUP, DragTo, Node, Screenshot, Spawn, SpawnError,
+};
 pub use compare::Tolerance;
 pub use query::By;

@@ -60,9 +60,15 @@ impl By {
     }
 
     /// And whose name contains this, ignoring case.
-    pub fn name_contains(mut self, name: &str) -> By {
+    pub fn and_name_contains(mut self, name: &str) -> By {
         self.terms.push(Term::NameContains(name.to_owned()));
         self
+    }
+
+    /// And whose name contains this: the old name of [`By::and_name_contains`].
+    #[deprecated(note = "chained terms are and_*: use and_name_contains")]
+    pub fn name_contains(self, name: &str) -> By {
+        self.and_name_contains(name)
     }
 
     /// And whose name or text value is exactly this.

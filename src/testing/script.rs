@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 use super::compare::{Rgba, Tolerance, check_reference_with, update_requested};
 use crate::client::{Client, ClientError, screenshot_path};
 use crate::protocol::{
-    ClientCode, Code, Coded, Command, ErrorCode, NodeLine, NodeValue, Selector, Token, Verb, quote,
-    tokenize,
+    ClientCode, Code, Coded, Command, ErrorCode, Label, NodeLine, NodeValue, Selector, Target,
+    Token, Verb, quote, tokenize,
 };
 
 /// How long an `expect` waits for what it expects, unless it says `--timeout MS`.
@@ -105,7 +105,7 @@ pub enum Expect {
         /// The comparison's tolerance.
         tolerance: Tolerance,
         /// `--ref`: crop to this target.
-        crop: Option<String>,
+        crop: Option<Target>,
     },
 }
 
@@ -289,7 +289,8 @@ fn parse_screenshot(rest: &[Token], line: usize) -> Result<Expect, ScriptError> 
             }
             Some("ref") => {
                 let target = it.next().ok_or_else(|| bad(line, "--ref takes a target"))?;
-                crop = Some(target.written());
+                crop =
+                    Some(Target::parse(&target.text()).map_err(|e| ScriptError::parse(line, &e))?);
             }
             Some(other) => return Err(bad(line, format!("unknown flag --{other}"))),
             None if reference.is_none() => reference = Some(PathBuf::from(t.text())),
@@ -394,7 +395,7 @@ impl Script {
                         None
                     } else {
                         client
-                            .send_line("snapshot -i --force")
+                            .send(&super::app::interactive_snapshot())
                             .ok()
                             .filter(|r| r.is_ok())
                             .map(|r| r.body().to_owned())
@@ -467,7 +468,9 @@ fn check(client: &Client, expect: &Expect, options: &RunOptions, n: usize) -> Re
                 )));
             }
             loop {
-                let r = client.send_line(&format!("find {selector}"))?;
+                let r = client.send(&Command::Find {
+                    selector: selector.clone(),
+                })?;
                 let found = NodeLine::all(r.body());
                 if let Some(hit) = found.iter().find(|n| fits(n, value, states)) {
                     return Ok(hit.to_string());
@@ -497,11 +500,12 @@ fn check(client: &Client, expect: &Expect, options: &RunOptions, n: usize) -> Re
             tolerance,
             crop,
         } => {
-            let crop = crop
-                .as_ref()
-                .map(|t| format!(" --ref {t}"))
-                .unwrap_or_default();
-            let body = run_command(client, &format!("screenshot script-{n}{crop}"))?;
+            let label = Label::new(&format!("script-{n}")).map_err(|e| refused(e.message))?;
+            let screenshot = Command::Screenshot {
+                label,
+                crop: crop.clone(),
+            };
+            let body = run_command(client, &screenshot.to_line())?;
             let file = screenshot_path(client.dir(), &body).map_err(refused)?;
             let actual = Rgba::read(&file)
                 .map_err(|e| refused(format!("cannot read the screenshot: {e}")))?;
@@ -530,15 +534,15 @@ fn wait(
     timeout: Duration,
 ) -> Result<Option<crate::protocol::Response>, Stop> {
     let deadline = Instant::now() + timeout;
-    let gone = if gone { " --gone" } else { "" };
     loop {
         let slice = deadline
             .saturating_duration_since(Instant::now())
             .min(WAIT_SLICE);
-        let r = client.send_line(&format!(
-            "wait {selector}{gone} --timeout {}",
-            slice.as_millis()
-        ))?;
+        let r = client.send(&Command::Wait {
+            selector: selector.clone(),
+            gone,
+            timeout_ms: Some(u64::try_from(slice.as_millis()).unwrap_or(u64::MAX)),
+        })?;
         let timed_out = r
             .failure()
             .is_some_and(|f| f.code == crate::protocol::ErrorCode::Timeout);
@@ -607,7 +611,10 @@ mod tests {
             }) => {
                 assert_eq!(reference, Path::new("refs/form.png"));
                 assert_eq!((tolerance.threshold, tolerance.max_failed), (0.2, 3));
-                assert_eq!(crop.as_deref(), Some("@e3"));
+                assert_eq!(
+                    crop.as_ref().map(ToString::to_string).as_deref(),
+                    Some("@e3")
+                );
             }
             other => panic!("{other:?}"),
         }

@@ -192,7 +192,7 @@ pub(crate) enum Local {
         no_expect: bool,
     },
     /// Serve the verbs as MCP tools over stdin and stdout, for agent hosts (feature `mcp`). Every
-    /// tool takes an optional `dir`: one session can drive several apps.
+    /// verb's tool takes an optional `dir`: one session can drive several apps.
     #[cfg(feature = "mcp")]
     Mcp,
 }

@@ -10,7 +10,7 @@
 //! Agents act, then look: the switches the table marks `for_agents` (`settle` on actions, `-i` and
 //! `force` on snapshots) are on unless the call says `false`. Scalars that hosts send as strings
 //! (`"true"`, `"40"`) are read as the schema's type; anything else is refused naming the argument
-//! and the type. Every tool takes an optional `dir`: the app's drop-box (else the server's `--dir`,
+//! and the type. Every verb's tool takes an optional `dir`: the app's drop-box (else the server's `--dir`,
 //! `$WINIT_AUTOMATION_DIR` or `target/winit-automation`), so one session can drive several apps.
 
 use std::path::{Path, PathBuf};
@@ -387,12 +387,9 @@ fn answer(response: &Response) -> CallToolResult {
             let text = if body.is_empty() { "ok" } else { body.as_str() };
             CallToolResult::success(vec![ContentBlock::text(text)])
         }
-        Outcome::Error {
-            code,
-            message,
-            hint,
-            body,
-        } => failed(code, message, Some(hint), body),
+        Outcome::Error { .. } => CallToolResult::error(vec![ContentBlock::text(
+            response.error_text().unwrap_or_default(),
+        )]),
     }
 }
 
