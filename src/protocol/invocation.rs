@@ -287,7 +287,11 @@ mod tests {
         let e = argv(Verb::Click, &["role=button", "name=Save as"]).unwrap_err();
         assert_eq!(e.hint, "quote a value with spaces: name=\"Save as\"");
         // Each word its own argument, as a shell splits an unquoted value: the same refusal.
-        let e = argv(Verb::Click, &["role=combobox", "name~=Take", "your", "pick"]).unwrap_err();
+        let e = argv(
+            Verb::Click,
+            &["role=combobox", "name~=Take", "your", "pick"],
+        )
+        .unwrap_err();
         assert_eq!(
             e.hint,
             "quote a value with spaces: role=combobox name~=\"Take your pick\""
