@@ -461,6 +461,17 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
+/// The text of a caught panic's payload, for the error that reports it (an invalid tree update the
+/// mirror caught, an internal error of the service thread).
+#[cfg(feature = "automation")]
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_else(|| "unknown reason".to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

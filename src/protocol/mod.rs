@@ -36,10 +36,13 @@ mod verbs;
 pub use actions::{ACTIONS, action_name, action_names, parse_action};
 pub use command::{ActOptions, Button, Command, DEFAULT_WAIT_MS, Projection, SnapshotOptions};
 pub use envelope::Envelope;
+#[cfg(feature = "automation")]
+pub(crate) use error::panic_message;
 pub use error::{ClientCode, ClientFailure, Code, Coded, ErrorCode, Failure, ParseError};
 pub use invocation::Invocation;
 pub use key::{Key, KeyChord, Modifiers, NamedKey};
 pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
+#[cfg(feature = "automation")]
 pub(crate) use lines::write_logical;
 pub use lines::{
     DragEnd, JournalAnswer, JournalEntry, JournalTarget, NodeLine, NodeValue, ScreenshotAnswer,
