@@ -16,6 +16,10 @@
 //! | `stop` | render -> service | the handle was dropped | 1 |
 //!
 //! The frame counters ([`Counters`]) are shared atomics, and so is each order's [`Claim`].
+//!
+//! The messages' own types live here too, apart from both sides: [`SceneChange`] (`scene.rs`),
+//! and the planned input of an order, [`Plan`] with its [`Step`]s and [`PressCheck`] (`plan.rs`).
+//! This module names nothing of the tree layer or of the render side.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
@@ -24,9 +28,12 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, Sender, bounded};
 
 use crate::protocol::{Command, Failure, Label, Verb};
-pub(crate) use crate::tree::SceneChange;
-pub(crate) use crate::tree::plan::{Plan, Step};
-pub(crate) use crate::tree::press::PressCheck;
+
+mod plan;
+mod scene;
+
+pub(crate) use plan::{Plan, PressCheck, Step};
+pub(crate) use scene::SceneChange;
 
 /// How many commands may be in progress at once on the service side (one carried out, the rest
 /// read and waiting their turn or waiting for a condition). It is also the capacity of the order
@@ -99,7 +106,7 @@ pub(crate) struct Reply {
     pub hit: Option<Hit>,
 }
 
-/// A delivered press and the app's report of the node that took it (`Automation::pointer_hit`):
+/// A delivered press and the app's report of the node that took it (`Frame::pointer_hit`):
 /// `None` when the app reported nothing, `Some(None)` when it reported that no node took it. The
 /// service turns it into the answer's `hit` line or the `missed` error.
 pub(crate) struct Hit {
@@ -120,12 +127,12 @@ pub(crate) struct Frame<'a> {
     pub bytes: &'a [u8],
 }
 
-/// Reads a frame back: waits for the GPU, then lends the mapped pixels to the visitor (no copy of
-/// the whole image is made), then unmaps.
+/// Reads a frame back, on the service thread: waits for the pixels (the GPU's copy, see
+/// `crate::readback`), then lends them to the visitor (no copy of the whole image is made).
 pub(crate) type Reader = Box<dyn FnOnce(&mut dyn FnMut(&Frame<'_>)) -> Result<(), Failure> + Send>;
 
-/// A screenshot on its way to disk. The render side encoded the copy and submitted it; `read`
-/// waits for the GPU and returns the pixels, on the service thread (never on the render thread).
+/// A screenshot on its way to disk. The render side encoded the copy; the service thread waits
+/// for the pixels (`read`) and encodes them, never the render thread.
 pub(crate) struct CaptureJob {
     pub seq: u64,
     pub verb: Verb,
