@@ -7,22 +7,23 @@
 
 use std::fmt::Write;
 
-use accesskit::{Action, Affine, Rect, Toggled};
+use accesskit::{Affine, Rect, Toggled};
 use accesskit_consumer::NodeRef as Node;
 
 use super::geometry::{self, direction, finite, intersect, overlaps};
 use super::mirror::{Mirror, WindowMirror};
+use super::node::{is_interactive, name_of, num};
 use super::omit::{folded_children, is_empty_decoration, is_wrapper};
-use super::refs::{Found, Refs, name_of};
+use super::refs::{Found, Refs};
 use super::stack::Stack;
+use crate::protocol::role_name;
+use crate::protocol::{ACTIONS, Projection, quote, quote_into, write_logical};
 
 fn indent_to(out: &mut String, indent: usize) {
     for _ in 0..indent {
         out.push_str("  ");
     }
 }
-use crate::protocol::role_name;
-use crate::protocol::{ACTIONS, Projection, quote, quote_into, write_logical};
 
 /// What to show.
 #[derive(Debug, Clone, Copy, Default)]
@@ -68,37 +69,6 @@ impl View {
             Fields::ALL
         }
     }
-}
-
-/// A number in logical pixels, as node lines write it ([`write_logical`]).
-pub(crate) fn num(v: f64) -> String {
-    let mut out = String::new();
-    write_logical(&mut out, v);
-    out
-}
-
-/// Actions that make a node interactive.
-const INTERACTIVE: &[Action] = &[
-    Action::Click,
-    Action::Focus,
-    Action::SetValue,
-    Action::Increment,
-    Action::Decrement,
-    Action::Expand,
-    Action::Collapse,
-    Action::ReplaceSelectedText,
-    Action::ShowContextMenu,
-    Action::CustomAction,
-    Action::ScrollUp,
-    Action::ScrollDown,
-    Action::ScrollLeft,
-    Action::ScrollRight,
-    Action::SetScrollOffset,
-];
-
-/// Every action, in the order lines list them.
-pub(crate) fn is_interactive(node: &Node) -> bool {
-    node.is_text_input() || INTERACTIVE.iter().any(|a| node.data().supports_action(*a))
 }
 
 fn write_fields(

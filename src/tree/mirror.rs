@@ -10,28 +10,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use accesskit::{Node, NodeId, Rect, Role, Toggled, TreeId, TreeInfo, TreeUpdate};
 use accesskit_consumer::{NodeRef, Tree, TreeChangeHandler as ChangeHandler};
 
-use crate::widget::{GpuInfo, Layers, SurfaceInfo, Widget, WindowState};
-
-/// A change of what the app shows, sent by the render thread: a window's AccessKit update or
-/// widget records, its state, layers or surface, the GPU adapter, or its closing. The mirror applies it.
-pub(crate) enum SceneChange {
-    /// An AccessKit update (full or incremental).
-    Update(u64, TreeUpdate),
-    /// The full set of widget records for this frame.
-    Widgets(u64, Vec<Widget>),
-    /// The window's title, size, scale factor and focus.
-    State(u64, WindowState),
-    /// What the tree cannot say: layer order, the modal layer, clips (sent only when changed).
-    Layers(u64, Layers),
-    /// The window's surface size and format.
-    Surface(u64, SurfaceInfo),
-    /// The GPU adapter.
-    Gpu(GpuInfo),
-    /// Whether the window is animating: it wants more frames with no input (a settle waits).
-    Animating(u64, bool),
-    /// The window is gone.
-    Closed(u64),
-}
+use crate::link::SceneChange;
+use crate::widget::Widget;
+use crate::window::{GpuInfo, Layers, SurfaceInfo, WindowState};
 
 /// Where a window's tree comes from; it decides the unit of its bounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,7 +116,7 @@ impl WindowMirror {
                 false
             }
             Err(panic) => {
-                let why = crate::panic_message(&*panic);
+                let why = crate::protocol::panic_message(&*panic);
                 self.tree = None;
                 self.error = Some(format!(
                     "the app sent an invalid TreeUpdate ({why}); waiting for a full update"
@@ -289,7 +270,7 @@ impl Mirror {
         })
     }
 
-    /// Applies one message; returns whether anything changed.
+    /// Applies one change the render side sent; returns whether anything changed.
     pub fn apply(&mut self, msg: SceneChange) -> bool {
         match msg {
             SceneChange::Update(id, update) => {

@@ -13,10 +13,13 @@
 
 use accesskit_consumer::NodeRef as Node;
 
-use super::Trees;
-use super::hit::{default_window, node_at};
+use super::aim::default_window;
+use super::hit::node_at;
+use super::live::Live;
 use super::mirror::Mirror;
-use super::refs::{Found, find_all, name_of};
+use super::node::name_of;
+use super::refs::Found;
+use super::resolve::find_all;
 use crate::protocol::role_name;
 use crate::protocol::{Command, DragEnd, JournalTarget, Point, Selector, Target, Term};
 
@@ -75,13 +78,13 @@ fn naming(mirror: &Mirror, window: u64, node: &Node) -> Option<Selector> {
     })
 }
 
-impl Trees {
+impl Live {
     /// The targets of `command` given as a ref or a point that resolve to a node now, each named
     /// by a selector ([`selector_for`]). A selector target needs no naming; a stale ref, or a
     /// point over no node, resolves to nothing and is left out. A point names the topmost node at
     /// it (the hit test's), in the window a pointer verb would aim in: the focused one, else the
     /// first; a drag's end point in the window where the drag starts.
-    pub(crate) fn named_targets(&self, command: &Command) -> Vec<JournalTarget> {
+    pub(super) fn named_targets(&self, command: &Command) -> Vec<JournalTarget> {
         let one = |target: Option<&Target>| -> Vec<JournalTarget> {
             target
                 .and_then(|t| self.named(t, None))
@@ -107,7 +110,7 @@ impl Trees {
                 // Where the drag starts, as planning finds it.
                 let window = match (from, start) {
                     (_, Some(f)) => Some(f.window),
-                    (Target::Point(_), None) => default_window(self).ok(),
+                    (Target::Point(_), None) => default_window(&self.mirror).ok(),
                     (Target::Selector(s), None) => self.selected(s).map(|f| f.window),
                     (Target::Ref(_), None) => None,
                 };
@@ -142,7 +145,7 @@ impl Trees {
             Target::Point(p) => {
                 let window = match window {
                     Some(w) => w,
-                    None => default_window(self).ok()?,
+                    None => default_window(&self.mirror).ok()?,
                 };
                 self.at_point(window, *p)
             }
@@ -176,8 +179,9 @@ mod tests {
     use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
 
     use super::*;
-    use crate::tree::SceneChange;
-    use crate::widget::WindowState;
+    use crate::link::SceneChange;
+    use crate::tree::Trees;
+    use crate::window::WindowState;
 
     fn node(role: Role, name: &str, value: &str, x: f64, children: &[u64]) -> Node {
         let mut n = Node::new(role);
@@ -232,17 +236,17 @@ mod tests {
     }
 
     fn name(trees: &Trees, id: u64) -> String {
-        let tree = trees.mirror.windows[&1].tree.as_ref().unwrap();
+        let tree = trees.live.mirror.windows[&1].tree.as_ref().unwrap();
         let node = tree.state().node_by_id(tree_id(trees, id)).unwrap();
         let found = Found {
             window: 1,
             node: node.id(),
         };
-        selector_for(&trees.mirror, found).unwrap().to_string()
+        selector_for(&trees.live.mirror, found).unwrap().to_string()
     }
 
     fn tree_id(trees: &Trees, id: u64) -> accesskit_consumer::FullNodeId {
-        let tree = trees.mirror.windows[&1].tree.as_ref().unwrap();
+        let tree = trees.live.mirror.windows[&1].tree.as_ref().unwrap();
         let root = tree.state().root();
         let mut stack = vec![root];
         while let Some(n) = stack.pop() {
@@ -257,7 +261,7 @@ mod tests {
     /// The selector resolves back to the node it names, as `find` would.
     fn names_alone(trees: &Trees, id: u64) {
         let selector = Selector::parse(&name(trees, id)).unwrap();
-        let all = find_all(&trees.mirror, &selector);
+        let all = find_all(&trees.live.mirror, &selector);
         let picked = match selector.nth {
             Some(n) => all[n],
             None => {

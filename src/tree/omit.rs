@@ -7,7 +7,7 @@ use accesskit::Role;
 use accesskit_consumer::NodeRef as Node;
 
 use super::geometry::clips;
-use super::refs::name_of;
+use super::node::name_of;
 use crate::protocol::ACTIONS;
 
 /// Whether the node's line would carry nothing but its role, name, value, bounds and perhaps

@@ -1,7 +1,8 @@
 //! From an action command to the input that carries it out: targets are resolved against the
-//! mirror, checked (visible, not zero-size, not disabled, not covered) and turned into steps that
-//! name no window system. The render side turns each step into a winit event, a key event of the
-//! crate's own type, text or an AccessKit `ActionRequest`.
+//! mirror, checked (visible, not zero-size, not disabled, not covered: `aim.rs`) and turned into
+//! a [`Plan`] of steps that name no window system (the types are `link`'s: the render side turns
+//! each step into a winit event, a key event of the crate's own type, text or an AccessKit
+//! `ActionRequest`).
 //!
 //! Runs on the service thread, when every earlier action has been carried out, so a target is
 //! resolved against the tree those actions left.
@@ -11,65 +12,20 @@ use std::fmt::Write;
 use accesskit::{Action, ActionData, NodeId, Point as AkPoint, Role, TreeId};
 use accesskit_consumer::NodeRef as Node;
 
-use super::Trees;
-use super::format::{self, num};
-use super::hit::{Aim, default_window, failure, live_node};
+use super::aim::{Aim, default_window, failure, live_node};
+use super::live::Live;
 use super::mirror::Source;
-use super::press::PressCheck;
+use super::node::num;
 use super::refs::Found;
+use crate::link::{Plan, Step};
 use crate::protocol::{
-    Button, Command, ErrorCode, Failure, Key, KeyChord, Label, NamedKey, Point, Target,
-    action_name, quote,
+    Button, Command, ErrorCode, Failure, Key, KeyChord, NamedKey, Point, Target, action_name, quote,
 };
-
-/// One input step, in logical pixels where it has a position.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Step {
-    /// The pointer moves to this point of the window.
-    Move { x: f64, y: f64 },
-    /// A button goes down or up where the pointer is.
-    Button { button: Button, pressed: bool },
-    /// A wheel turn where the pointer is; positive `dy` shows what is below.
-    Wheel { dx: f64, dy: f64 },
-    /// Text committed at the focus.
-    Text(String),
-    /// A key chord goes down or up.
-    Key { chord: KeyChord, pressed: bool },
-    /// An AccessKit action for the app's action handler.
-    Action {
-        node: NodeId,
-        tree: TreeId,
-        action: Action,
-        data: Option<ActionData>,
-        widget: Option<String>,
-    },
-    /// The window's content should take this logical size.
-    Resize { width: u32, height: u32 },
-    /// The app should exit.
-    Quit,
-    /// The frame's pixels go to `file` (the label of a `screenshot-<label>.png` name), cropped to `crop` (x, y,
-    /// width, height in logical pixels) when given. Answered when the image is written, not when
-    /// the step is delivered.
-    Capture { file: Label, crop: Option<[f64; 4]> },
-}
-
-/// What the render side does for one command: stages of steps, one stage per frame.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Plan {
-    /// The window the steps are for (0 when the command names none and no window is known).
-    pub window: u64,
-    /// The stages, delivered one per frame in order. Empty for a command the app answers itself.
-    pub stages: Vec<Vec<Step>>,
-    /// The body of the answer once the last stage is delivered (`path ...` and what was aimed at).
-    pub summary: String,
-    /// The pointer press to verify, for the verbs that press (`click`, `drag`).
-    pub press: Option<PressCheck>,
-}
 
 /// How many unchanged frames make a tree settled when `--frames` is not given.
 pub(crate) const DEFAULT_SETTLE_FRAMES: u32 = 3;
 
-impl Trees {
+impl Live {
     /// A node for a non-pointer action: resolved, shown and enabled.
     fn node_for(&mut self, target: &Target, action: Action) -> Result<(Found, String), Failure> {
         let found = self.resolve(target)?;
@@ -187,7 +143,7 @@ impl Trees {
     }
 
     /// `no_focus` when the window's AccessKit tree says nothing has the keyboard focus (see
-    /// [`Trees::text_focus`]); `what` says what would go wrong.
+    /// [`Live::text_focus`]); `what` says what would go wrong.
     fn focus_for(&self, window: u64, what: &str, hint: &str) -> Result<(), Failure> {
         let Some(w) = self.mirror.windows.get(&window) else {
             return Ok(());
@@ -217,17 +173,12 @@ impl Trees {
         ))
     }
 
-    /// The tree text that `--settle` diffs against: the regular projection of every window.
-    pub(crate) fn settle_text(&mut self) -> String {
-        format::trees(&self.mirror, &mut self.refs, &format::View::default())
-    }
-
     /// The stages of a pointer gesture: the move to `aim`, then `steps`. By default in one
     /// stage (the app handles its events in order, so a press lands where the move put the
     /// pointer); with `hover_frame`, `steps` in a stage after the move's. Returns the stages and
     /// the index of the stage that holds `steps`.
-    fn after_move(&self, aim: &Aim, steps: Vec<Step>) -> (Vec<Vec<Step>>, usize) {
-        if self.hover_frame {
+    fn after_move(hover_frame: bool, aim: &Aim, steps: Vec<Step>) -> (Vec<Vec<Step>>, usize) {
+        if hover_frame {
             (vec![vec![move_to(aim)], steps], 1)
         } else {
             let mut one = vec![move_to(aim)];
@@ -236,8 +187,13 @@ impl Trees {
         }
     }
 
-    /// Plans an action command. `Ok(None)` for a command the app answers itself.
-    pub(crate) fn plan(&mut self, command: &Command) -> Result<Option<Plan>, Failure> {
+    /// Plans an action command. `Ok(None)` for a command the app answers itself. `hover_frame`:
+    /// pointer gestures move the pointer in a frame of its own first (`Builder::hover_frame`).
+    pub(super) fn plan(
+        &mut self,
+        command: &Command,
+        hover_frame: bool,
+    ) -> Result<Option<Plan>, Failure> {
         let mut summary = String::new();
         let mut press = None;
         let (window, stages) = match command {
@@ -267,7 +223,7 @@ impl Trees {
                     button_name(*button),
                     if *double { " double" } else { "" }
                 );
-                let (stages, pressing) = self.after_move(&aim, presses_and_releases);
+                let (stages, pressing) = Self::after_move(hover_frame, &aim, presses_and_releases);
                 press = Some(self.press_check(&aim, pressing));
                 (aim.window, stages)
             }
@@ -319,10 +275,10 @@ impl Trees {
                 pointer_summary(&mut summary, &aim);
                 let _ = writeln!(summary, "wheel {} {}", num(*dx), num(*dy));
                 let wheel = vec![Step::Wheel { dx: *dx, dy: *dy }];
-                (aim.window, self.after_move(&aim, wheel).0)
+                (aim.window, Self::after_move(hover_frame, &aim, wheel).0)
             }
             Command::Type { text, .. } => {
-                let window = default_window(self)?;
+                let window = default_window(&self.mirror)?;
                 self.text_focus(window)?;
                 summary.push_str("path text\n");
                 summary.push_str(&self.focus_line(window));
@@ -354,7 +310,7 @@ impl Trees {
                 )
             }
             Command::Key { chords, .. } => {
-                let window = default_window(self)?;
+                let window = default_window(&self.mirror)?;
                 self.key_focus(window, chords)?;
                 summary.push_str("path key\n");
                 summary.push_str(&self.focus_line(window));
@@ -410,7 +366,7 @@ impl Trees {
                 (found.window, vec![vec![step]])
             }
             Command::Resize { width, height, .. } => {
-                let window = default_window(self)?;
+                let window = default_window(&self.mirror)?;
                 let _ = writeln!(summary, "path window\nresize {width} {height}");
                 (
                     window,
@@ -422,7 +378,7 @@ impl Trees {
             }
             Command::Screenshot { label, crop } => {
                 let (window, crop) = match crop {
-                    None => (default_window(self)?, None),
+                    None => (default_window(&self.mirror)?, None),
                     Some(target) => {
                         let (window, r) = self.visible_rect(target)?;
                         (window, Some(r))
@@ -439,7 +395,10 @@ impl Trees {
             }
             Command::Quit => {
                 summary.push_str("path window\nquit\n");
-                (default_window(self).unwrap_or(0), vec![vec![Step::Quit]])
+                (
+                    default_window(&self.mirror).unwrap_or(0),
+                    vec![vec![Step::Quit]],
+                )
             }
             _ => return Ok(None),
         };

@@ -1,5 +1,5 @@
 //! Verified hits: which nodes may take a pointer press for it to have reached its target, and the
-//! answer once the app has reported (`Automation::pointer_hit`) which node took it.
+//! answer once the app has reported (`Frame::pointer_hit`) which node took it.
 //!
 //! The accepted nodes are fixed when the input is planned, against the tree it was aimed at: the
 //! target and its descendants, except descendants that are listed layer roots (a popup parented
@@ -9,51 +9,21 @@
 //! with no interactive ancestor, none do. An interactive target whose ancestor took the press
 //! missed: something kept the press from it. Widget-record windows cannot be verified (their node
 //! ids are the plugin's, not the app's): their presses are `hit unverified`. The render side
-//! only compares ids; the service formats the answer.
+//! only compares ids (`PressCheck` is `link`'s, with the comparison); the service formats the
+//! answer.
 
 use accesskit::{NodeId, TreeId};
 
-use super::Trees;
-use super::format::{self, num};
-use super::hit::Aim;
+use super::aim::Aim;
+use super::live::Live;
 use super::mirror::Source;
+use super::node::{is_interactive, num};
 use super::refs::Found;
 use super::stack::Stack;
+use crate::link::PressCheck;
 use crate::protocol::{ErrorCode, Failure};
 
-/// What the render side needs to tell whether a press reached its target, and what the service
-/// needs to say so.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct PressCheck {
-    /// The window the press goes to.
-    pub window: u64,
-    /// Whether an app's report can be compared with the tree's ids (not for widget records).
-    pub verifiable: bool,
-    /// The stage of the plan that holds the press.
-    pub stage: usize,
-    /// Where it lands, in logical pixels.
-    pub at: (f64, f64),
-    /// The target's line; `None` for a point target (nothing to verify).
-    pub target: Option<String>,
-    /// The ids (of the window's root tree) that may take the press, sorted.
-    pub accept: Vec<NodeId>,
-}
-
-impl PressCheck {
-    /// Whether a reported node (`None`: no node took the press) is one the target accepts.
-    pub fn accepts(&self, node: Option<NodeId>) -> bool {
-        node.is_some_and(|n| self.accept.binary_search(&n).is_ok())
-    }
-
-    /// Records a report: the first one the target does not accept stays, else the latest counts.
-    pub fn record(&self, reported: &mut Option<Option<NodeId>>, node: Option<NodeId>) {
-        if !reported.is_some_and(|r| !self.accepts(r)) {
-            *reported = Some(node);
-        }
-    }
-}
-
-impl Trees {
+impl Live {
     /// The check of a press aimed by `aim`, delivered in plan stage `stage`.
     pub(super) fn press_check(&self, aim: &Aim, stage: usize) -> PressCheck {
         let mut accept = Vec::new();
@@ -69,22 +39,22 @@ impl Trees {
             // The target's subtree, but not another layer rooted in it (a popup parented under
             // its opener is not the opener) nor a separate interactive node inside it (a check
             // box inside a clickable row is not the row).
-            let interactive = format::is_interactive(&node);
+            let interactive = is_interactive(&node);
             let mut below = vec![node];
             while let Some(n) = below.pop() {
                 accept.push(n.locate().0);
                 below.extend(n.children().filter(|c| {
-                    stack.root_rank(c.id()).is_none() && !(interactive && format::is_interactive(c))
+                    stack.root_rank(c.id()).is_none() && !(interactive && is_interactive(c))
                 }));
             }
             // A target that does not take the pointer itself (a label) is reached through the
             // nearest enclosing node that does; with none, only its own subtree counts.
-            if !format::is_interactive(&node) {
+            if !is_interactive(&node) {
                 let mut up = node.parent();
                 let mut chain = Vec::new();
                 while let Some(p) = up {
                     chain.push(p.locate().0);
-                    if format::is_interactive(&p) {
+                    if is_interactive(&p) {
                         accept.append(&mut chain);
                         break;
                     }
@@ -126,7 +96,7 @@ impl Trees {
 
     /// The answer to a delivered pointer action whose plan held a press: its body with a `hit`
     /// line, or `missed` (with that body) when the app reported another node.
-    pub(crate) fn press_answer(
+    pub(super) fn press_answer(
         &mut self,
         check: &PressCheck,
         reported: Option<Option<NodeId>>,
@@ -166,9 +136,10 @@ impl Trees {
 mod tests {
     use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
 
-    use super::super::{SceneChange, Trees};
+    use crate::link::{Plan, SceneChange};
     use crate::protocol::{Command, ErrorCode};
-    use crate::widget::WindowState;
+    use crate::tree::Trees;
+    use crate::window::WindowState;
 
     /// A window: button "ok" (1) holding its text (2), button "other" (3), and a clickable card
     /// (4) holding a plain label (5).
@@ -231,7 +202,7 @@ mod tests {
         t
     }
 
-    fn plan(t: &mut Trees, line: &str) -> super::super::plan::Plan {
+    fn plan(t: &mut Trees, line: &str) -> Plan {
         t.plan(&Command::parse(line).unwrap()).unwrap().unwrap()
     }
 
@@ -379,7 +350,7 @@ mod tests {
         ));
         t.apply(SceneChange::Layers(
             1,
-            crate::widget::Layers {
+            crate::window::Layers {
                 order: vec![NodeId(0), NodeId(7)],
                 modal: None,
                 clips: vec![],

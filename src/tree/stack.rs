@@ -1,5 +1,5 @@
 //! Paint order, modality and clipping beyond the tree: what the app said about a window's layers
-//! (`Layers`, from `Automation::layers`), resolved against its tree for one hit test or one
+//! (`Layers`, from `Frame::layers`), resolved against its tree for one hit test or one
 //! projection walk.
 //!
 //! A node is in the layer of its nearest listed ancestor-or-self; a node under no listed root is in

@@ -2,9 +2,11 @@
 
 use accesskit::{Action, Role};
 
-use super::super::{SceneChange, Trees};
+use crate::link::SceneChange;
 use crate::protocol::{Command, ErrorCode, Failure};
-use crate::widget::{Bounds, Widget, WidgetStates, WindowState};
+use crate::tree::Trees;
+use crate::widget::{Bounds, Widget, WidgetStates};
+use crate::window::WindowState;
 
 fn trees(widgets: Vec<Widget>) -> Trees {
     let mut trees = Trees::default();
@@ -234,10 +236,11 @@ fn disabled_hidden_and_zero_size_targets_are_refused_with_their_reason() {
 mod layers {
     use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
 
-    use super::super::super::{SceneChange, Trees};
     use super::trees;
+    use crate::link::SceneChange;
     use crate::protocol::{Command, ErrorCode, Failure};
-    use crate::widget::Layers;
+    use crate::tree::Trees;
+    use crate::window::Layers;
 
     /// A node: role, label, bounds (x0, y0, x1, y1), children; buttons and items are clickable.
     fn node(role: Role, label: &str, r: [f64; 4], children: &[u64]) -> Node {
