@@ -10,6 +10,7 @@
 //! because answering takes the job out, and shutdown is one loop over the map.
 
 mod deadlines;
+mod entries;
 mod intake;
 mod jobs;
 mod journal;
@@ -53,6 +54,9 @@ pub(crate) struct Config {
     pub app_screenshots: bool,
     /// Pointer gestures move the pointer one frame before they press (`Builder::hover_frame`).
     pub hover_frame: bool,
+    /// The directory's lock, held by the thread and released when it ends, after `ready.txt` is
+    /// removed: the next app cannot take the directory while this one still answers.
+    pub _lock: crate::dropbox::DirLock,
 }
 
 pub(crate) struct Service {
@@ -99,7 +103,7 @@ enum Forwarded {
 /// Creates the directory, takes over its queue, publishes `ready.txt` and starts the thread.
 pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
     let dir = cfg.dir.clone();
-    let stuck = intake::recover(&dir)?;
+    let stuck = entries::recover(&dir)?;
     let (service_ends, render_ends) = link::channels();
     let (fs_tx, fs_rx) = bounded(1);
     let watcher = crate::dropbox::watch::watch(&dir, fs_tx, |name| name.starts_with("command-"));
@@ -326,7 +330,7 @@ impl Service {
         self.answered += 1;
         // Room for the entries the last listing left unread.
         self.relist |= self.left_on_disk;
-        match intake::remove_entry(self.dir(), seq) {
+        match entries::remove_entry(self.dir(), seq) {
             Ok(()) => self.jobs.insert(seq, Job::Answered { at: Instant::now() }),
             Err(e) => {
                 log::error!("winit-automation: cannot remove command {seq}: {e}");
@@ -527,7 +531,7 @@ fn internal_error(doing: &str, panic: &(dyn std::any::Any + Send)) -> Failure {
         ErrorCode::AppError,
         format!(
             "internal error in winit-automation while {doing}: {}",
-            crate::panic_message(panic)
+            crate::protocol::panic_message(panic)
         ),
         "please report it with the command and the snapshot; the app keeps running",
     )

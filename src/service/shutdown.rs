@@ -3,7 +3,7 @@
 use std::fs;
 
 use super::jobs::Job;
-use super::{Service, intake};
+use super::{Service, entries};
 use crate::dropbox::queue::{self, Entry};
 use crate::protocol::{ErrorCode, Failure, READY_FILE, Response, Side, Verb};
 
@@ -94,7 +94,7 @@ impl Service {
                 if let Ok(Entry::Complete(bytes)) =
                     queue::read_entry(self.dir(), seq, self.cfg.max_command_bytes)
                 {
-                    self.fail(seq, intake::guess_verb(&bytes), shutting_down());
+                    self.fail(seq, entries::guess_verb(&bytes), shutting_down());
                 }
             }
         }
