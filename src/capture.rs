@@ -1,23 +1,20 @@
 //! Screenshots, render side: copies the frame's texture into a staging buffer inside the app's own
-//! command encoder, asks for the buffer to be mapped after the frame is submitted, and hands the
-//! rest to the service thread, which waits for the GPU, reads the pixels and writes the PNG.
+//! command encoder, which maps the buffer when it is submitted (`map_buffer_on_submit`, so the
+//! order of the submit and the frame's end does not matter), and hands the rest to the service
+//! thread, which waits for the GPU, reads the pixels and writes the PNG.
 //!
-//! The render thread only encodes a copy and calls `map_async`: no wait, no pixel copy, no
-//! encoding. Staging buffers come back from the service thread and are reused (a small ring).
-
-use std::time::Duration;
+//! The render thread only encodes a copy: no wait, no pixel copy, no encoding. Staging buffers come back from the service thread and are reused (a small ring).
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
 use crate::link::{Frame, Reader};
 use crate::protocol::{Command, ErrorCode, Failure, Label};
+use crate::readback::GpuCopy;
 
 /// How many staging buffers are kept for reuse.
 const RING: usize = 3;
 /// wgpu's row alignment for texture-to-buffer copies.
 const ROW_ALIGN: u32 = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-/// The longest the service thread waits for the GPU to finish a frame's copy.
-const GPU_WAIT: Duration = Duration::from_secs(10);
 
 /// A screenshot whose step was delivered this frame: it waits for the app's `capture` call.
 pub(crate) struct Wanted {
@@ -34,6 +31,8 @@ pub(crate) struct Staged {
     pub wanted: Wanted,
     pub scale: f64,
     buffer: wgpu::Buffer,
+    /// The mapping's outcome, sent when the encoder's work is done after its submit.
+    mapped: Receiver<Result<(), wgpu::BufferAsyncError>>,
     device: wgpu::Device,
     width: u32,
     height: u32,
@@ -141,10 +140,15 @@ pub(crate) fn stage(
             depth_or_array_layers: 1,
         },
     );
+    let (mapped_tx, mapped) = bounded(1);
+    encoder.map_buffer_on_submit(&buffer, wgpu::MapMode::Read, .., move |result| {
+        let _ = mapped_tx.try_send(result);
+    });
     Staged {
         wanted,
         scale,
         buffer,
+        mapped,
         device: device.clone(),
         width,
         height,
@@ -154,66 +158,20 @@ pub(crate) fn stage(
 }
 
 impl Staged {
-    /// Asks for the buffer to be mapped (the frame that copies into it has been submitted) and
-    /// returns the reader the service thread runs.
+    /// The reader the service thread runs: it waits for the mapping the submit starts.
     pub fn into_reader(self, ring: &Ring) -> Reader {
-        let (mapped_tx, mapped) = bounded(1);
-        self.buffer
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, move |result| {
-                let _ = mapped_tx.try_send(result);
-            });
-        let returned = ring.returned_tx.clone();
-        Box::new(move |visit: &mut dyn FnMut(&Frame<'_>)| {
-            let gpu_failed = |why: String| {
-                Failure::new(
-                    ErrorCode::AppError,
-                    format!("the screenshot could not be read back: {why}"),
-                    "the GPU may have been lost; check the app's log",
-                )
-            };
-            // Waiting is fine here: this runs on the service thread. Polling (rather than waiting
-            // for the device to go idle) ends as soon as this frame's copy is done, even while the
-            // app keeps submitting later frames.
-            let started = std::time::Instant::now();
-            let deadline = started + GPU_WAIT;
-            let result = loop {
-                let _ = self.device.poll(wgpu::PollType::Poll);
-                match mapped.recv_timeout(Duration::from_micros(250)) {
-                    Ok(result) => break result,
-                    Err(_) if std::time::Instant::now() < deadline => {}
-                    Err(_) => {
-                        return Err(gpu_failed(format!(
-                            "the GPU did not finish the frame within {} s (was the frame submitted before end_frame?)",
-                            GPU_WAIT.as_secs()
-                        )));
-                    }
-                }
-            };
-            result.map_err(|e| gpu_failed(e.to_string()))?;
-            log::debug!(
-                "winit-automation: the GPU finished the screenshot copy {:?} after end_frame",
-                started.elapsed()
-            );
-            {
-                let view = self
-                    .buffer
-                    .slice(..)
-                    .get_mapped_range()
-                    .map_err(|e| gpu_failed(e.to_string()))?;
-                visit(&Frame {
-                    width: self.width,
-                    height: self.height,
-                    scale: self.scale,
-                    stride: self.padded_row as usize,
-                    bgra: self.bgra,
-                    bytes: &view,
-                });
-            }
-            self.buffer.unmap();
-            let _ = returned.try_send(self.buffer);
-            Ok(())
-        })
+        let copy = GpuCopy {
+            buffer: self.buffer,
+            mapped: self.mapped,
+            device: self.device,
+            width: self.width,
+            height: self.height,
+            padded_row: self.padded_row,
+            bgra: self.bgra,
+            scale: self.scale,
+            returned: ring.returned_tx.clone(),
+        };
+        Box::new(move |visit: &mut dyn FnMut(&Frame<'_>)| crate::readback::read(copy, visit))
     }
 }
 
@@ -290,6 +248,16 @@ impl Later {
 }
 
 impl Later {
+    /// The frame the answers will name.
+    pub fn frame(&self) -> u64 {
+        self.frame
+    }
+
+    /// How many screenshots wait.
+    pub fn len(&self) -> usize {
+        self.wanted.len()
+    }
+
     /// Answers each screenshot with `failure` instead of pixels.
     pub fn refuse(&mut self, failure: &Failure) {
         for w in std::mem::take(&mut self.wanted) {

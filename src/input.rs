@@ -1,4 +1,4 @@
-//! The input the plugin hands to the app each frame ([`crate::Automation::begin_frame`]).
+//! The input the plugin hands to the app each frame ([`crate::Frame::input`]).
 //!
 //! Each kind comes by its own path, and the answer to the command names the path that ran:
 //! - pointer input (`click`, `hover`, `drag`, `scroll`) as real winit [`WindowEvent`]s with
@@ -99,16 +99,10 @@ impl Input {
 /// A command the app answers itself (see [`Input::Request`]). Answer it with [`Request::reply`];
 /// dropping it unanswered answers `not_handled`, so every command gets exactly one response.
 pub struct Request {
-    #[cfg(feature = "automation")]
     seq: u64,
-    #[cfg(feature = "automation")]
     command: Command,
-    /// Taken by the answer; `None` once answered.
-    #[cfg(feature = "automation")]
-    replier: Option<crate::link::Replier>,
-    /// With the feature off no request is ever made: the type is uninhabited.
-    #[cfg(not(feature = "automation"))]
-    never: std::convert::Infallible,
+    /// Taken by the answer; `None` once answered. With the feature off no request is made.
+    replier: Option<crate::imp::reply::Replier>,
 }
 
 impl std::fmt::Debug for Request {
@@ -121,8 +115,8 @@ impl std::fmt::Debug for Request {
 }
 
 impl Request {
-    #[cfg(feature = "automation")]
-    pub(crate) fn new(seq: u64, command: Command, replier: crate::link::Replier) -> Request {
+    #[cfg_attr(not(feature = "automation"), allow(dead_code))]
+    pub(crate) fn new(seq: u64, command: Command, replier: crate::imp::reply::Replier) -> Request {
         Request {
             seq,
             command,
@@ -132,33 +126,24 @@ impl Request {
 
     /// The seq of the command entry.
     pub fn seq(&self) -> u64 {
-        #[cfg(feature = "automation")]
-        return self.seq;
-        #[cfg(not(feature = "automation"))]
-        match self.never {}
+        self.seq
     }
 
     /// The command.
     pub fn command(&self) -> &Command {
-        #[cfg(feature = "automation")]
-        return &self.command;
-        #[cfg(not(feature = "automation"))]
-        match self.never {}
+        &self.command
     }
 
     /// Answers it: `Ok(body)` with the answer's lines (may be empty), or `Err(failure)`. The
-    /// response is written once the current frame is published by
-    /// [`Automation::end_frame`](crate::Automation::end_frame).
-    #[cfg_attr(not(feature = "automation"), allow(unused_mut, unused_variables))]
+    /// response is written once the current frame is published (when its [`Frame`](crate::Frame)
+    /// is published or ends).
     pub fn reply(mut self, result: Result<String, Failure>) {
-        #[cfg(feature = "automation")]
         if let Some(replier) = self.replier.take() {
             replier.send(self.seq, self.command.verb(), result);
         }
     }
 }
 
-#[cfg(feature = "automation")]
 impl Drop for Request {
     fn drop(&mut self) {
         if let Some(replier) = self.replier.take() {

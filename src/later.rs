@@ -1,5 +1,5 @@
 //! Screenshots a toolkit reads back itself: [`LaterCapture`], from
-//! [`Automation::capture_later`](crate::Automation::capture_later).
+//! [`Frame::capture_later`](crate::Frame::capture_later).
 
 /// The screenshots of one window's frame, taken by a toolkit that reads its frame back itself
 /// (egui's screenshot path: eframe reads back the next frame it presents). The answer names that
@@ -8,55 +8,36 @@
 /// written on the service thread. Dropped undelivered, each screenshot is answered `unsupported`
 /// with the reason, so every command still gets exactly one answer.
 pub struct LaterCapture {
-    #[cfg(feature = "automation")]
-    pub(crate) inner: crate::capture::Later,
-    /// With the feature off no screenshot is ever taken: the type is uninhabited.
-    #[cfg(not(feature = "automation"))]
-    pub(crate) never: std::convert::Infallible,
+    /// Uninhabited with the feature off: no screenshot is ever taken.
+    pub(crate) inner: crate::imp::Later,
 }
 
 impl std::fmt::Debug for LaterCapture {
-    #[cfg_attr(not(feature = "automation"), allow(unused_variables))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        #[cfg(feature = "automation")]
-        return f
-            .debug_struct("LaterCapture")
-            .field("frame", &self.inner.frame)
-            .field("screenshots", &self.inner.wanted.len())
-            .finish();
-        #[cfg(not(feature = "automation"))]
-        match self.never {}
+        f.debug_struct("LaterCapture")
+            .field("frame", &self.inner.frame())
+            .field("screenshots", &self.inner.len())
+            .finish()
     }
 }
 
 impl LaterCapture {
     /// Answers the screenshots with `failure` instead of pixels (the toolkit cannot read this
     /// window's frame back).
-    #[cfg_attr(not(feature = "automation"), allow(unused_mut))]
     pub fn refuse(mut self, failure: crate::protocol::Failure) {
-        #[cfg(feature = "automation")]
         self.inner.refuse(&failure);
-        #[cfg(not(feature = "automation"))]
-        {
-            let _ = failure;
-            match self.never {}
-        }
     }
 
     /// Answers the screenshots with the frame's pixels: 8-bit RGBA as the frame held them
     /// (sRGB-encoded), `width * 4` bytes a row, top row first. Never blocks and copies nothing
     /// (the pixels are shared with the service thread, which encodes them). Pixels that do not
     /// fill `width` x `height` answer `app_error`.
-    #[cfg_attr(not(feature = "automation"), allow(unused_mut, unused_variables))]
     pub fn deliver(
         mut self,
         width: u32,
         height: u32,
         pixels: std::sync::Arc<dyn AsRef<[u8]> + Send + Sync>,
     ) {
-        #[cfg(feature = "automation")]
         self.inner.deliver(width, height, pixels);
-        #[cfg(not(feature = "automation"))]
-        match self.never {}
     }
 }

@@ -12,9 +12,15 @@ pub mod client;
 pub mod dropbox;
 #[cfg(feature = "egui")]
 pub mod egui;
+mod frame;
+#[cfg(feature = "automation")]
+mod idle;
+mod imp;
 #[cfg(feature = "automation")]
 mod link;
 pub mod protocol;
+#[cfg(feature = "automation")]
+mod readback;
 #[cfg(feature = "automation")]
 mod render;
 #[cfg(feature = "automation")]
@@ -25,6 +31,7 @@ pub mod testing;
 #[doc(hidden)]
 pub mod tree;
 mod widget;
+mod window;
 
 pub mod input;
 mod later;
@@ -32,19 +39,11 @@ mod present;
 
 pub use automation::{
     Automation, Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, DEFAULT_RESPONSE_TTL, ENABLED,
-    Inputs, StartError,
+    HEADLESS_IDLE, StartError,
 };
+pub use frame::{Building, Frame, Inputs, Published, Stage};
 pub use input::{Input, KeyInput, Request};
 pub use later::LaterCapture;
-pub use present::{CapturePath, FrameTarget};
-/// The text of a caught panic's payload, for the error that reports it.
-#[cfg(feature = "automation")]
-pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-        .unwrap_or_else(|| "unknown reason".to_owned())
-}
-
-pub use widget::{Bounds, GpuInfo, Layers, SurfaceInfo, Widget, WidgetStates, WindowState};
+pub use present::{CapturePath, FrameTarget, WindowSurface};
+pub use widget::{Bounds, Widget, WidgetStates};
+pub use window::{GpuInfo, Layers, SurfaceInfo, WindowState};

@@ -36,7 +36,8 @@ pub struct FrameTarget {
 
 impl FrameTarget {
     /// Chooses the path for a surface and adjusts `config` (adds `COPY_SRC` to its usage when the
-    /// surface supports it). Configure the surface with `config` afterwards.
+    /// surface supports it). Configure the surface with `config` afterwards, and call
+    /// [`FrameTarget::resize`] after each configure; [`WindowSurface`] does all of it.
     pub fn new(
         device: &wgpu::Device,
         config: &mut wgpu::SurfaceConfiguration,
@@ -106,6 +107,25 @@ impl FrameTarget {
         target
     }
 
+    /// A texture to draw a headless app's frames into, `width` x `height` pixels of 8-bit sRGB
+    /// RGBA that screenshots can copy from: no window, no surface.
+    pub fn offscreen(device: &wgpu::Device, width: u32, height: u32) -> wgpu::Texture {
+        device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("winit-automation offscreen frame"),
+            size: wgpu::Extent3d {
+                width: width.max(1),
+                height: height.max(1),
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8UnormSrgb,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        })
+    }
+
     /// The path chosen.
     pub fn path(&self) -> CapturePath {
         self.path
@@ -133,14 +153,15 @@ impl FrameTarget {
         }
     }
 
-    /// The texture to draw this frame into and to hand to `Automation::capture`: the surface's
-    /// own texture, or the intermediate one.
+    /// The texture to draw this frame into and to hand to [`Frame::capture`](crate::Frame::capture):
+    /// the surface's own texture, or the intermediate one.
     pub fn texture<'a>(&'a self, surface_texture: &'a wgpu::Texture) -> &'a wgpu::Texture {
         self.intermediate.as_ref().unwrap_or(surface_texture)
     }
 
     /// Ends the frame's drawing: on the blit path, draws the intermediate texture onto the
-    /// surface texture. Call it after `Automation::capture` and before submitting.
+    /// surface texture. Call it after [`Frame::capture`](crate::Frame::capture) and before
+    /// submitting.
     pub fn finish(
         &self,
         device: &wgpu::Device,
@@ -176,5 +197,100 @@ impl FrameTarget {
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &bind, &[]);
         pass.draw(0..3, 0..1);
+    }
+}
+
+/// A window's surface set up for captures in one call: configured with the adapter's default
+/// format for the window's size, through a [`FrameTarget`] (`COPY_SRC`, or an intermediate
+/// texture blitted to the surface). For an app that needs its own configuration (a format of its
+/// choosing), [`FrameTarget`] is the piece underneath.
+pub struct WindowSurface {
+    window: std::sync::Arc<winit::window::Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    target: FrameTarget,
+}
+
+impl WindowSurface {
+    /// Configures `surface`, made for `window`, for the window's size.
+    ///
+    /// # Panics
+    ///
+    /// When `adapter` cannot present to `surface` (choose it with `compatible_surface`).
+    pub fn new(
+        window: std::sync::Arc<winit::window::Window>,
+        surface: wgpu::Surface<'static>,
+        adapter: &wgpu::Adapter,
+        device: &wgpu::Device,
+    ) -> WindowSurface {
+        let size = window.inner_size();
+        let mut config = surface
+            .get_default_config(adapter, size.width.max(1), size.height.max(1))
+            .expect("the adapter presents to the surface (choose it with `compatible_surface`)");
+        let target = FrameTarget::new(device, &mut config, &surface.get_capabilities(adapter));
+        surface.configure(device, &config);
+        WindowSurface {
+            window,
+            surface,
+            config,
+            target,
+        }
+    }
+
+    /// The window it shows.
+    pub fn window(&self) -> &winit::window::Window {
+        &self.window
+    }
+
+    /// The configuration in use, for [`Automation::surface`](crate::Automation::surface).
+    pub fn config(&self) -> &wgpu::SurfaceConfiguration {
+        &self.config
+    }
+
+    /// The capture path chosen.
+    pub fn path(&self) -> CapturePath {
+        self.target.path()
+    }
+
+    /// Follows the window's size (on `WindowEvent::Resized`); returns the configuration, for
+    /// [`Automation::surface`](crate::Automation::surface).
+    pub fn resize(&mut self, device: &wgpu::Device) -> &wgpu::SurfaceConfiguration {
+        let size = self.window.inner_size();
+        (self.config.width, self.config.height) = (size.width.max(1), size.height.max(1));
+        self.surface.configure(device, &self.config);
+        self.target.resize(device, &self.config);
+        &self.config
+    }
+
+    /// The surface texture to show the next frame on. `None` when there is none now; an outdated
+    /// or lost surface is configured again, and the window is asked for another redraw.
+    pub fn acquire(&self, device: &wgpu::Device) -> Option<wgpu::SurfaceTexture> {
+        match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(texture)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(texture) => return Some(texture),
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface.configure(device, &self.config);
+            }
+            _ => {}
+        }
+        self.window.request_redraw();
+        None
+    }
+
+    /// The texture to draw the frame into and to hand to [`Frame::capture`](crate::Frame::capture).
+    pub fn texture<'a>(&'a self, shown: &'a wgpu::SurfaceTexture) -> &'a wgpu::Texture {
+        self.target.texture(&shown.texture)
+    }
+
+    /// Presents `shown` once the frame was submitted: on the blit path it draws the frame onto
+    /// it first (an encoder and a submit of its own).
+    pub fn present(&self, device: &wgpu::Device, queue: &wgpu::Queue, shown: wgpu::SurfaceTexture) {
+        if self.target.path() == CapturePath::Blit {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            self.target.finish(device, &mut encoder, &shown.texture);
+            queue.submit([encoder.finish()]);
+        }
+        self.window.pre_present_notify();
+        queue.present(shown);
     }
 }

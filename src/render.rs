@@ -1,5 +1,5 @@
 //! The plugin's render-thread half (feature `automation`): one small state behind one lock, used
-//! only from the app's frame loop.
+//! only from the app's frame loop, through [`crate::Frame`] and [`crate::Automation`].
 //!
 //! Runs on the render thread: it never blocks, never touches the file system and never formats
 //! text. Per frame it takes one uncontended lock in [`RenderSide::begin_frame`] (one `try_recv`
@@ -17,20 +17,16 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use crossbeam_channel::TrySendError;
-use winit::event::WindowEvent;
-use winit::window::WindowId;
 
 use crate::capture::{Ring, Staged, Wanted};
-use crate::dropbox::DirLock;
-use crate::input::{Input, Request};
-use crate::link::{
-    CaptureJob, Claim, Hit, Order, Plan, RenderEnds, Replier, SceneChange, Step, Waker,
-};
+use crate::idle::Idle;
+use crate::link::{CaptureJob, Claim, Hit, Plan, RenderEnds, Replier, SceneChange, Waker};
 use crate::protocol::{Command, ErrorCode, Failure, Verb};
-use crate::widget::{Layers, WindowState};
+use crate::window::{Layers, WindowState};
 
+mod deliver;
 mod events;
-use events::{expired, to_input};
+mod windows;
 
 /// The render side of a running plugin.
 pub(crate) struct RenderSide {
@@ -40,11 +36,11 @@ pub(crate) struct RenderSide {
     replier: Replier,
     /// Answers the app gives to [`Request`]s, possibly between frames: they wake the app.
     request_replier: Replier,
-    waker: Option<Waker>,
+    waker: Waker,
+    /// Each run of the waker leaves a mark here, for a headless loop to wait on.
+    idle: Idle,
     state: Mutex<State>,
     thread: Option<JoinHandle<()>>,
-    /// Released after the service thread has removed `ready.txt` (fields drop after `drop`).
-    _lock: DirLock,
 }
 
 /// Everything the render side keeps between calls. Only the render thread locks it, so the lock
@@ -72,10 +68,6 @@ struct State {
     /// Copies encoded this frame, waiting for the frame to be submitted.
     staged: Vec<Staged>,
     ring: Ring,
-    /// Set by `publish` (the frame's tree is complete, its answers are out before the drawing):
-    /// the frame it published, and whether the whole frame reached the channel. `end_frame` then
-    /// only hands over the frame's screenshot copies.
-    published_early: Option<(u64, bool)>,
 }
 
 /// An order taken from the channel, with the stages of input still to deliver.
@@ -115,8 +107,8 @@ impl RenderSide {
     pub fn new(
         dir: PathBuf,
         service: crate::link::ServiceThread,
-        waker: Option<Waker>,
-        lock: DirLock,
+        waker: Waker,
+        idle: Idle,
     ) -> RenderSide {
         let replier = Replier {
             replies: service.ends.replies.clone(),
@@ -124,7 +116,7 @@ impl RenderSide {
             waker: None,
         };
         let request_replier = Replier {
-            waker: waker.clone(),
+            waker: Some(waker.clone()),
             ..replier.clone()
         };
         RenderSide {
@@ -133,6 +125,7 @@ impl RenderSide {
             replier,
             request_replier,
             waker,
+            idle,
             state: Mutex::new(State {
                 backlog: VecDeque::new(),
                 pending: VecDeque::new(),
@@ -143,10 +136,8 @@ impl RenderSide {
                 wanted: Vec::new(),
                 staged: Vec::new(),
                 ring: Ring::new(),
-                published_early: None,
             }),
             thread: Some(service.thread),
-            _lock: lock,
         }
     }
 
@@ -156,162 +147,13 @@ impl RenderSide {
     }
 
     fn wake(&self) {
-        if let Some(waker) = &self.waker {
-            waker();
-        }
+        (self.waker)();
     }
 
-    /// This frame's input: one stage of every order in turn. A command's next stage (and every
-    /// later command) waits for the next frame, so the app sees each stage as the frame's input.
-    ///
-    /// Deadlines: an order not started by its deadline is dropped (answered `expired` here, or
-    /// already by the service when it withdrew it first); one started and not finished by then
-    /// has its remaining stages dropped and is answered `expired` with what was delivered.
-    pub fn begin_frame(&self) -> std::vec::IntoIter<Input> {
-        let mut guard = self.state();
-        let state = &mut *guard;
-        while let Ok(Order {
-            seq,
-            command,
-            plan,
-            deadline,
-            claim,
-        }) = self.link.orders.try_recv()
-        {
-            state.pending.push_back(Pending {
-                seq,
-                command,
-                plan,
-                next: 0,
-                deadline,
-                claim,
-                reported: None,
-                pressed_now: false,
-            });
-        }
-        if state.pending.is_empty() {
-            return Vec::new().into_iter();
-        }
-        let now = Instant::now();
-        let mut out = Vec::new();
-        while let Some(p) = state.pending.front_mut() {
-            let late = p.deadline.is_some_and(|d| d <= now);
-            if p.next == 0 {
-                // Not started: it starts only before its deadline, and only if the service has
-                // not withdrawn it.
-                if late {
-                    if p.claim.withdraw() {
-                        let total = p.plan.as_ref().map_or(1, |plan| plan.stages.len());
-                        self.replier
-                            .send(p.seq, p.command.verb(), Err(expired(0, total)));
-                    }
-                    state.pending.pop_front();
-                    continue;
-                }
-                if !p.claim.take() {
-                    state.pending.pop_front();
-                    continue;
-                }
-            } else if late && let Some(plan) = &mut p.plan {
-                // Started, not finished: the rest is not delivered, except what lets go of a button
-                // or key the delivered part pressed (the app must not be left with it held).
-                let window = WindowId::from(plan.window);
-                let scale = scale_of(&state.windows, plan.window);
-                // A release whose press is among the dropped steps is dropped with it.
-                let mut dropped_presses: Vec<Step> = Vec::new();
-                for stage in plan.stages.iter_mut().skip(p.next) {
-                    for step in stage.drain(..) {
-                        match &step {
-                            Step::Button { pressed: true, .. }
-                            | Step::Key { pressed: true, .. } => {
-                                dropped_presses.push(step);
-                            }
-                            Step::Button { pressed: false, .. }
-                            | Step::Key { pressed: false, .. } => {
-                                match dropped_presses.iter().position(|p| releases(&step, p)) {
-                                    Some(i) => {
-                                        dropped_presses.swap_remove(i);
-                                    }
-                                    None => out.push(to_input(window, scale, step)),
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                self.replier.send(
-                    p.seq,
-                    p.command.verb(),
-                    Err(expired(p.next, plan.stages.len())),
-                );
-                state.pending.pop_front();
-                continue;
-            }
-            let Some(plan) = &mut p.plan else {
-                if let Some(p) = state.pending.pop_front() {
-                    out.push(Input::Request(Request::new(
-                        p.seq,
-                        p.command,
-                        self.request_replier.clone(),
-                    )));
-                }
-                continue;
-            };
-            let window = WindowId::from(plan.window);
-            let scale = scale_of(&state.windows, plan.window);
-            let mut captured = false;
-            p.pressed_now = plan.press.as_ref().is_some_and(|c| c.stage == p.next);
-            if let Some(stage) = plan.stages.get_mut(p.next) {
-                for step in stage.drain(..) {
-                    match step {
-                        Step::Capture { file, crop } => {
-                            captured = true;
-                            state.wanted.push(Wanted {
-                                seq: p.seq,
-                                command: p.command.clone(),
-                                window: plan.window,
-                                file,
-                                crop,
-                            });
-                        }
-                        step => out.push(to_input(window, scale, step)),
-                    }
-                }
-            }
-            p.next += 1;
-            if p.next < plan.stages.len() {
-                break;
-            }
-            if !captured {
-                // A screenshot is answered by the service thread once its PNG is written.
-                let summary = std::mem::take(&mut plan.summary);
-                let (seq, verb) = (p.seq, p.command.verb());
-                match plan.press.take() {
-                    // Pressed this frame: the app reports what took it before the frame ends.
-                    Some(check) if p.pressed_now => state.held.push(Held {
-                        seq,
-                        verb,
-                        summary,
-                        hit: Hit {
-                            check,
-                            reported: p.reported,
-                        },
-                    }),
-                    Some(check) => self.replier.send_hit(
-                        seq,
-                        verb,
-                        Ok(summary),
-                        Some(Hit {
-                            check,
-                            reported: p.reported,
-                        }),
-                    ),
-                    None => self.replier.send(seq, verb, Ok(summary)),
-                }
-            }
-            state.pending.pop_front();
-        }
-        out.into_iter()
+    /// Waits until the waker runs (work for a frame) or `timeout` passes: a headless loop's idle
+    /// time, between frames, never inside one.
+    pub fn wait_for_work(&self, timeout: std::time::Duration) {
+        self.idle.wait(timeout);
     }
 
     pub fn wants_capture(&self, window: u64) -> bool {
@@ -377,40 +219,31 @@ impl RenderSide {
     }
 
     /// Publishes the frame being built before it is drawn: its tree is complete, so the answers
-    /// given during it are written now, not after the GPU work. `end_frame` then only hands over
-    /// the frame's screenshot copies. A second call in one frame does nothing.
-    pub fn publish(&self) {
-        let (stages_left, flushed) = {
+    /// given during it are written now, not after the GPU work. Returns what `end_frame` needs:
+    /// the frame published and whether all of it reached the channel.
+    pub fn publish(&self) -> (u64, bool) {
+        let (published, stages_left) = {
             let mut guard = self.state();
             let state = &mut *guard;
-            if state.published_early.is_some() {
-                return;
-            }
-            let (frame, flushed) = self.publish_locked(state);
-            state.published_early = Some((frame, flushed));
-            (!state.pending.is_empty(), flushed)
+            let published = self.publish_locked(state);
+            (published, !state.pending.is_empty())
         };
-        self.after_publish(stages_left, flushed, false);
+        self.after_publish(stages_left, published.1, false);
+        published
     }
 
-    /// Ends the frame after it was submitted: publishes it (unless `publish` did) and hands its
-    /// screenshot copies to the service thread.
-    pub fn end_frame(&self) {
-        let (stages_left, flushed, replied_for_next, early) = {
+    /// Ends the frame after it was drawn: publishes it (unless `publish` did, which returned
+    /// `published`) and hands its screenshot copies to the service thread.
+    pub fn end_frame(&self, published: Option<(u64, bool)>) {
+        let (stages_left, flushed, replied_for_next) = {
             let mut guard = self.state();
             let state = &mut *guard;
-            let (frame, flushed, early) = match state.published_early.take() {
-                Some((frame, flushed)) => (frame, flushed, true),
-                None => {
-                    let (frame, flushed) = self.publish_locked(state);
-                    (frame, flushed, false)
-                }
-            };
+            let (frame, flushed) = published.unwrap_or_else(|| self.publish_locked(state));
             // Copies are handed over once their frame is published (else next time).
             let replied = flushed && self.finish_captures(state, frame);
-            (!state.pending.is_empty(), flushed, replied, early)
+            (!state.pending.is_empty(), flushed, replied)
         };
-        if early {
+        if published.is_some() {
             if replied_for_next {
                 // An answer waits for the next frame, which must come.
                 self.wake();
@@ -497,8 +330,8 @@ impl RenderSide {
                 w.command.verb(),
                 Err(Failure::new(
                     ErrorCode::Unsupported,
-                    format!("the app did not hand window {}'s frame to Automation::capture", w.window),
-                    "call Automation::capture with the frame's texture before submitting each frame (see the README)",
+                    format!("the app did not hand window {}'s frame to Frame::capture", w.window),
+                    "call Frame::capture with the frame's texture before submitting each frame (see the README)",
                 )),
             );
         }
@@ -521,196 +354,11 @@ impl RenderSide {
         true
     }
 
-    /// Sends a window's layers when they differ from the last ones sent (copying them only then).
-    pub fn layers(&self, window: u64, layers: &Layers) {
-        let mut guard = self.state();
-        let state = &mut *guard;
-        let last = state.layers.get(&window);
-        if last.map_or(layers.is_empty(), |l| same_layers(l, layers)) {
-            return;
-        }
-        match state.layers.get_mut(&window) {
-            Some(l) => l.clone_from(layers),
-            None => {
-                state.layers.insert(window, layers.clone());
-            }
-        }
-        state.backlog.push_back((
-            self.link.counters.building(),
-            SceneChange::Layers(window, layers.clone()),
-        ));
-        self.flush_backlog(&mut state.backlog);
-    }
-
-    /// Records which node took the press this frame delivered to `window`; ignored in a frame
-    /// that delivered none.
-    pub fn pointer_hit(&self, window: u64, node: Option<accesskit::NodeId>) {
-        let mut guard = self.state();
-        let state = &mut *guard;
-        for held in state.held.iter_mut() {
-            if held.hit.check.window == window {
-                held.hit.check.record(&mut held.hit.reported, node);
-            }
-        }
-        for p in state.pending.iter_mut().filter(|p| p.pressed_now) {
-            if let Some(check) = p.plan.as_ref().and_then(|plan| plan.press.as_ref())
-                && check.window == window
-            {
-                check.record(&mut p.reported, node);
-            }
-        }
-    }
-
-    /// Hands a scene change to the service thread (behind whatever is still held back).
-    pub fn send_scene(&self, msg: SceneChange) {
-        let mut state = self.state();
-        state
-            .backlog
-            .push_back((self.link.counters.building(), msg));
-        self.flush_backlog(&mut state.backlog);
-    }
-
-    /// Records a window's state and sends it when it changed. `create`: a window not known yet is
-    /// added (from `track_window` and `window_state`); otherwise it is ignored (events of a window
-    /// the app never told the plugin about).
-    pub fn update_window(&self, window: u64, create: bool, change: impl FnOnce(&mut WindowState)) {
-        let mut guard = self.state();
-        let state = &mut *guard;
-        if !create && !state.windows.contains_key(&window) {
-            return;
-        }
-        let entry = state.windows.entry(window).or_insert_with(|| WindowState {
-            title: String::new(),
-            width: 0.0,
-            height: 0.0,
-            scale_factor: 1.0,
-            focused: false,
-        });
-        let before = entry.clone();
-        change(entry);
-        if *entry != before {
-            let msg = SceneChange::State(window, entry.clone());
-            state
-                .backlog
-                .push_back((self.link.counters.building(), msg));
-            self.flush_backlog(&mut state.backlog);
-        }
-    }
-
-    pub fn window_event(&self, window: u64, event: &WindowEvent) {
-        match event {
-            WindowEvent::Resized(size) => self.update_window(window, false, |s| {
-                let logical = size.to_logical::<f64>(s.scale_factor);
-                s.width = logical.width;
-                s.height = logical.height;
-            }),
-            WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
-                self.update_window(window, false, |s| {
-                    // The physical size stays until the Resized that follows.
-                    let (w, h) = (s.width * s.scale_factor, s.height * s.scale_factor);
-                    s.scale_factor = *scale_factor;
-                    s.width = w / scale_factor;
-                    s.height = h / scale_factor;
-                })
-            }
-            WindowEvent::Focused(focused) => {
-                self.update_window(window, false, |s| s.focused = *focused)
-            }
-            WindowEvent::Destroyed => self.window_closed(window),
-            _ => {}
-        }
-    }
-
-    /// Records whether a window is animating; sends it only when it changed, so calling it every
-    /// frame costs a lock and a comparison.
-    pub fn animating(&self, window: u64, on: bool) {
-        let mut guard = self.state();
-        let state = &mut *guard;
-        if state.animating.contains(&window) == on {
-            return;
-        }
-        if on {
-            state.animating.push(window);
-        } else {
-            state.animating.retain(|w| *w != window);
-        }
-        state.backlog.push_back((
-            self.link.counters.building(),
-            SceneChange::Animating(window, on),
-        ));
-        self.flush_backlog(&mut state.backlog);
-    }
-
-    pub fn window_closed(&self, window: u64) {
-        {
-            let mut state = self.state();
-            state.windows.remove(&window);
-            state.animating.retain(|w| *w != window);
-            state.layers.remove(&window);
-        }
-        self.send_scene(SceneChange::Closed(window));
-    }
-
-    pub fn frame(&self) -> u64 {
+    pub fn frame_number(&self) -> u64 {
         self.link.counters.building()
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-}
-/// The scale factor of a window (1 until the app reports one): logical points to physical pixels.
-fn scale_of(windows: &HashMap<u64, WindowState>, window: u64) -> f64 {
-    windows
-        .get(&window)
-        .map_or(1.0, |s| s.scale_factor)
-        .max(f64::MIN_POSITIVE)
-}
-
-/// Whether `release` lets go of what `press` pressed.
-fn releases(release: &Step, press: &Step) -> bool {
-    match (release, press) {
-        (Step::Button { button: a, .. }, Step::Button { button: b, .. }) => a == b,
-        (Step::Key { chord: a, .. }, Step::Key { chord: b, .. }) => a == b,
-        _ => false,
-    }
-}
-
-/// Whether two layer reports say the same, comparing rectangles bit for bit: a NaN in a clip (an
-/// app's unfinished layout) is the same NaN next frame, not a change to send again.
-fn same_layers(a: &Layers, b: &Layers) -> bool {
-    let bits = |r: &Option<accesskit::Rect>| r.map(|r| [r.x0, r.y0, r.x1, r.y1].map(f64::to_bits));
-    a.order == b.order
-        && a.modal == b.modal
-        && a.clips.len() == b.clips.len()
-        && a.clips
-            .iter()
-            .zip(&b.clips)
-            .all(|((i, r), (j, q))| i == j && bits(r) == bits(q))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use accesskit::{NodeId, Rect};
-
-    #[test]
-    fn a_nan_clip_is_the_same_next_frame_and_a_moved_clip_is_not() {
-        let with = |r: Rect| Layers {
-            order: vec![NodeId(1)],
-            modal: None,
-            clips: vec![(NodeId(2), Some(r))],
-        };
-        let nan = with(Rect::new(f64::NAN, 0.0, 10.0, 10.0));
-        assert!(
-            nan != nan.clone(),
-            "PartialEq alone would send it every frame"
-        );
-        assert!(same_layers(&nan, &nan.clone()));
-        let a = with(Rect::new(0.0, 0.0, 10.0, 10.0));
-        assert!(same_layers(&a, &a.clone()));
-        assert!(!same_layers(&a, &with(Rect::new(0.0, 0.0, 10.0, 11.0))));
-        assert!(!same_layers(&a, &nan));
-        assert!(!same_layers(&a, &Layers::default()));
+    pub fn dir(&self) -> Option<&Path> {
+        Some(&self.dir)
     }
 }

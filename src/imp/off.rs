@@ -1,0 +1,95 @@
+//! The no-op plugin (feature `automation` off): the same methods as the render side, doing
+//! nothing. `start` creates nothing; no screenshot, request or start failure can exist.
+
+use std::convert::Infallible;
+use std::fmt;
+use std::path::Path;
+use std::time::Duration;
+
+use super::options::Options;
+use crate::input::Input;
+use crate::protocol::Failure;
+use crate::{Layers, Widget, WindowState};
+
+/// Starts nothing: the options are dropped.
+pub(crate) fn start(_: Options) -> Result<Render, StartFailure> {
+    Ok(Render)
+}
+
+/// The render side of a plugin that is not there.
+pub(crate) struct Render;
+
+impl Render {
+    pub fn begin_frame(&self) -> std::vec::IntoIter<Input> {
+        Vec::new().into_iter()
+    }
+    pub fn publish(&self) -> (u64, bool) {
+        (0, true)
+    }
+    pub fn end_frame(&self, _: Option<(u64, bool)>) {}
+    pub fn tree_update(&self, _: u64, _: accesskit::TreeUpdate) {}
+    pub fn widgets(&self, _: u64, _: Vec<Widget>) {}
+    pub fn layers(&self, _: u64, _: &Layers) {}
+    pub fn pointer_hit(&self, _: u64, _: Option<accesskit::NodeId>) {}
+    pub fn animating(&self, _: u64, _: bool) {}
+    pub fn frame_number(&self) -> u64 {
+        0
+    }
+    pub fn wants_capture(&self, _: u64) -> bool {
+        false
+    }
+    pub fn capture(
+        &self,
+        _: u64,
+        _: &wgpu::Device,
+        _: &mut wgpu::CommandEncoder,
+        _: &wgpu::Texture,
+    ) {
+    }
+    pub fn capture_later(&self, _: u64) -> Option<Later> {
+        None
+    }
+    pub fn wait_for_work(&self, _: Duration) {}
+    pub fn window_state(&self, _: u64, _: WindowState) {}
+    pub fn window_event(&self, _: u64, _: &winit::event::WindowEvent) {}
+    pub fn window_closed(&self, _: u64) {}
+    pub fn adapter(&self, _: &wgpu::AdapterInfo) {}
+    pub fn surface(&self, _: u64, _: &wgpu::SurfaceConfiguration) {}
+    pub fn dir(&self) -> Option<&Path> {
+        None
+    }
+}
+
+/// No screenshot is ever taken.
+pub(crate) enum Later {}
+
+impl Later {
+    pub fn refuse(&mut self, _: &Failure) {
+        match *self {}
+    }
+    pub fn deliver(&mut self, _: u32, _: u32, _: std::sync::Arc<dyn AsRef<[u8]> + Send + Sync>) {
+        match *self {}
+    }
+    pub fn frame(&self) -> u64 {
+        match *self {}
+    }
+    pub fn len(&self) -> usize {
+        match *self {}
+    }
+}
+
+/// The no-op start never fails.
+#[derive(Debug)]
+pub(crate) struct StartFailure(Infallible);
+
+impl StartFailure {
+    pub fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {}
+    }
+    pub fn hint(&self) -> Option<String> {
+        match self.0 {}
+    }
+    pub fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self.0 {}
+    }
+}

@@ -1,0 +1,186 @@
+//! The start of a frame: each order's next input stage is handed to the app, in command order,
+//! and an order whose deadline passed is dropped (answered `expired`), releasing what it pressed.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use winit::window::WindowId;
+
+use super::events::{expired, to_input};
+use super::{Held, Pending, RenderSide};
+use crate::capture::Wanted;
+use crate::input::{Input, Request};
+use crate::link::{Hit, Order, Step};
+use crate::window::WindowState;
+
+impl RenderSide {
+    /// This frame's input: one stage of every order in turn. A command's next stage (and every
+    /// later command) waits for the next frame, so the app sees each stage as the frame's input.
+    ///
+    /// Deadlines: an order not started by its deadline is dropped (answered `expired` here, or
+    /// already by the service when it withdrew it first); one started and not finished by then
+    /// has its remaining stages dropped and is answered `expired` with what was delivered.
+    pub fn begin_frame(&self) -> std::vec::IntoIter<Input> {
+        let mut guard = self.state();
+        let state = &mut *guard;
+        while let Ok(Order {
+            seq,
+            command,
+            plan,
+            deadline,
+            claim,
+        }) = self.link.orders.try_recv()
+        {
+            state.pending.push_back(Pending {
+                seq,
+                command,
+                plan,
+                next: 0,
+                deadline,
+                claim,
+                reported: None,
+                pressed_now: false,
+            });
+        }
+        if state.pending.is_empty() {
+            return Vec::new().into_iter();
+        }
+        let now = Instant::now();
+        let mut out = Vec::new();
+        while let Some(p) = state.pending.front_mut() {
+            let late = p.deadline.is_some_and(|d| d <= now);
+            if p.next == 0 {
+                // Not started: it starts only before its deadline, and only if the service has
+                // not withdrawn it.
+                if late {
+                    if p.claim.withdraw() {
+                        let total = p.plan.as_ref().map_or(1, |plan| plan.stages.len());
+                        self.replier
+                            .send(p.seq, p.command.verb(), Err(expired(0, total)));
+                    }
+                    state.pending.pop_front();
+                    continue;
+                }
+                if !p.claim.take() {
+                    state.pending.pop_front();
+                    continue;
+                }
+            } else if late && let Some(plan) = &mut p.plan {
+                // Started, not finished: the rest is not delivered, except what lets go of a button
+                // or key the delivered part pressed (the app must not be left with it held).
+                let window = WindowId::from(plan.window);
+                let scale = scale_of(&state.windows, plan.window);
+                // A release whose press is among the dropped steps is dropped with it.
+                let mut dropped_presses: Vec<Step> = Vec::new();
+                for stage in plan.stages.iter_mut().skip(p.next) {
+                    for step in stage.drain(..) {
+                        match &step {
+                            Step::Button { pressed: true, .. }
+                            | Step::Key { pressed: true, .. } => {
+                                dropped_presses.push(step);
+                            }
+                            Step::Button { pressed: false, .. }
+                            | Step::Key { pressed: false, .. } => {
+                                match dropped_presses.iter().position(|p| releases(&step, p)) {
+                                    Some(i) => {
+                                        dropped_presses.swap_remove(i);
+                                    }
+                                    None => out.push(to_input(window, scale, step)),
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                self.replier.send(
+                    p.seq,
+                    p.command.verb(),
+                    Err(expired(p.next, plan.stages.len())),
+                );
+                state.pending.pop_front();
+                continue;
+            }
+            let Some(plan) = &mut p.plan else {
+                if let Some(p) = state.pending.pop_front() {
+                    out.push(Input::Request(Request::new(
+                        p.seq,
+                        p.command,
+                        self.request_replier.clone(),
+                    )));
+                }
+                continue;
+            };
+            let window = WindowId::from(plan.window);
+            let scale = scale_of(&state.windows, plan.window);
+            let mut captured = false;
+            p.pressed_now = plan.press.as_ref().is_some_and(|c| c.stage == p.next);
+            if let Some(stage) = plan.stages.get_mut(p.next) {
+                for step in stage.drain(..) {
+                    match step {
+                        Step::Capture { file, crop } => {
+                            captured = true;
+                            state.wanted.push(Wanted {
+                                seq: p.seq,
+                                command: p.command.clone(),
+                                window: plan.window,
+                                file,
+                                crop,
+                            });
+                        }
+                        step => out.push(to_input(window, scale, step)),
+                    }
+                }
+            }
+            p.next += 1;
+            if p.next < plan.stages.len() {
+                break;
+            }
+            if !captured {
+                // A screenshot is answered by the service thread once its PNG is written.
+                let summary = std::mem::take(&mut plan.summary);
+                let (seq, verb) = (p.seq, p.command.verb());
+                match plan.press.take() {
+                    // Pressed this frame: the app reports what took it before the frame ends.
+                    Some(check) if p.pressed_now => state.held.push(Held {
+                        seq,
+                        verb,
+                        summary,
+                        hit: Hit {
+                            check,
+                            reported: p.reported,
+                        },
+                    }),
+                    Some(check) => self.replier.send_hit(
+                        seq,
+                        verb,
+                        Ok(summary),
+                        Some(Hit {
+                            check,
+                            reported: p.reported,
+                        }),
+                    ),
+                    None => self.replier.send(seq, verb, Ok(summary)),
+                }
+            }
+            state.pending.pop_front();
+        }
+        out.into_iter()
+    }
+}
+
+/// The scale factor of a window (1 until the app reports one): logical points to physical pixels.
+fn scale_of(windows: &HashMap<u64, WindowState>, window: u64) -> f64 {
+    windows
+        .get(&window)
+        .map_or(1.0, |s| s.scale_factor)
+        .max(f64::MIN_POSITIVE)
+}
+
+/// Whether `release` lets go of what `press` pressed.
+fn releases(release: &Step, press: &Step) -> bool {
+    match (release, press) {
+        (Step::Button { button: a, .. }, Step::Button { button: b, .. }) => a == b,
+        (Step::Key { chord: a, .. }, Step::Key { chord: b, .. }) => a == b,
+        _ => false,
+    }
+}
