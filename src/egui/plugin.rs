@@ -9,9 +9,10 @@ use std::sync::{Mutex, PoisonError};
 use egui::{Context, FullOutput, RawInput, ViewportClass, ViewportCommand, ViewportId};
 use winit::window::WindowId;
 
-use super::{EguiInput, EguiScene};
+use super::input::EguiInput;
+use super::scene::EguiScene;
 use crate::protocol::{ErrorCode, Failure};
-use crate::{Automation, Input, StartError, WindowState};
+use crate::{Automation, Frame, Input, Published, StartError, WindowState};
 
 /// How soon the plugin asks egui for a frame it needs (the service thread's wake-ups, a
 /// screenshot egui has yet to read back). Not zero: egui reports a zero repaint delay as animation
@@ -24,7 +25,7 @@ const READ_BACK: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The window id the plugin gives an egui viewport: its own, since egui (eframe above all) does
 /// not say which winit window shows it. An app that captures frames itself
-/// ([`Plugin::app_ends_frames`]) passes this id to [`Automation::capture`].
+/// ([`Plugin::app_ends_frames`]) passes this id to [`Frame::capture`].
 pub fn window_id(viewport: ViewportId) -> WindowId {
     // The root viewport is window 1 (its egui id is `u64::MAX`, a number that helps nobody in a
     // snapshot); the others keep their egui id.
@@ -38,15 +39,15 @@ pub fn window_id(viewport: ViewportId) -> WindowId {
 /// The egui plugin (feature `egui`): register it once and every viewport of the app is a window
 /// of the drop-box, with nothing else to call.
 ///
-/// - `input_hook`: starts the plugin's frame ([`Automation::begin_frame`]) at the root
-///   viewport's pass and turns injected input into egui events ([`EguiInput`]); `resize` becomes
+/// - `input_hook`: opens the plugin's [`Frame`] ([`Automation::frame`]) at the root viewport's
+///   pass and turns its injected input into egui events ([`EguiInput`]); `resize` becomes
 ///   `ViewportCommand::InnerSize`, `quit` `ViewportCommand::Close`. Each viewport's window state
 ///   (size, scale, focus, title) comes from egui's `ViewportInfo`.
 /// - `on_end_pass`: reads egui's layers while its memory is still that viewport's.
 /// - `output_hook`: hands over the AccessKit update, egui's layers, clips, modal layer, pressed
 ///   widget and animation ([`EguiScene`]); answers `screenshot` through egui's own screenshot
 ///   path (`ViewportCommand::Screenshot`: eframe reads the next presented frame back) and ends
-///   the frame ([`Automation::end_frame`]).
+///   the frame.
 ///
 /// A pass egui discards and runs again (a layout that settles in a second pass) is not a frame:
 /// only the last pass of a frame is handed over.
@@ -58,15 +59,20 @@ pub fn window_id(viewport: ViewportId) -> WindowId {
 /// ```
 ///
 /// An app that draws with wgpu itself and captures the exact frame uses
-/// [`Plugin::app_ends_frames`]: it then calls [`Automation::capture`] (with [`window_id`]) and
-/// [`Automation::end_frame`] after its submit, as without the plugin. The plugin publishes the
-/// frame ([`Automation::publish`]) at the end of egui's pass, before the app draws it.
+/// [`Plugin::app_ends_frames`]: the plugin publishes the frame ([`Frame::publish`]) at the end of
+/// egui's pass, before the app draws it, and the app takes it ([`Plugin::take_frame`]) to capture
+/// into and submit, as without the plugin.
 pub struct Plugin {
     /// Given up on exit (`on_exit`): the waker holds the `Context`, which holds this plugin, so
     /// the handle would otherwise never be dropped and the service never stopped.
     automation: Option<Arc<Automation>>,
     /// Whether the plugin ends each frame (and takes screenshots through egui), or the app does.
     ends_frames: bool,
+    /// The frame being built: opened by the first pass that needs it (the root's, or a deferred
+    /// viewport's between the root's frames), ended or published by the root's output.
+    frame: Option<Frame>,
+    /// The frame published for the app to capture and end ([`Plugin::take_frame`]).
+    published: Option<Frame<Published>>,
     viewports: HashMap<ViewportId, Viewport>,
     /// Input for viewports whose pass has not run yet this frame.
     waiting: Vec<Input>,
@@ -135,19 +141,29 @@ impl Plugin {
         Plugin {
             automation: Some(automation),
             ends_frames: true,
+            frame: None,
+            published: None,
             viewports: HashMap::new(),
             waiting: Vec::new(),
             passes: Vec::new(),
         }
     }
 
-    /// For an app that draws with wgpu itself: the app hands each frame's texture to
-    /// [`Automation::capture`] (the exact frame, read back off the render thread) and calls
-    /// [`Automation::end_frame`] after submitting it; the plugin does the rest, and publishes the
-    /// frame when egui's pass ends, so answers do not wait for the drawing.
+    /// For an app that draws with wgpu itself: the plugin publishes each frame when egui's pass
+    /// ends (answers do not wait for the drawing), and the app takes it with
+    /// [`Plugin::take_frame`] after `Context::run_ui`, hands it the frame's texture
+    /// ([`Frame::capture`], the exact frame, read back off the render thread) and submits through
+    /// it ([`Frame::submit`]).
     pub fn app_ends_frames(mut self) -> Plugin {
         self.ends_frames = false;
         self
+    }
+
+    /// The frame the last root pass published, for an app that ends its frames
+    /// ([`Plugin::app_ends_frames`]); `None` when no pass ran since, or with no plugin on `ctx`.
+    /// A frame the app does not take ends at the next root pass.
+    pub fn take_frame(ctx: &Context) -> Option<Frame<Published>> {
+        ctx.plugin_opt::<Plugin>()?.lock().published.take()
     }
 
     /// Starts automation for the egui app on `ctx` and registers the plugin: the builder gets a
@@ -218,11 +234,12 @@ impl Plugin {
     /// root or deferred viewport back; it reads no immediate viewport back, so a screenshot of
     /// one is answered `unsupported` at once.
     fn screenshots(&mut self, output: &mut FullOutput) {
-        let Some(automation) = self.automation.clone() else {
+        let Some(frame) = self.frame.as_mut() else {
             return;
         };
+        let mut shots = Vec::new();
         for (&id, out) in output.viewport_output.iter_mut() {
-            let Some(later) = automation.capture_later(window_id(id)) else {
+            let Some(later) = frame.capture_later(window_id(id)) else {
                 continue;
             };
             // egui leaves an immediate viewport's class at its default: it is the one other than
@@ -251,10 +268,13 @@ impl Plugin {
                     later.deliver(w as u32, h as u32, Arc::new(Pixels(image)));
                 }
             });
+            shots.push((id, shot));
+            out.commands.push(ViewportCommand::Screenshot(callback));
+        }
+        for (id, shot) in shots {
             self.viewport(id)
                 .shots
                 .push((std::time::Instant::now(), shot));
-            out.commands.push(ViewportCommand::Screenshot(callback));
         }
     }
 
@@ -313,7 +333,10 @@ impl egui::Plugin for Plugin {
             return;
         };
         if viewport == ViewportId::ROOT {
-            self.waiting.extend(automation.begin_frame());
+            // The app's frame, if it did not take it, ends before the next one opens.
+            self.published = None;
+            let frame = self.frame.get_or_insert_with(|| automation.frame());
+            self.waiting.extend(frame.input());
         }
         self.window_state(viewport, ctx, raw);
         let window = window_id(viewport);
@@ -393,7 +416,11 @@ impl egui::Plugin for Plugin {
             return;
         }
         let window = window_id(viewport);
-        let v = self.viewport(viewport);
+        let frame = self.frame.get_or_insert_with(|| automation.frame());
+        let v = self
+            .viewports
+            .entry(viewport)
+            .or_insert_with(|| Viewport::new(viewport));
         if let Some(title) = output
             .viewport_output
             .get(&viewport)
@@ -401,10 +428,10 @@ impl egui::Plugin for Plugin {
         {
             v.title = Some(title);
         }
-        v.scene.report(ctx, output, &automation, window);
+        v.scene.report(ctx, output, frame, window);
         if let Some(mut update) = output.platform_output.accesskit_update.clone() {
             v.scene.annotate(&mut update);
-            automation.tree_update(window, update);
+            frame.tree_update(window, update);
         }
         if viewport != ViewportId::ROOT {
             // A deferred viewport's pass runs between the root's frames: the root's next frame
@@ -418,11 +445,12 @@ impl egui::Plugin for Plugin {
         if self.ends_frames {
             self.screenshots(output);
             self.await_screenshots(ctx);
-            automation.end_frame();
+            // Ends the frame.
+            self.frame = None;
         } else {
             // The app draws and ends the frame; the tree is complete already, so the answers of
             // this frame's actions go out now, not after the app's GPU work.
-            automation.publish();
+            self.published = self.frame.take().map(Frame::publish);
         }
         // A viewport egui no longer lists is closed: its window leaves the snapshot, and input
         // for it has nowhere to go.
@@ -440,6 +468,8 @@ impl egui::Plugin for Plugin {
     }
 
     fn on_exit(&mut self, _ctx: &Context) {
+        self.frame = None;
+        self.published = None;
         if let Some(automation) = self.automation.take() {
             for &viewport in self.viewports.keys() {
                 automation.window_closed(window_id(viewport));

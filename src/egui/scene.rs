@@ -1,7 +1,7 @@
 //! What egui knows and its AccessKit tree does not say: the paint order of its layers (windows,
 //! popups, menus, tooltips), the modal layer, where each layer is clipped, and which widget took
 //! a press. [`EguiScene`] reads them from egui's own state after each frame and hands them to the
-//! plugin ([`crate::Automation::layers`], [`crate::Automation::pointer_hit`]).
+//! plugin ([`crate::Frame::layers`], [`crate::Frame::pointer_hit`]).
 //!
 //! Clipping inside a layer (a scroll area's rows scrolled past its edge) is not in the tree, but
 //! each `Ui` is a widget of egui's pass whose interaction rectangle is its area cut to its clip
@@ -20,7 +20,7 @@ use crate::Layers;
 ///
 /// ```ignore
 /// let output = ctx.run_ui(raw, |ui| app.ui(ui));
-/// scene.report(&ctx, &output, &automation, window.id()); // layers, pointer hit, animating
+/// scene.report(&ctx, &output, &mut frame, window.id()); // layers, pointer hit, animating
 /// ```
 #[derive(Debug)]
 pub struct EguiScene {
@@ -215,23 +215,26 @@ impl EguiScene {
         self.hit
     }
 
-    /// Reads the frame and tells `automation` about `window`: its layers
-    /// ([`crate::Automation::layers`]), the node that took a press
-    /// ([`crate::Automation::pointer_hit`], only when egui says), and whether egui animates
-    /// ([`crate::Automation::animating`], from [`super::is_animating`]). Call it once per frame,
+    /// Reads the frame and tells `frame` about `window`: its layers
+    /// ([`crate::Frame::layers`]), the node that took a press
+    /// ([`crate::Frame::pointer_hit`], only when egui says), and whether egui animates
+    /// ([`crate::Frame::animating`], from [`super::is_animating`]). Call it once per frame,
     /// after `Context::run_ui`, with the frame's output.
     pub fn report(
         &mut self,
         ctx: &Context,
         output: &FullOutput,
-        automation: &crate::Automation,
+        frame: &mut crate::Frame,
         window: winit::window::WindowId,
     ) {
         self.read(ctx, output);
-        automation.animating(window, super::is_animating_viewport(output, self.viewport));
-        automation.layers(window, &self.layers);
+        frame.animating(
+            window,
+            super::animating::is_animating_viewport(output, self.viewport),
+        );
+        frame.layers(window, &self.layers);
         if let Some(hit) = self.hit {
-            automation.pointer_hit(window, hit);
+            frame.pointer_hit(window, hit);
         }
     }
 
