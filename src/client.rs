@@ -155,11 +155,11 @@ impl Coded for ClientError {
             ClientError::Timeout {
                 fate: Fate::Taken, ..
             } => Some(
-                "check the app's state before sending it again; raise --timeout, or check that the app calls end_frame"
+                "check the app's state before sending it again; raise --timeout, or check that the app ends its frames (drops or submits each Frame)"
                     .to_owned(),
             ),
             ClientError::Timeout { .. } => {
-                Some("raise --timeout, or check that the app calls end_frame".to_owned())
+                Some("raise --timeout, or check that the app ends its frames (drops or submits each Frame)".to_owned())
             }
             ClientError::Enqueue(e) => e.hint(),
             ClientError::Dir(e) => e.hint(),
@@ -514,7 +514,9 @@ mod tests {
         );
         assert_eq!(
             e.hint().as_deref(),
-            Some("raise --timeout, or check that the app calls end_frame")
+            Some(
+                "raise --timeout, or check that the app ends its frames (drops or submits each Frame)"
+            )
         );
         // A wrapped error lends its hint.
         let full = ClientError::Enqueue(EnqueueError::QueueFull { capacity: 2 });

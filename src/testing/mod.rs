@@ -26,13 +26,20 @@
 
 mod app;
 pub mod compare;
+mod failure;
+mod find;
+mod node;
 mod query;
+mod screenshot;
 pub mod script;
+mod spawn;
+mod tree_text;
 
 /// A node line of the app's answers: the protocol's type.
 pub use crate::protocol::NodeLine;
-pub use app::{
-    App, DEFAULT_COMMAND_TIMEOUT, DEFAULT_STARTUP, DragTo, Node, Screenshot, Spawn, SpawnError,
-};
+pub use app::App;
 pub use compare::Tolerance;
+pub use node::{DragTo, Node};
 pub use query::By;
+pub use screenshot::Screenshot;
+pub use spawn::{DEFAULT_COMMAND_TIMEOUT, DEFAULT_STARTUP, Spawn, SpawnError};

@@ -1,0 +1,72 @@
+//! Screenshots: [`App::screenshot`] (and [`Node::screenshot`](super::Node::screenshot)) take one
+//! as a [`Screenshot`], which compares itself with a reference PNG.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+
+use super::app::App;
+use super::compare::{Rgba, Tolerance, check_reference};
+use crate::client::screenshot_path;
+use crate::protocol::{Command, Label, Target};
+
+/// A screenshot the app took (the exact frame it drew), decoded.
+#[derive(Debug, Clone)]
+pub struct Screenshot {
+    /// The pixels.
+    pub image: Rgba,
+    /// The PNG in the app's drop-box (gone once the app is dropped).
+    pub path: PathBuf,
+}
+
+impl Screenshot {
+    /// Compares it with a reference PNG under egui_kittest's default tolerance (threshold 0.6,
+    /// no failed pixel); see [`Screenshot::assert_matches_with`].
+    #[track_caller]
+    pub fn assert_matches(&self, reference: impl AsRef<Path>) {
+        self.assert_matches_with(reference, Tolerance::default());
+    }
+
+    /// Compares it with a reference PNG. On a mismatch, writes `<name>.new.png` (this image) and
+    /// `<name>.diff.png` (failed pixels red) next to the reference and fails the test; with
+    /// `UPDATE_SNAPSHOTS=1` it writes the reference instead. A missing reference fails (and
+    /// writes `<name>.new.png`) unless `UPDATE_SNAPSHOTS` is set.
+    #[track_caller]
+    pub fn assert_matches_with(&self, reference: impl AsRef<Path>, tolerance: Tolerance) {
+        if let Err(message) = check_reference(&self.image, reference.as_ref(), tolerance) {
+            panic!("{message}");
+        }
+    }
+
+    /// The colour of one pixel, `[r, g, b, a]`; `None` outside the image.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
+        self.image.pixel(x, y)
+    }
+}
+
+impl App {
+    /// Takes a screenshot of the focused window's next frame.
+    #[track_caller]
+    pub fn screenshot(&self) -> Screenshot {
+        self.screenshot_of(None)
+    }
+
+    #[track_caller]
+    pub(super) fn screenshot_of(&self, crop: Option<Target>) -> Screenshot {
+        let n = self.screenshots.fetch_add(1, Ordering::Relaxed);
+        let label = match Label::new(&format!("test-{n}")) {
+            Ok(label) => label,
+            Err(e) => unreachable!("test-N is a label: {e}"),
+        };
+        let body = self.ok_command(&Command::Screenshot { label, crop });
+        // `match`es, not closures: a panic in a closure would name this file, not the test's line.
+        let path = match screenshot_path(&self.dir, &body) {
+            Ok(path) => path,
+            Err(why) => panic!("{why}"),
+        };
+        let image = match Rgba::read(&path) {
+            Ok(image) => image,
+            Err(e) => panic!("{e}"),
+        };
+        Screenshot { image, path }
+    }
+}
