@@ -7,6 +7,7 @@
 mod args;
 #[cfg(all(test, feature = "mcp"))]
 mod doors;
+mod exit;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod script;
@@ -16,34 +17,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use winit_automation::client::{Client, screenshot_path};
-use winit_automation::protocol::{
-    ClientCode, ClientFailure, Code, Coded, Command, Outcome, Response, quote,
-};
+use winit_automation::protocol::{ClientCode, ClientFailure, Command, Outcome, Response, quote};
 use winit_automation::testing::compare::{CompareError, Tolerance, compare_files};
 
-const EXIT_OK: u8 = 0;
-const EXIT_APP_ERROR: u8 = 1;
-const EXIT_USAGE: u8 = 2;
-const EXIT_NO_APP: u8 = 3;
-
 use args::{Globals, Local, Parsed};
-
-/// The exit code of an error the CLI reports: the one table (`--help`'s EXIT CODES and
-/// docs/protocol.md section 9 say the same). An error the app answered is always 1, whatever its
-/// code; this table is for the rest.
-fn exit_code(code: Code) -> u8 {
-    match code {
-        c if c.is_usage() => EXIT_USAGE,
-        Code::Client(ClientCode::ReadFailed | ClientCode::NotPng | ClientCode::WriteFailed) => {
-            EXIT_USAGE
-        }
-        Code::Client(ClientCode::CopyFailed | ClientCode::Mismatch | ClientCode::ScriptFailed) => {
-            EXIT_APP_ERROR
-        }
-        Code::Protocol(_) => EXIT_APP_ERROR,
-        Code::Client(_) => EXIT_NO_APP,
-    }
-}
+use exit::{EXIT_APP_ERROR, EXIT_OK, fail};
 
 fn print_json_response(r: &Response) {
     match &r.outcome {
@@ -68,25 +46,6 @@ fn print_json_response(r: &Response) {
             quote(body)
         ),
     }
-}
-
-/// Reports an error the CLI found itself (not the app's answer) and gives its exit code.
-fn fail(json: bool, e: &dyn Coded) -> ExitCode {
-    let (code, message, hint) = (e.code(), e.message(), e.hint());
-    if json {
-        println!(
-            "{{\"ok\":false,\"code\":{},\"message\":{},\"hint\":{}}}",
-            quote(code.as_str()),
-            quote(&message),
-            quote(hint.as_deref().unwrap_or(""))
-        );
-    } else {
-        eprintln!("error: {code}: {message}");
-        if let Some(hint) = hint {
-            eprintln!("hint: {hint}");
-        }
-    }
-    ExitCode::from(exit_code(code))
 }
 
 /// Copies the screenshot a response names to `out` (a name checked by
@@ -124,7 +83,7 @@ fn main() -> ExitCode {
                 Ok(()) => ExitCode::from(EXIT_OK),
                 Err(why) => {
                     eprintln!("error: {why}");
-                    ExitCode::from(EXIT_NO_APP)
+                    ExitCode::from(exit::EXIT_NO_APP)
                 }
             };
         }

@@ -13,7 +13,7 @@ use winit_automation::protocol::{
 };
 use winit_automation::testing::script::{RunOptions, Script, is_replayed};
 
-use crate::{EXIT_APP_ERROR, EXIT_NO_APP, EXIT_OK, EXIT_USAGE};
+use crate::exit::{EXIT_APP_ERROR, EXIT_NO_APP, EXIT_OK, EXIT_USAGE, fail};
 
 /// `run FILE`: parse the whole script (exit 2 on a bad line), then replay it.
 pub(crate) fn run(
@@ -84,7 +84,7 @@ pub(crate) fn run(
 /// No live app (or no answer): the code, message and hint, and the exit code for them, as for
 /// every subcommand.
 fn no_app(e: &ClientError) -> ExitCode {
-    super::fail(false, e)
+    fail(false, e)
 }
 
 /// At most this many `expect` lines are written for one group of actions.
