@@ -1,13 +1,13 @@
 //! Frame-loop benchmarks:
 //! - the render thread's cost per frame with automation on and a 1,000-node tree updated every
-//!   frame (`begin_frame`, `tree_update`, `end_frame`; building the tree is the app's own cost and
+//!   frame (`Automation::frame`, `Frame::tree_update`, the frame's end; building the tree is the app's own cost and
 //!   is not counted), in process;
 //! - the command round trip (client write to response read) against the custom demo in a window
 //!   under Xvfb, redrawing at 60 Hz: a read-only command answered by the service thread, and an
 //!   action carried out by the next frame.
 //!
 //! - screenshots at 1920x1080: command to PNG on disk against the headless demo, the PNG's size
-//!   against the raw RGBA size, and the render thread's own time in `capture` + `end_frame`
+//!   against the raw RGBA size, and the render thread's own time in `capture` + the frame's end
 //!   (in process, on a real device: what the plugin adds to the frame, the app's submit excluded).
 //!
 //! Prints medians and p99 against the targets; asserts nothing. Run it with `bash scripts/bench.sh`,
@@ -141,7 +141,7 @@ fn round_trips(client: &Client, line: &str, warmup: usize, samples: usize) -> Ve
 }
 
 /// For one 1920x1080 screenshot each of a frame that is only a clear: the render thread's time in
-/// `capture` and `end_frame`, and the time from the command to the PNG on disk (what the
+/// `capture` and the frame's end, and the time from the command to the PNG on disk (what the
 /// screenshot adds to a frame, without the demo's drawing).
 fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
@@ -189,7 +189,7 @@ fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
         let mut spent = Duration::ZERO;
         while !answer.exists() {
             app.begin_frame();
-            let automation = app.automation();
+            let mut frame = app.open_frame();
             let view = texture.create_view(&Default::default());
             let mut encoder = device.create_command_encoder(&Default::default());
             drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -205,11 +205,12 @@ fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
                 })],
                 ..Default::default()
             }));
-            let wanted = automation.wants_capture(window);
+            let wanted = frame.wants_capture(window);
             let start = Instant::now();
-            automation.capture(window, &device, &mut encoder, &texture);
+            frame.capture(window, &device, &mut encoder, &texture);
             let encoded = start.elapsed();
             queue.submit([encoder.finish()]);
+            drop(frame);
             let start = Instant::now();
             app.end_frame();
             if wanted {
@@ -326,7 +327,7 @@ fn main() {
         percentile(&trips, 0.99).as_secs_f64() * 1e3
     );
     row(
-        "render thread stalled by a 1920x1080 screenshot (capture + end_frame)",
+        "render thread stalled by a 1920x1080 screenshot (capture + frame end)",
         &mut stall,
         Duration::from_micros(500),
         false,

@@ -1,9 +1,10 @@
-//! The smallest app that uses the plugin: a headless counter with a 60 Hz frame loop and no window.
+//! The smallest app that uses the plugin: a headless counter with no window and no GPU.
 //!
-//! It shows the integration points every app has: start the plugin with a waker, take the frame's
-//! injected input at the start of each frame, describe what the frame shows (widget records here),
-//! and call `end_frame` once the frame is done. The same code builds with the `automation` feature
-//! off; then it simply counts nothing, and no thread or file exists.
+//! It shows the integration points every app has: start the plugin, open a frame
+//! (`Automation::frame`, here through `Automation::run_headless`, which runs one whenever a
+//! command wakes the app), take the frame's injected input, describe what the frame shows (widget
+//! records here), and let the frame go once it is done. The same code builds with the
+//! `automation` feature off; then nothing can drive it, and it says so and exits.
 //!
 //! ```text
 //! cargo run --features automation --example counter -- --dir /tmp/counter-box
@@ -13,8 +14,8 @@
 //! ```
 #![allow(clippy::print_stderr)]
 
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+#[path = "shared/setup.rs"]
+mod setup;
 
 use accesskit::{Action, Role};
 use winit::event::{ElementState, WindowEvent};
@@ -22,124 +23,90 @@ use winit::window::WindowId;
 use winit_automation::protocol::{ErrorCode, Failure};
 use winit_automation::{Automation, Bounds, Input, Widget, WindowState};
 
-const FRAME: Duration = Duration::from_micros(16_667);
+const USAGE: &str =
+    "usage: counter [--dir DIR] [--size WxH]   (a headless app driven through its drop-box)
 
-fn main() {
-    let mut args = std::env::args().skip(1);
-    let mut dir = None;
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--dir" => dir = args.next(),
-            "--help" | "-h" => {
-                eprintln!(
-                    "usage: counter [--dir DIR]   (a headless app driven through its drop-box)"
-                );
-                return;
-            }
-            other => {
-                eprintln!("counter: unknown argument {other:?}; try --help");
-                std::process::exit(2);
-            }
-        }
-    }
+  --dir DIR    the automation drop-box (default: $WINIT_AUTOMATION_DIR or target/winit-automation)
+  --size WxH   its window's size in logical pixels (default 320x200); --headless is accepted, and
+               changes nothing: the counter is always headless";
 
-    // The waker runs on the service thread when commands arrive, so an idle loop wakes at once.
-    let (wake, woken) = mpsc::sync_channel::<()>(1);
-    let mut builder = Automation::builder().app_name("counter").waker(move || {
-        let _ = wake.try_send(());
-    });
-    if let Some(dir) = dir {
-        builder = builder.dir(dir);
-    }
-    let automation = match builder.start() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("counter: {e}");
-            if let Some(hint) = e.hint() {
-                eprintln!("hint: {hint}");
-            }
-            std::process::exit(1);
-        }
-    };
-    if let Some(dir) = automation.dir() {
-        eprintln!("counter: automation in {}", dir.display());
-    } else {
-        eprintln!("counter: built without the automation feature; nothing to drive");
-        return;
-    }
+const INCREMENT: Bounds = Bounds::new(20.0, 60.0, 120.0, 32.0);
 
-    // A headless app has no winit window; any stable id names its one "window".
-    let window = WindowId::from(1);
-    automation.window_state(
-        window,
-        WindowState {
-            title: "Counter".into(),
-            width: 320.0,
-            height: 200.0,
-            scale_factor: 1.0,
-            focused: true,
-        },
-    );
-    let increment = Bounds::new(20.0, 60.0, 120.0, 32.0);
-    let (mut count, mut text) = (0u64, String::new());
-    let mut cursor = (0.0, 0.0);
-    let mut next_frame = Instant::now();
-    'frames: loop {
-        // Input for this frame: what the drop-box sent, in order. The plugin answers each command.
-        for input in automation.begin_frame() {
-            match input {
-                Input::Pointer { event, .. } => match event {
-                    WindowEvent::CursorMoved { position, .. } => cursor = (position.x, position.y),
-                    WindowEvent::MouseInput {
-                        state: ElementState::Released,
-                        ..
-                    } if increment.contains(cursor.0, cursor.1) => count += 1,
-                    _ => {}
-                },
-                Input::Action {
-                    request, widget, ..
-                } if request.action == Action::Click && widget.as_deref() == Some("increment") => {
-                    count += 1
-                }
-                Input::Text { text: typed, .. } => text.push_str(&typed),
-                Input::Quit => {
-                    automation.end_frame();
-                    break 'frames;
-                }
-                Input::Request(request) => {
-                    let verb = request.command().verb();
-                    request.reply(Err(Failure::new(
-                        ErrorCode::Unsupported,
-                        format!("the counter example does not handle {verb}"),
-                        "it handles pointer input, text and quit; the demos handle the rest",
-                    )));
+/// The counter's state, and what its input does to it.
+#[derive(Default)]
+struct Counter {
+    count: u64,
+    text: String,
+    cursor: (f64, f64),
+}
+
+impl Counter {
+    /// One input of the frame's; `false` on quit.
+    fn input(&mut self, input: Input) -> bool {
+        match input {
+            Input::Pointer { event, .. } => match event {
+                WindowEvent::CursorMoved { position, .. } => self.cursor = (position.x, position.y),
+                WindowEvent::MouseInput { state: ElementState::Released, .. }
+                    if INCREMENT.contains(self.cursor.0, self.cursor.1) =>
+                {
+                    self.count += 1
                 }
                 _ => {}
+            },
+            Input::Action { request, widget, .. }
+                if request.action == Action::Click && widget.as_deref() == Some("increment") =>
+            {
+                self.count += 1
+            }
+            Input::Text { text, .. } => self.text.push_str(&text),
+            Input::Quit => return false,
+            Input::Request(request) => {
+                let verb = request.command().verb();
+                request.reply(Err(Failure::new(
+                    ErrorCode::Unsupported,
+                    format!("the counter example does not handle {verb}"),
+                    "it handles pointer input, text and quit; the demos handle the rest",
+                )));
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// What the frame shows.
+    fn widgets(&self) -> Vec<Widget> {
+        let count = Widget::new("count", Role::Label, format!("Count: {}", self.count));
+        let text = Widget::new("text", Role::TextInput, "Text").value(self.text.clone());
+        vec![
+            count.bounds(Bounds::new(20.0, 20.0, 200.0, 24.0)),
+            Widget::new("increment", Role::Button, "Increment")
+                .bounds(INCREMENT)
+                .action(Action::Click),
+            text.bounds(Bounds::new(20.0, 110.0, 280.0, 28.0)).action(Action::Focus),
+        ]
+    }
+}
+
+fn main() {
+    let args = setup::Args::parse("counter", USAGE, (320, 200), |_, _| Ok(false));
+    // Headless always: with the feature off, nothing could drive it, and it exits saying so.
+    let args = setup::Args { headless: true, ..args };
+    let automation = setup::automation("counter", Automation::builder(), &args);
+    // A headless app has no winit window; any stable id names its one "window".
+    let window = WindowId::from(1);
+    let (width, height) = args.size;
+    automation.window_state(window, WindowState::headless("Counter", width.into(), height.into()));
+    let mut counter = Counter::default();
+    // A frame whenever a command arrives (or an answer waits for one): its input, in command
+    // order (the plugin answers each command), then what the frame shows; it ends when dropped.
+    automation.run_headless(|mut frame| {
+        for input in frame.input() {
+            if !counter.input(input) {
+                return false; // the frame ends here: `quit` is answered
             }
         }
         // ... update and render the frame here; then describe what it shows.
-        automation.widgets(
-            window,
-            vec![
-                Widget::new("count", Role::Label, format!("Count: {count}"))
-                    .bounds(Bounds::new(20.0, 20.0, 200.0, 24.0)),
-                Widget::new("increment", Role::Button, "Increment")
-                    .bounds(increment)
-                    .action(Action::Click),
-                Widget::new("text", Role::TextInput, "Text")
-                    .value(text.clone())
-                    .bounds(Bounds::new(20.0, 110.0, 280.0, 28.0))
-                    .action(Action::Focus),
-            ],
-        );
-        automation.end_frame();
-
-        next_frame += FRAME;
-        let now = Instant::now();
-        if next_frame > now {
-            let _ = woken.recv_timeout(next_frame - now);
-        } else {
-            next_frame = now;
-        }
-    }
+        frame.widgets(window, counter.widgets());
+        true
+    });
 }

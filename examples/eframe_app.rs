@@ -1,7 +1,8 @@
 //! An ordinary eframe app, driven through the egui plugin: eframe owns the event loop, the window
 //! and the frame, and the app adds one line to its creator (marked below; the adapter line after
-//! it is optional) and the `egui` feature in its Cargo.toml. Every verb works: the tree, pointer input, text and key chords, settle, and
-//! screenshots of the presented frame (through egui's screenshot path).
+//! it is optional) and the `egui` feature in its Cargo.toml. Every verb works: the tree, pointer
+//! input, text and key chords, settle, and screenshots of the presented frame (through egui's
+//! screenshot path).
 //!
 //! ```text
 //! WINIT_AUTOMATION_DIR=/tmp/eframe-box cargo run --features automation,egui --example eframe_app
@@ -92,9 +93,7 @@ impl eframe::App for Greeter {
             // An immediate viewport: drawn inside this pass, in a native window of its own.
             ui.ctx().show_viewport_immediate(
                 egui::ViewportId::from_hash_of("about"),
-                egui::ViewportBuilder::default()
-                    .with_title("About")
-                    .with_inner_size([200.0, 80.0]),
+                egui::ViewportBuilder::default().with_title("About").with_inner_size([200.0, 80.0]),
                 |ui, _class| {
                     egui::CentralPanel::default().show(ui, |ui| {
                         ui.label("A greeter, driven from outside.");

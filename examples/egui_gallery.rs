@@ -1,7 +1,8 @@
 //! egui's own demo gallery (`egui_demo_lib::DemoWindows`: a menu bar, a side panel listing the
 //! demos, and overlapping windows of widgets, popups, combo boxes and modals) driven through the
-//! plugin: a real UI to test pointer targeting on. The frame loop is examples/egui_demo.rs's
-//! (examples/shared/egui_app.rs), with the same flags; tests/gallery.rs drives it.
+//! plugin: a real UI to test pointer targeting on. The frame is examples/egui_demo.rs's
+//! (examples/shared/egui_app.rs, in the window of examples/shared/shell.rs), with the same flags;
+//! tests/gallery.rs drives it.
 //!
 //! ```text
 //! cargo run --features automation,egui --example egui_gallery -- --dir /tmp/gallery-box
@@ -14,6 +15,8 @@
 mod egui_app;
 #[path = "shared/setup.rs"]
 mod setup;
+#[path = "shared/shell.rs"]
+mod shell;
 
 fn main() {
     let mut demos = egui_demo_lib::DemoWindows::default();

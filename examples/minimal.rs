@@ -1,79 +1,52 @@
-//! The smallest windowed integration, to copy whole: a window cleared to a colour, a button that
-//! switches it and a label that names it (widget records), screenshots on any surface
-//! (`FrameTarget`), and `--headless` (an offscreen texture, no window system). Built without the
-//! `automation` feature it is the same app, and nothing can drive it.
-//!
-//! ```text
-//! cargo run --features automation --example minimal -- --dir /tmp/box   # or add --headless
-//! winit-automation --dir /tmp/box snapshot; winit-automation --dir /tmp/box click name=Switch
-//! ```
-#![allow(clippy::print_stderr)]
+//! The smallest integration, to copy whole: a colour a button switches, screenshots on any surface,
+//! `--headless`; without the `automation` feature, the same app. Run `WINIT_AUTOMATION_DIR=/tmp/b
+//! cargo run --features automation --example minimal`, then `winit-automation --dir /tmp/b snapshot`.
 
-use std::sync::{Arc, mpsc};
-use std::time::Duration;
+use std::sync::Arc;
 
 use accesskit::{Action, Role};
+use wgpu::{Instance, InstanceDescriptor};
 use winit::application::ApplicationHandler;
-use winit::event::{ElementState, WindowEvent};
+use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
-use winit_automation::{Automation, Bounds, FrameTarget, Input, Widget, WindowState};
+use winit_automation::WindowSurface;
+use winit_automation::{Automation, Bounds, Frame, FrameTarget, Input, Widget, WindowState};
 
-/// The colours the button switches between, in linear RGB (0 and 1 are exact in sRGB too).
 const COLOURS: [(&str, [f64; 3]); 2] = [("blue", [0.0, 0.0, 1.0]), ("yellow", [1.0, 1.0, 0.0])];
-const SWITCH: Bounds = Bounds {
-    x: 20.0,
-    y: 60.0,
-    width: 120.0,
-    height: 32.0,
-};
+const SWITCH: Bounds = Bounds::new(20.0, 60.0, 120.0, 32.0);
 
-/// The app's state: which colour, and where the pointer is (logical pixels).
 #[derive(Default)]
 struct Ui {
     yellow: bool,
-    cursor: (f64, f64),
+    cursor: (f64, f64), // logical pixels
 }
 
 impl Ui {
-    /// A pointer event, from the window or injected (both physical pixels): a release over the
-    /// button switches the colour.
+    /// A pointer event, the window's or injected (physical pixels): a release on the button.
     fn pointer(&mut self, event: &WindowEvent, scale: f64) {
-        match event {
-            WindowEvent::CursorMoved { position: p, .. } => {
-                self.cursor = (p.x / scale, p.y / scale)
-            }
-            WindowEvent::MouseInput {
-                state: ElementState::Released,
-                ..
-            } if SWITCH.contains(self.cursor.0, self.cursor.1) => self.yellow ^= true,
-            _ => {}
+        if let WindowEvent::CursorMoved { position: p, .. } = event {
+            self.cursor = (p.x / scale, p.y / scale);
         }
+        let up = matches!(event, WindowEvent::MouseInput { state, .. } if !state.is_pressed());
+        self.yellow ^= up && SWITCH.contains(self.cursor.0, self.cursor.1);
     }
 
-    /// One frame: the injected input, then drawing into `texture`, which the plugin copies when a
-    /// screenshot waits for it, then the widget records. False once `quit` arrived.
-    fn frame(
-        &mut self,
-        automation: &Automation,
-        window: WindowId,
-        scale: f64,
-        device: &wgpu::Device,
-        texture: &wgpu::Texture,
-    ) -> (wgpu::CommandEncoder, bool) {
-        let mut running = true;
-        for input in automation.begin_frame() {
+    /// A frame: its input, drawing (copied when a screenshot waits), widgets, the submit; false on quit.
+    fn draw(&mut self, mut frame: Frame, gpu: &Gpu, texture: &wgpu::Texture, scale: f64) -> bool {
+        for input in frame.input() {
             match input {
                 Input::Pointer { event, .. } => self.pointer(&event, scale),
-                Input::Action { widget, .. } if widget.as_deref() == Some("switch") => {
-                    self.yellow ^= true
-                }
-                Input::Quit => running = false,
+                Input::Action { widget, .. } => self.yellow ^= widget.as_deref() == Some("switch"),
+                Input::Quit => return false, // the frame ends here: `quit` is answered
                 _ => {} // a `Request` dropped unanswered is answered `not_handled`
             }
         }
         let (name, [r, g, b]) = COLOURS[usize::from(self.yellow)];
-        let mut encoder = device.create_command_encoder(&Default::default());
+        let label = Widget::new("colour", Role::Label, format!("Colour: {name}"));
+        let button = Widget::new("switch", Role::Button, "Switch").action(Action::Click);
+        let label = label.bounds(Bounds::new(20.0, 20.0, 200.0, 24.0));
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
         let view = texture.create_view(&Default::default());
         encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -87,213 +60,91 @@ impl Ui {
             })],
             ..Default::default()
         });
-        automation.capture(window, device, &mut encoder, texture);
-        let label = Widget::new("colour", Role::Label, format!("Colour: {name}"));
-        let switch = Widget::new("switch", Role::Button, "Switch")
-            .bounds(SWITCH)
-            .action(Action::Click);
-        automation.widgets(
-            window,
-            vec![label.bounds(Bounds::new(20.0, 20.0, 200.0, 24.0)), switch],
-        );
-        (encoder, running)
+        frame.capture(gpu.window, &gpu.device, &mut encoder, texture);
+        frame.widgets(gpu.window, vec![label, button.bounds(SWITCH)]);
+        frame.submit(&gpu.queue, [encoder.finish()]); // ends the frame: its answers go out
+        true
     }
 }
 
-/// The adapter and device, for `surface` or headless; names the adapter on stderr and to the plugin.
-fn gpu(
-    automation: &Automation,
-    instance: &wgpu::Instance,
-    surface: Option<&wgpu::Surface>,
-) -> (wgpu::Adapter, wgpu::Device, wgpu::Queue) {
-    let options = wgpu::RequestAdapterOptions {
-        compatible_surface: surface,
-        ..Default::default()
-    };
-    let adapter = pollster::block_on(instance.request_adapter(&options))
-        .expect("a GPU adapter (install mesa-vulkan-drivers)");
-    eprintln!("minimal: adapter {:?}", adapter.get_info());
-    automation.adapter(&adapter.get_info());
-    let (device, queue) =
-        pollster::block_on(adapter.request_device(&Default::default())).expect("a device");
-    (adapter, device, queue)
-}
-
-/// The window's GPU state, once `resumed` has created it.
-struct Running {
-    window: Arc<Window>,
-    surface: wgpu::Surface<'static>,
-    config: wgpu::SurfaceConfiguration,
-    target: FrameTarget,
+struct Gpu {
+    adapter: wgpu::Adapter,
     device: wgpu::Device,
     queue: wgpu::Queue,
+    window: WindowId,
+}
+
+/// The adapter (for `surface`, or headless), named to the plugin; its device; the frames' window.
+fn gpu(automation: &Automation, instance: &Instance, surface: Option<&wgpu::Surface>) -> Gpu {
+    let adapter = wgpu::util::initialize_adapter_from_env_or_default(instance, surface);
+    let adapter = pollster::block_on(adapter).expect("a GPU adapter (install mesa-vulkan-drivers)");
+    automation.adapter(&adapter.get_info());
+    let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
+    Gpu { adapter, device, queue, window: WindowId::from(1) } // headless: any stable id
 }
 
 struct App {
     automation: Automation,
     ui: Ui,
-    running: Option<Running>,
+    shown: Option<(Arc<Window>, WindowSurface, Gpu)>,
 }
-
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        let window = Arc::new(
-            event_loop
-                .create_window(Window::default_attributes().with_title("minimal"))
-                .expect("a window"),
-        );
-        self.automation.track_window(&window);
-        let instance = wgpu::Instance::new(
-            wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(window.clone())),
-        );
+        let attributes = Window::default_attributes().with_title("minimal");
+        let window = Arc::new(event_loop.create_window(attributes).expect("a window"));
+        self.automation.window_state(window.id(), WindowState::of(&window));
+        let display = Box::new(window.clone());
+        let instance = Instance::new(InstanceDescriptor::new_with_display_handle_from_env(display));
         let surface = instance.create_surface(window.clone()).expect("a surface");
-        let (adapter, device, queue) = gpu(&self.automation, &instance, Some(&surface));
-        let size = window.inner_size();
-        let mut config = surface
-            .get_default_config(&adapter, size.width, size.height)
-            .expect("a surface configuration");
-        // Adds COPY_SRC where the surface has it, else draws into a texture blitted to the surface.
-        let target = FrameTarget::new(&device, &mut config, &surface.get_capabilities(&adapter));
-        surface.configure(&device, &config);
-        self.automation.surface(window.id(), &config);
+        let gpu = Gpu { window: window.id(), ..gpu(&self.automation, &instance, Some(&surface)) };
+        // COPY_SRC where the surface has it, else a texture blitted to it: captures work on both.
+        let surface = WindowSurface::new(window.clone(), surface, &gpu.adapter, &gpu.device);
+        self.automation.surface(window.id(), surface.config());
         window.request_redraw();
-        self.running = Some(Running {
-            window,
-            surface,
-            config,
-            target,
-            device,
-            queue,
-        });
+        self.shown = Some((window, surface, gpu));
     }
 
-    /// The waker's event: the plugin has work for a frame.
     fn user_event(&mut self, _: &ActiveEventLoop, (): ()) {
-        self.running.as_ref().inspect(|r| r.window.request_redraw());
+        self.shown.as_ref().inspect(|(window, ..)| window.request_redraw());
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, id: WindowId, event: WindowEvent) {
         self.automation.window_event(id, &event);
-        let Some(r) = self.running.as_mut() else {
-            return;
-        };
+        let Some((window, surface, gpu)) = self.shown.as_mut() else { return };
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::Resized(size) => {
-                (r.config.width, r.config.height) = (size.width.max(1), size.height.max(1));
-                r.surface.configure(&r.device, &r.config);
-                r.target.resize(&r.device, &r.config);
-                self.automation.surface(id, &r.config);
-            }
+            WindowEvent::Resized(_) => self.automation.surface(id, surface.resize(&gpu.device)),
             WindowEvent::RedrawRequested => {
-                let (wgpu::CurrentSurfaceTexture::Success(frame)
-                | wgpu::CurrentSurfaceTexture::Suboptimal(frame)) = r.surface.get_current_texture()
-                else {
-                    r.surface.configure(&r.device, &r.config);
-                    return r.window.request_redraw();
-                };
-                let texture = r.target.texture(&frame.texture);
-                let (mut encoder, running) = self.ui.frame(
-                    &self.automation,
-                    id,
-                    r.window.scale_factor(),
-                    &r.device,
-                    texture,
-                );
-                r.target.finish(&r.device, &mut encoder, &frame.texture);
-                r.queue.submit([encoder.finish()]);
-                r.window.pre_present_notify();
-                r.queue.present(frame);
-                self.automation.end_frame();
-                if !running {
+                let Some(shown) = surface.acquire(&gpu.device) else { return };
+                let frame = self.automation.frame();
+                if !self.ui.draw(frame, gpu, surface.texture(&shown), window.scale_factor()) {
                     event_loop.exit();
                 }
+                surface.present(&gpu.device, &gpu.queue, shown);
             }
-            e @ (WindowEvent::CursorMoved { .. } | WindowEvent::MouseInput { .. }) => {
-                self.ui.pointer(&e, r.window.scale_factor());
-                r.window.request_redraw();
+            event => {
+                self.ui.pointer(&event, window.scale_factor());
+                window.request_redraw();
             }
-            _ => {}
         }
-    }
-}
-
-/// No window and no display: a frame each time the waker fires, drawn into an offscreen texture.
-fn headless(automation: Automation, woken: mpsc::Receiver<()>) {
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let (_, device, queue) = gpu(&automation, &instance, None);
-    let size = wgpu::Extent3d {
-        width: 320,
-        height: 200,
-        depth_or_array_layers: 1,
-    };
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: None,
-        size,
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8UnormSrgb,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let state = WindowState {
-        title: "minimal".into(),
-        width: 320.0,
-        height: 200.0,
-        scale_factor: 1.0,
-        focused: true,
-    };
-    let window = WindowId::from(1); // any stable id names the one "window"
-    automation.window_state(window, state);
-    let mut ui = Ui::default();
-    loop {
-        let (encoder, running) = ui.frame(&automation, window, 1.0, &device, &texture);
-        queue.submit([encoder.finish()]);
-        automation.end_frame();
-        if !running {
-            return;
-        }
-        let _ = woken.recv_timeout(Duration::from_millis(500)); // bounds what a lost wake-up costs
     }
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let dir = args
-        .iter()
-        .position(|a| a == "--dir")
-        .and_then(|i| args.get(i + 1));
-    let event_loop = (!args.iter().any(|a| a == "--headless"))
-        .then(|| EventLoop::new().expect("a display (try xvfb-run -a)"));
-    // The waker runs on the service thread when commands arrive, so an idle app wakes up.
-    let (proxy, (wake, woken)) = (
-        event_loop.as_ref().map(EventLoop::create_proxy),
-        mpsc::sync_channel(1),
-    );
-    let mut builder = Automation::builder()
-        .app_name("minimal")
-        .waker(move || match &proxy {
-            Some(proxy) => proxy.send_event(()).unwrap_or_default(),
-            None => wake.try_send(()).unwrap_or_default(),
-        });
-    if let Some(dir) = dir {
-        builder = builder.dir(dir);
+    let automation = Automation::builder().app_name("minimal");
+    if std::env::args().any(|a| a == "--headless") {
+        // No window: a frame drawn into an offscreen texture whenever a command wakes the app.
+        let automation = automation.start().expect("the drop-box");
+        let instance = Instance::new(InstanceDescriptor::new_without_display_handle_from_env());
+        let gpu = gpu(&automation, &instance, None);
+        let texture = FrameTarget::offscreen(&gpu.device, 320, 200);
+        automation.window_state(gpu.window, WindowState::headless("minimal", 320.0, 200.0));
+        let mut ui = Ui::default();
+        return automation.run_headless(|frame| ui.draw(frame, &gpu, &texture, 1.0));
     }
-    let automation = builder.start().expect("the drop-box");
-    match event_loop {
-        Some(event_loop) => event_loop
-            .run_app(&mut App {
-                automation,
-                ui: Ui::default(),
-                running: None,
-            })
-            .expect("the event loop"),
-        None if automation.dir().is_some() => headless(automation, woken),
-        None => {
-            eprintln!("minimal: nothing could drive a headless run without --features automation");
-            std::process::exit(2);
-        }
-    }
+    let event_loop = EventLoop::new().expect("a display (try xvfb-run -a)");
+    // Commands wake the idle loop: `user_event` asks for a frame.
+    let automation = automation.wake_event_loop(&event_loop, ()).start().expect("the drop-box");
+    let mut app = App { automation, ui: Ui::default(), shown: None };
+    event_loop.run_app(&mut app).expect("the event loop");
 }

@@ -1,5 +1,5 @@
 //! The frame both render-cost benchmarks time (`frame.rs` with the feature on, `frame_off.rs`
-//! with it off): `begin_frame`, `tree_update` with a 1,000-node tree, `end_frame`, run by the
+//! with it off): `Automation::frame`, `Frame::tree_update` with a 1,000-node tree, the frame's end, run by the
 //! test app of tests/common/app.rs. Included with
 //! `#[path = "../tests/common/app.rs"] mod app;` and `#[path = "shared/render_loop.rs"] mod render_loop;`.
 
@@ -44,7 +44,7 @@ pub fn render_cost() -> Vec<Duration> {
     for frame in 0..(warmup + samples) {
         let update = tree(frame as u64);
         let start = Instant::now();
-        app.frame(|automation| automation.tree_update(window_id(), update));
+        app.frame(|frame| frame.tree_update(window_id(), update));
         let spent = start.elapsed();
         if frame >= warmup {
             times.push(spent);

@@ -160,10 +160,7 @@ impl Gfx {
         let globals_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("ui globals"),
             layout: &globals_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: globals.as_entire_binding(),
-            }],
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("ui quads"),
@@ -212,11 +209,7 @@ impl Gfx {
         // `Accurate` converts text colours from sRGB to linear in glyphon's shader, which is right
         // for an sRGB target (the hardware encodes back); `Web` passes them through, which is right
         // for a plain unorm target. Either way the bytes written match the bytes asked for.
-        let color_mode = if srgb {
-            ColorMode::Accurate
-        } else {
-            ColorMode::Web
-        };
+        let color_mode = if srgb { ColorMode::Accurate } else { ColorMode::Web };
         let atlas = TextAtlas::with_color_mode(device, queue, &cache, format, color_mode);
         let measure_buffer = Buffer::new(&mut font_system, Metrics::new(16.0, 16.0 * LINE_HEIGHT));
 
@@ -289,19 +282,14 @@ impl Gfx {
                     shape: [quad.radius.max(0.0) * scale, quad.border.max(0.0) * scale],
                 });
             }
-            self.quad_ranges
-                .push(start..self.instance_data.len() as u32);
+            self.quad_ranges.push(start..self.instance_data.len() as u32);
         }
         if self.instance_data.len() > self.instance_capacity {
             self.instance_capacity = self.instance_data.len().next_power_of_two();
             self.instances = create_instance_buffer(device, self.instance_capacity);
         }
         if !self.instance_data.is_empty() {
-            queue.write_buffer(
-                &self.instances,
-                0,
-                bytemuck::cast_slice(&self.instance_data),
-            );
+            queue.write_buffer(&self.instances, 0, bytemuck::cast_slice(&self.instance_data));
         }
         let globals = [width as f32, height as f32, 0.0, 0.0];
         queue.write_buffer(&self.globals, 0, bytemuck::cast_slice(&globals));
@@ -309,29 +297,18 @@ impl Gfx {
         // Text: shape what changed, then prepare one renderer per layer.
         let label_count: usize = layers.iter().map(|l| l.labels.len()).sum();
         while self.label_buffers.len() < label_count {
-            let buffer = Buffer::new(
-                &mut self.font_system,
-                Metrics::new(16.0, 16.0 * LINE_HEIGHT),
-            );
-            self.label_buffers.push(LabelBuffer {
-                buffer,
-                text: String::new(),
-                size: f32::NAN,
-            });
+            let buffer = Buffer::new(&mut self.font_system, Metrics::new(16.0, 16.0 * LINE_HEIGHT));
+            self.label_buffers.push(LabelBuffer { buffer, text: String::new(), size: f32::NAN });
         }
         self.label_buffers.truncate(label_count);
-        for (slot, label) in self
-            .label_buffers
-            .iter_mut()
-            .zip(layers.iter().flat_map(|l| &l.labels))
+        for (slot, label) in
+            self.label_buffers.iter_mut().zip(layers.iter().flat_map(|l| &l.labels))
         {
             let size = clamp_size(label.size);
             if slot.text != label.text || slot.size != size {
-                slot.buffer
-                    .set_metrics(Metrics::new(size, size * LINE_HEIGHT));
+                slot.buffer.set_metrics(Metrics::new(size, size * LINE_HEIGHT));
                 slot.buffer.set_size(None, None);
-                slot.buffer
-                    .set_text(&label.text, &text_attrs(), Shaping::Advanced, None);
+                slot.buffer.set_text(&label.text, &text_attrs(), Shaping::Advanced, None);
                 slot.buffer.shape_until_scroll(&mut self.font_system, false);
                 slot.text.clone_from(&label.text);
                 slot.size = size;
@@ -351,27 +328,23 @@ impl Gfx {
         for (layer, renderer) in layers.iter().zip(&mut self.text_renderers) {
             let buffers = &self.label_buffers[first_label..first_label + layer.labels.len()];
             first_label += layer.labels.len();
-            let areas = layer
-                .labels
-                .iter()
-                .zip(buffers)
-                .map(|(label, slot)| TextArea {
-                    buffer: &slot.buffer,
-                    left: label.x * scale,
-                    top: label.y * scale,
-                    scale,
-                    bounds: label.clip.map_or_else(TextBounds::default, |c| {
-                        let [x, y, w, h] = physical(c, scale);
-                        TextBounds {
-                            left: x.round() as i32,
-                            top: y.round() as i32,
-                            right: (x + w).round() as i32,
-                            bottom: (y + h).round() as i32,
-                        }
-                    }),
-                    default_color: text_color(label.color),
-                    custom_glyphs: &[],
-                });
+            let areas = layer.labels.iter().zip(buffers).map(|(label, slot)| TextArea {
+                buffer: &slot.buffer,
+                left: label.x * scale,
+                top: label.y * scale,
+                scale,
+                bounds: label.clip.map_or_else(TextBounds::default, |c| {
+                    let [x, y, w, h] = physical(c, scale);
+                    TextBounds {
+                        left: x.round() as i32,
+                        top: y.round() as i32,
+                        right: (x + w).round() as i32,
+                        bottom: (y + h).round() as i32,
+                    }
+                }),
+                default_color: text_color(label.color),
+                custom_glyphs: &[],
+            });
             if let Err(err) = renderer.prepare(
                 device,
                 queue,
@@ -422,28 +395,14 @@ impl Gfx {
     /// `c` as the shader wants it: straight alpha, linear for an sRGB target.
     fn shader_color(&self, c: Rgba) -> [f32; 4] {
         let channel = |v: u8| {
-            if self.srgb {
-                srgb_to_linear(v)
-            } else {
-                f32::from(v) / 255.0
-            }
+            if self.srgb { srgb_to_linear(v) } else { f32::from(v) / 255.0 }
         };
-        [
-            channel(c.0),
-            channel(c.1),
-            channel(c.2),
-            f32::from(c.3) / 255.0,
-        ]
+        [channel(c.0), channel(c.1), channel(c.2), f32::from(c.3) / 255.0]
     }
 
     fn clear_color(&self, c: Rgba) -> wgpu::Color {
         let [r, g, b, a] = self.shader_color(c);
-        wgpu::Color {
-            r: f64::from(r),
-            g: f64::from(g),
-            b: f64::from(b),
-            a: f64::from(a),
-        }
+        wgpu::Color { r: f64::from(r), g: f64::from(g), b: f64::from(b), a: f64::from(a) }
     }
 }
 
@@ -451,12 +410,10 @@ impl Gfx {
 /// one labels use) and Hack as the monospace one.
 fn embedded_font_system() -> FontSystem {
     let mut db = fontdb::Database::new();
-    let sans = db.load_font_source(fontdb::Source::Binary(Arc::new(
-        epaint_default_fonts::UBUNTU_LIGHT,
-    )));
-    let mono = db.load_font_source(fontdb::Source::Binary(Arc::new(
-        epaint_default_fonts::HACK_REGULAR,
-    )));
+    let sans =
+        db.load_font_source(fontdb::Source::Binary(Arc::new(epaint_default_fonts::UBUNTU_LIGHT)));
+    let mono =
+        db.load_font_source(fontdb::Source::Binary(Arc::new(epaint_default_fonts::HACK_REGULAR)));
     let family_of = |ids: &[fontdb::ID]| {
         ids.first()
             .and_then(|&id| db.face(id))
@@ -484,10 +441,7 @@ fn clamp_size(size: f32) -> f32 {
 
 /// The width of the widest line of a shaped buffer.
 fn line_width(buffer: &Buffer) -> f32 {
-    buffer
-        .layout_runs()
-        .map(|run| run.line_w)
-        .fold(0.0, f32::max)
+    buffer.layout_runs().map(|run| run.line_w).fold(0.0, f32::max)
 }
 
 /// A text colour for glyphon. It gets sRGB bytes in both modes: with `ColorMode::Accurate` (sRGB
@@ -502,11 +456,7 @@ fn physical(r: Rect, scale: f32) -> [f32; 4] {
 
 fn srgb_to_linear(v: u8) -> f32 {
     let c = f32::from(v) / 255.0;
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
+    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
 }
 
 fn create_instance_buffer(device: &wgpu::Device, capacity: usize) -> wgpu::Buffer {

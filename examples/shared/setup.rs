@@ -1,34 +1,67 @@
-//! Start-up the demos share: the plugin, the GPU (for a window or headless), offscreen
-//! frames and the `--size` argument. Included with `#[path = "shared/setup.rs"] mod setup;`.
+//! Start-up every example shares: its flags (`--dir`, `--headless`, `--size`, `--help`) and the
+//! plugin, started with what it says on stderr. Included with `#[path = "shared/setup.rs"] mod
+//! setup;` (the window, the GPU and the event loop are shell.rs's).
 
-use std::sync::Arc;
+use winit_automation::{Automation, Builder};
 
-use winit::window::Window;
-use winit_automation::Automation;
-
-/// Events from other threads for a windowed demo's event loop: the plugin's waker, and
-/// accesskit_winit's (directly, or through egui-winit).
-#[derive(Debug)]
-pub enum UserEvent {
-    Wake,
-    AccessKit(accesskit_winit::Event),
+/// The flags every example takes.
+pub struct Args {
+    /// `--dir DIR`: the drop-box (default: `$WINIT_AUTOMATION_DIR` or `target/winit-automation`).
+    pub dir: Option<String>,
+    /// `--headless`: no window and no display.
+    pub headless: bool,
+    /// `--size WxH`: the headless frame's size in pixels.
+    pub size: (u32, u32),
 }
 
-impl From<accesskit_winit::Event> for UserEvent {
-    fn from(e: accesskit_winit::Event) -> Self {
-        UserEvent::AccessKit(e)
+impl Args {
+    /// The command line: the shared flags, `--help` (prints `usage`, exits 0), and the flags
+    /// `extra` takes (it gets a flag and the arguments after it, and says whether the flag was its
+    /// own, or why its value is wrong). Anything else exits 2 with `usage`.
+    pub fn parse(
+        name: &str,
+        usage: &str,
+        size: (u32, u32),
+        mut extra: impl FnMut(&str, &mut dyn Iterator<Item = String>) -> Result<bool, String>,
+    ) -> Args {
+        let fail = |why: &str| -> ! {
+            eprintln!("{name}: {why}\n{usage}");
+            std::process::exit(2);
+        };
+        let mut parsed = Args { dir: None, headless: false, size };
+        let mut args = std::env::args().skip(1);
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--dir" => match args.next() {
+                    Some(d) => parsed.dir = Some(d),
+                    None => fail("--dir needs a directory"),
+                },
+                "--headless" => parsed.headless = true,
+                "--size" => match parse_size(args.next()) {
+                    Some(s) => parsed.size = s,
+                    None => fail("--size needs WIDTHxHEIGHT, e.g. --size 1920x1080"),
+                },
+                "--help" | "-h" => {
+                    eprintln!("{usage}");
+                    std::process::exit(0);
+                }
+                other => match extra(other, &mut args) {
+                    Ok(true) => {}
+                    Ok(false) => fail(&format!("unknown argument {other:?}")),
+                    Err(why) => fail(&why),
+                },
+            }
+        }
+        parsed
     }
 }
 
-/// Starts the plugin (exits with the error's text if it cannot) and says where its drop-box is.
-pub fn automation(
-    app: &str,
-    dir: Option<String>,
-    headless: bool,
-    waker: impl Fn() + Send + Sync + 'static,
-) -> Automation {
-    let mut builder = Automation::builder().app_name(app).waker(waker);
-    if let Some(dir) = dir {
+/// Starts the plugin from `builder` (with the app's name and `--dir`), exits with the error's
+/// text if it cannot, and says where its drop-box is. Headless with the feature off, nothing
+/// could drive the app: it exits 2.
+pub fn automation(app: &str, builder: Builder, args: &Args) -> Automation {
+    let mut builder = builder.app_name(app);
+    if let Some(dir) = &args.dir {
         builder = builder.dir(dir);
     }
     let automation = builder.start().unwrap_or_else(|e| {
@@ -39,10 +72,9 @@ pub fn automation(
         std::process::exit(1);
     });
     match automation.dir() {
-        Some(d) if headless => eprintln!("{app}: headless, automation in {}", d.display()),
+        Some(d) if args.headless => eprintln!("{app}: headless, automation in {}", d.display()),
         Some(d) => eprintln!("{app}: automation in {}", d.display()),
-        None if headless => {
-            // Headless, nothing but the plugin can drive the app.
+        None if args.headless => {
             eprintln!(
                 "{app}: built without the automation feature, so nothing can drive it headless; rebuild with --features automation"
             );
@@ -53,72 +85,8 @@ pub fn automation(
     automation
 }
 
-/// The GPU: for `window` (with its surface) or, without one, headless with no display at all.
-/// Names the adapter on stderr and to the plugin.
-pub fn gpu(
-    app: &str,
-    automation: &Automation,
-    window: Option<Arc<Window>>,
-) -> (
-    Option<wgpu::Surface<'static>>,
-    wgpu::Adapter,
-    wgpu::Device,
-    wgpu::Queue,
-) {
-    let desc = match &window {
-        Some(w) => wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(w.clone())),
-        None => wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
-    };
-    let instance = wgpu::Instance::new(desc);
-    let surface = window.map(|w| {
-        instance
-            .create_surface(w)
-            .expect("a surface for the window")
-    });
-    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-        compatible_surface: surface.as_ref(),
-        ..Default::default()
-    }))
-    .unwrap_or_else(|e| {
-        eprintln!("{app}: no GPU adapter ({e}); install mesa-vulkan-drivers for lavapipe");
-        std::process::exit(1);
-    });
-    let info = adapter.get_info();
-    eprintln!(
-        "{app}: adapter {} ({:?}, {:?})",
-        info.name, info.backend, info.device_type
-    );
-    automation.adapter(&info);
-    let (device, queue) =
-        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))
-            .expect("a device");
-    (surface, adapter, device, queue)
-}
-
-/// A headless frame: drawn into, and copied from for screenshots.
-pub fn offscreen(
-    device: &wgpu::Device,
-    (width, height): (u32, u32),
-    format: wgpu::TextureFormat,
-) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("offscreen frame"),
-        size: wgpu::Extent3d {
-            width: width.max(1),
-            height: height.max(1),
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    })
-}
-
 /// `WIDTHxHEIGHT`, both positive.
-pub fn parse_size(value: Option<String>) -> Option<(u32, u32)> {
+fn parse_size(value: Option<String>) -> Option<(u32, u32)> {
     let value = value?;
     let (w, h) = value.split_once('x')?;
     let (w, h) = (w.parse().ok()?, h.parse().ok()?);

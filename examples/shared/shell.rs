@@ -1,0 +1,331 @@
+//! The winit + wgpu shell the windowed examples share: the GPU, the window and its surface, and
+//! the event loop, around an [`App`] that holds only its UI. Included with
+//! `#[path = "shared/shell.rs"] mod shell;` next to `mod setup;`.
+//!
+//! The shell creates the window hidden, lets the app make its accessibility adapter
+//! (`accesskit_winit`, directly or through egui-winit: it must exist before the window is shown),
+//! shows it, configures its surface for captures ([`Screen`]) and tells the plugin the window and
+//! the surface. Then it hands the app the window's events and asks it for a frame on each redraw;
+//! commands wake the idle loop (`Builder::wake_event_loop`).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use winit::application::ApplicationHandler;
+use winit::dpi::{LogicalSize, PhysicalSize};
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
+use winit::window::{Window, WindowId};
+use winit_automation::{Automation, CapturePath, FrameTarget, WindowState};
+
+use crate::setup::{self, Args};
+
+/// Events from other threads for the event loop: the plugin's wake-up, and accesskit_winit's
+/// (directly, or through egui-winit).
+#[derive(Debug, Clone)]
+pub enum UserEvent {
+    Wake,
+    AccessKit(accesskit_winit::WindowEvent),
+}
+
+impl From<accesskit_winit::Event> for UserEvent {
+    fn from(e: accesskit_winit::Event) -> Self {
+        UserEvent::AccessKit(e.window_event)
+    }
+}
+
+/// An example's window: its name (for messages and the plugin), title and size.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec {
+    pub name: &'static str,
+    pub title: &'static str,
+    /// The window's logical size, and the headless frame's default size in pixels.
+    pub size: (u32, u32),
+}
+
+/// The adapter, named on stderr and to the plugin, and its device.
+pub struct Gpu {
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+}
+
+impl Gpu {
+    /// The GPU for `window` (and the window's surface) or, without one, headless with no display
+    /// at all. Exits when there is no adapter.
+    pub fn new(
+        name: &str,
+        automation: &Automation,
+        window: Option<&Arc<Window>>,
+    ) -> (Gpu, Option<wgpu::Surface<'static>>) {
+        let desc = match window {
+            Some(w) => {
+                wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(w.clone()))
+            }
+            None => wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
+        };
+        let instance = wgpu::Instance::new(desc);
+        let surface =
+            window.map(|w| instance.create_surface(w.clone()).expect("a surface for the window"));
+        let options = wgpu::RequestAdapterOptions {
+            compatible_surface: surface.as_ref(),
+            ..Default::default()
+        };
+        let adapter = pollster::block_on(instance.request_adapter(&options)).unwrap_or_else(|e| {
+            eprintln!("{name}: no GPU adapter ({e}); install mesa-vulkan-drivers for lavapipe");
+            std::process::exit(1);
+        });
+        let info = adapter.get_info();
+        eprintln!("{name}: adapter {} ({:?}, {:?})", info.name, info.backend, info.device_type);
+        automation.adapter(&info);
+        let (device, queue) =
+            pollster::block_on(adapter.request_device(&Default::default())).expect("a device");
+        (Gpu { adapter, device, queue }, surface)
+    }
+}
+
+/// A window's surface, configured for captures: `winit_automation::WindowSurface` with the
+/// format the app's renderer wants (sRGB for the demo's, not for egui-wgpu, which writes
+/// gamma-space colours), through a [`FrameTarget`] (`COPY_SRC`, or a texture blitted to it).
+pub struct Screen {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    target: FrameTarget,
+}
+
+impl Screen {
+    fn new(gpu: &Gpu, window: Arc<Window>, surface: wgpu::Surface<'static>, srgb: bool) -> Screen {
+        let size = window.inner_size();
+        let mut config = surface
+            .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
+            .expect("the surface works with the adapter");
+        let caps = surface.get_capabilities(&gpu.adapter);
+        if let Some(format) = caps.formats.iter().find(|f| f.is_srgb() == srgb) {
+            config.format = *format;
+        }
+        let target = FrameTarget::new(&gpu.device, &mut config, &caps);
+        surface.configure(&gpu.device, &config);
+        Screen { window, surface, config, target }
+    }
+
+    /// The capture path chosen.
+    fn path(&self) -> CapturePath {
+        self.target.path()
+    }
+
+    /// Follows the window's new size; returns the configuration, for `Automation::surface`.
+    fn resize(
+        &mut self,
+        device: &wgpu::Device,
+        size: PhysicalSize<u32>,
+    ) -> &wgpu::SurfaceConfiguration {
+        (self.config.width, self.config.height) = (size.width.max(1), size.height.max(1));
+        self.surface.configure(device, &self.config);
+        self.target.resize(device, &self.config);
+        &self.config
+    }
+
+    /// The surface texture to show the next frame on; `None` for this frame (an outdated or lost
+    /// surface is configured again, and the window asked for another redraw).
+    pub fn acquire(&self, device: &wgpu::Device) -> Option<wgpu::SurfaceTexture> {
+        match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => {
+                return Some(t);
+            }
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface.configure(device, &self.config);
+            }
+            _ => {}
+        }
+        self.window.request_redraw();
+        None
+    }
+
+    /// The texture to draw the frame into and to hand to `Frame::capture`.
+    pub fn texture<'a>(&'a self, shown: &'a wgpu::SurfaceTexture) -> &'a wgpu::Texture {
+        self.target.texture(&shown.texture)
+    }
+
+    /// Presents `shown` once the frame was submitted (on the blit path, drawn onto it first).
+    pub fn present(&self, gpu: &Gpu, shown: wgpu::SurfaceTexture) {
+        if self.path() == CapturePath::Blit {
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            self.target.finish(&gpu.device, &mut encoder, &shown.texture);
+            gpu.queue.submit([encoder.finish()]);
+        }
+        self.window.pre_present_notify();
+        gpu.queue.present(shown);
+    }
+}
+
+/// What an example's UI does in the shell's window.
+pub trait App {
+    /// The window's accessibility adapter (and whatever else reads the window's events).
+    type Access;
+    /// What draws the frames, for one device and target format.
+    type Renderer;
+    /// Whether the renderer draws into an sRGB target.
+    const SRGB: bool;
+
+    /// The window's id for the plugin, when the app's toolkit tells the plugin the window's state
+    /// (egui's plugin, from egui's own); `None`: the window's own id, and the shell tells it.
+    fn plugin_window(&self) -> Option<WindowId> {
+        None
+    }
+    /// The window exists and is still hidden: the accessibility adapter is made now.
+    fn access(
+        &mut self,
+        event_loop: &ActiveEventLoop,
+        window: &Arc<Window>,
+        proxy: EventLoopProxy<UserEvent>,
+    ) -> Self::Access;
+    /// The renderer, for a window's surface or a headless texture of `format`.
+    fn renderer(gpu: &Gpu, format: wgpu::TextureFormat) -> Self::Renderer;
+    /// An event of the window (a resize after the surface followed it); whether to redraw.
+    fn event(&mut self, cx: Cx<'_, Self>, event: &WindowEvent) -> bool;
+    /// An event of the accessibility adapter (the shell redraws after it).
+    fn accesskit(&mut self, cx: Cx<'_, Self>, event: accesskit_winit::WindowEvent);
+    /// Draws a frame (the window asked for a redraw); `false` to quit.
+    fn frame(&mut self, cx: Cx<'_, Self>) -> bool;
+    /// When the app wants a frame with no event: an animation, a timer; `None` for none.
+    fn next_frame(&self) -> Option<Instant> {
+        None
+    }
+    /// The event loop is ending.
+    fn exiting(&mut self) {}
+}
+
+/// What the app gets in each of its window's calls.
+pub struct Cx<'a, A: App + ?Sized> {
+    pub gpu: &'a Gpu,
+    pub window: &'a Arc<Window>,
+    /// The window's id for the plugin.
+    pub id: WindowId,
+    pub screen: &'a Screen,
+    pub access: &'a mut A::Access,
+    pub renderer: &'a mut A::Renderer,
+}
+
+struct Shown<A: App> {
+    window: Arc<Window>,
+    id: WindowId,
+    gpu: Gpu,
+    screen: Screen,
+    access: A::Access,
+    renderer: A::Renderer,
+}
+
+impl<A: App> Shown<A> {
+    fn cx(&mut self) -> Cx<'_, A> {
+        let Shown { window, id, gpu, screen, access, renderer } = self;
+        Cx { gpu, window, id: *id, screen, access, renderer }
+    }
+}
+
+struct Shell<A: App> {
+    automation: Arc<Automation>,
+    proxy: EventLoopProxy<UserEvent>,
+    spec: Spec,
+    app: A,
+    shown: Option<Shown<A>>,
+}
+
+/// Runs the app that `app` makes (from the started plugin) in a window, until it closes.
+pub fn run<A: App>(spec: Spec, args: &Args, app: impl FnOnce(&Arc<Automation>) -> A) {
+    let name = spec.name;
+    let event_loop = EventLoop::<UserEvent>::with_user_event().build().unwrap_or_else(|e| {
+        eprintln!("{name}: cannot open a window ({e}); is DISPLAY set? (try xvfb-run -a)");
+        std::process::exit(1);
+    });
+    // Commands wake the idle loop: `user_event` asks for a frame.
+    let builder = Automation::builder().wake_event_loop(&event_loop, UserEvent::Wake);
+    let automation = Arc::new(setup::automation(name, builder, args));
+    let app = app(&automation);
+    let proxy = event_loop.create_proxy();
+    let mut shell = Shell { automation, proxy, spec, app, shown: None };
+    if let Err(e) = event_loop.run_app(&mut shell) {
+        eprintln!("{name}: the event loop failed: {e}");
+        std::process::exit(1);
+    }
+}
+
+impl<A: App> ApplicationHandler<UserEvent> for Shell<A> {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.shown.is_some() {
+            return;
+        }
+        let (name, (width, height)) = (self.spec.name, self.spec.size);
+        // Hidden first: accesskit_winit's adapter must be created before the window is shown.
+        let attributes = Window::default_attributes()
+            .with_title(self.spec.title)
+            .with_inner_size(LogicalSize::new(f64::from(width), f64::from(height)))
+            .with_visible(false);
+        let window = Arc::new(event_loop.create_window(attributes).expect("a window"));
+        let access = self.app.access(event_loop, &window, self.proxy.clone());
+        window.set_visible(true);
+        let id = self.app.plugin_window().unwrap_or_else(|| {
+            self.automation.window_state(window.id(), WindowState::of(&window));
+            window.id()
+        });
+        let (gpu, surface) = Gpu::new(name, &self.automation, Some(&window));
+        let surface = surface.expect("a surface for the window");
+        let screen = Screen::new(&gpu, window.clone(), surface, A::SRGB);
+        eprintln!("{name}: capture path {}", screen.path().as_str());
+        self.automation.surface(id, &screen.config);
+        let renderer = A::renderer(&gpu, screen.config.format);
+        window.request_redraw();
+        self.shown = Some(Shown { window, id, gpu, screen, access, renderer });
+    }
+
+    fn user_event(&mut self, _: &ActiveEventLoop, event: UserEvent) {
+        let Some(shown) = self.shown.as_mut() else { return };
+        if let UserEvent::AccessKit(event) = event {
+            self.app.accesskit(shown.cx(), event);
+        }
+        shown.window.request_redraw();
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, id: WindowId, event: WindowEvent) {
+        let Some(shown) = self.shown.as_mut() else { return };
+        if self.app.plugin_window().is_none() {
+            self.automation.window_event(id, &event);
+        }
+        match &event {
+            WindowEvent::CloseRequested => return event_loop.exit(),
+            WindowEvent::RedrawRequested => {
+                if !self.app.frame(shown.cx()) {
+                    event_loop.exit();
+                }
+                return;
+            }
+            WindowEvent::Resized(size) => {
+                let config = shown.screen.resize(&shown.gpu.device, *size);
+                self.automation.surface(shown.id, config);
+            }
+            _ => {}
+        }
+        if self.app.event(shown.cx(), &event) {
+            shown.window.request_redraw();
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        let flow = match self.app.next_frame() {
+            Some(at) if at <= Instant::now() => {
+                if let Some(shown) = &self.shown {
+                    shown.window.request_redraw();
+                }
+                ControlFlow::Wait
+            }
+            Some(at) => ControlFlow::WaitUntil(at),
+            None => ControlFlow::Wait,
+        };
+        event_loop.set_control_flow(flow);
+    }
+
+    fn exiting(&mut self, _: &ActiveEventLoop) {
+        self.app.exiting();
+    }
+}
