@@ -59,7 +59,7 @@ fn shoot(
     });
     let seq = app.client().enqueue_line(line).unwrap();
     let mut slowest = Duration::ZERO;
-    let response = app.frames_until_answered(seq, |automation| {
+    let response = app.frames_until_answered(seq, |frame| {
         let view = texture.create_view(&Default::default());
         let mut encoder = device.create_command_encoder(&Default::default());
         drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -82,7 +82,7 @@ fn shoot(
             ..Default::default()
         }));
         let start = Instant::now();
-        automation.capture(window_id(), &device, &mut encoder, &texture);
+        frame.capture(window_id(), &device, &mut encoder, &texture);
         queue.submit([encoder.finish()]);
         slowest = slowest.max(start.elapsed());
     });
@@ -170,5 +170,5 @@ fn an_app_that_never_hands_over_its_frame_gets_a_clear_answer() {
         .stepped();
     let seq = app.client().enqueue_line("screenshot").unwrap();
     let why = refused_because(&app.frames_until_answered(seq, |_| {}));
-    assert!(why.contains("Automation::capture"), "{why}");
+    assert!(why.contains("Frame::capture"), "{why}");
 }

@@ -50,17 +50,23 @@ fn the_readme_integration_sketch_is_excerpts_of_the_minimal_example() {
     let (readme, example) = (read("README.md"), read("examples/minimal.rs"));
     let block = sketch(&readme);
     // The sketch shows the calls an integration is made of, not a few stray lines.
+    // At most 15 lines (README's raw winit/wgpu integration); headless (`run_headless`) is named
+    // in the prose below the block.
+    assert!(
+        block.lines().count() <= 15,
+        "the sketch is {} lines",
+        block.lines().count()
+    );
     for call in [
-        "Automation::builder()",
-        ".waker(",
-        "track_window(",
-        "FrameTarget::new(",
+        ".wake_event_loop(",
+        "WindowState::of(",
+        "WindowSurface::new(",
         ".window_event(",
-        "begin_frame()",
+        ".frame()",
+        "frame.input()",
         ".capture(",
         ".widgets(",
-        ".end_frame()",
-        ".window_state(",
+        ".submit(",
     ] {
         assert!(block.contains(call), "the sketch no longer shows {call}");
     }
@@ -84,9 +90,9 @@ fn a_changed_line_in_an_excerpt_is_found() {
     let (readme, example) = (read("README.md"), read("examples/minimal.rs"));
     let block = sketch(&readme);
     assert!(excerpts(block).len() >= 3, "{block}");
-    let changed_block = block.replacen("end_frame()", "end_frame( )", 1);
+    let changed_block = block.replacen("submit(", "submit (", 1);
     assert_eq!(drifted(&changed_block, &example).len(), 1);
-    let changed_file = example.replacen("track_window(&window)", "track_window(&w)", 1);
+    let changed_file = example.replacen("WindowState::of(&window)", "WindowState::of(&w)", 1);
     assert_eq!(drifted(block, &changed_file).len(), 1);
     // Lines that are in the file but not next to each other are not an excerpt.
     let first_and_last = format!(
@@ -95,6 +101,16 @@ fn a_changed_line_in_an_excerpt_is_found() {
         example.lines().last().unwrap()
     );
     assert_eq!(drifted(&first_and_last, &example).len(), 1);
+}
+
+/// The model integration stays small enough to read, and to copy, whole.
+#[test]
+fn the_minimal_example_is_at_most_150_lines() {
+    let lines = read("examples/minimal.rs").lines().count();
+    assert!(
+        lines <= 150,
+        "examples/minimal.rs is {lines} lines; the model integration is to fit in 150"
+    );
 }
 
 /// The files a merge could leave half-done, read recursively from these folders and files.

@@ -274,7 +274,13 @@ fn responses_wait_until_the_frame_that_carried_the_command_out_is_published() {
     let status = client.enqueue_line("status").unwrap();
     assert!(app.woken(Duration::from_secs(20)), "the waker runs");
     let automation = app.automation();
-    let input = eventually(Duration::from_secs(20), || automation.begin_frame().next()).unwrap();
+    // Frames until one carries the click; that frame stays open (unpublished).
+    let (frame, input) = eventually(Duration::from_secs(20), || {
+        let mut frame = automation.frame();
+        let input = frame.input().next()?;
+        Some((frame, input))
+    })
+    .unwrap();
     let winit_automation::Input::Request(request) = input else {
         panic!("expected the screenshot request, got {input:?}");
     };
@@ -294,10 +300,10 @@ fn responses_wait_until_the_frame_that_carried_the_command_out_is_published() {
         !app.dir().join(response_file(click)).exists(),
         "answered before its frame was published"
     );
-    let frame = automation.frame();
-    automation.end_frame();
+    let number = frame.number();
+    frame.finish();
     let response = client.wait(click).unwrap();
-    assert_eq!(response.body(), format!("frame {frame}\ndone\n"));
+    assert_eq!(response.body(), format!("frame {number}\ndone\n"));
     assert!(client.wait(windows).unwrap().is_ok());
 }
 

@@ -65,27 +65,31 @@ fn an_idle_frame_allocates_nothing_on_the_render_thread() {
             focused: true,
         },
     );
-    automation.widgets(
-        window,
-        vec![
-            Widget::new("ok", accesskit::Role::Button, "OK")
-                .bounds(Bounds::new(0.0, 0.0, 50.0, 20.0)),
-        ],
-    );
-    // Warm-up: the first frames publish the tree above.
-    for _ in 0..3 {
-        for _ in automation.begin_frame() {}
-        automation.end_frame();
+    // Warm-up: the first frames publish the tree handed to the first of them.
+    for warm_up in 0..3 {
+        let mut frame = automation.frame();
+        for _ in frame.input() {}
+        if warm_up == 0 {
+            frame.widgets(
+                window,
+                vec![
+                    Widget::new("ok", accesskit::Role::Button, "OK")
+                        .bounds(Bounds::new(0.0, 0.0, 50.0, 20.0)),
+                ],
+            );
+        }
+        drop(frame);
     }
-    let frame_before = automation.frame();
+    let frame_before = automation.frame_number();
     let before = allocations();
     for _ in 0..1000 {
-        for _ in automation.begin_frame() {}
-        automation.end_frame();
+        let mut frame = automation.frame();
+        for _ in frame.input() {}
+        drop(frame);
     }
     let allocated = allocations() - before;
     // The frames really ran through the plugin.
-    assert_eq!(automation.frame(), frame_before + 1000);
+    assert_eq!(automation.frame_number(), frame_before + 1000);
     assert_eq!(allocated, 0, "1000 idle frames allocated {allocated} times");
     // A positive control: the counter does see this thread's allocations.
     let before = allocations();
@@ -109,26 +113,30 @@ fn unchanged_layers_and_press_reports_allocate_nothing() {
         clips: vec![(accesskit::NodeId(3), None)],
     };
     // The first call copies and sends them.
-    automation.layers(window, &layers);
-    for _ in automation.begin_frame() {}
-    automation.end_frame();
+    let mut frame = automation.frame();
+    for _ in frame.input() {}
+    frame.layers(window, &layers);
+    drop(frame);
     let before = allocations();
     for _ in 0..1000 {
-        for _ in automation.begin_frame() {}
+        let mut frame = automation.frame();
+        for _ in frame.input() {}
         // The app refills its value in place each frame, as an adapter would.
         layers.order.clear();
         layers
             .order
             .extend([accesskit::NodeId(1), accesskit::NodeId(2)]);
-        automation.layers(window, &layers);
-        automation.pointer_hit(window, Some(accesskit::NodeId(1)));
-        automation.end_frame();
+        frame.layers(window, &layers);
+        frame.pointer_hit(window, Some(accesskit::NodeId(1)));
+        drop(frame);
     }
     let allocated = allocations() - before;
     assert_eq!(allocated, 0, "1000 frames allocated {allocated} times");
     // A positive control: a change is copied (and sent).
     layers.order.push(accesskit::NodeId(4));
+    let mut frame = automation.frame();
     let before = allocations();
-    automation.layers(window, &layers);
+    frame.layers(window, &layers);
     assert!(allocations() > before, "a change was not copied");
+    drop(frame);
 }

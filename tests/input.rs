@@ -543,8 +543,8 @@ fn type_is_never_refused_where_the_tree_cannot_say_where_text_goes() {
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(all(&frames), [Handed::Text("c".into())]);
     // Widget records, none of them focused: records may leave the focus out.
-    app.feed(|automation| {
-        automation.widgets(
+    app.feed(|_, frame| {
+        frame.widgets(
             common::window_id(),
             vec![
                 winit_automation::Widget::new("name", Role::TextInput, "Name")
@@ -572,7 +572,7 @@ fn a_settle_waits_while_a_window_says_it_is_animating() {
         .client()
         .enqueue_line("settle --frames 2 --timeout 300")
         .unwrap();
-    let response = app.frames_until_answered(seq, |a| a.animating(window, true));
+    let response = app.frames_until_answered(seq, |frame| frame.animating(window, true));
     assert_eq!(
         response.error_code(),
         Some(ErrorCode::NotSettled),
@@ -591,9 +591,9 @@ fn a_settle_waits_while_a_window_says_it_is_animating() {
         .enqueue_line("settle --frames 2 --timeout 20000")
         .unwrap();
     let mut frames = 0;
-    let response = app.frames_until_answered(seq, |a| {
+    let response = app.frames_until_answered(seq, |frame| {
         frames += 1;
-        a.animating(window, frames < 5);
+        frame.animating(window, frames < 5);
     });
     assert!(response.is_ok(), "{response:?}");
     assert!(

@@ -157,7 +157,7 @@ fn a_folded_child_keeps_the_ref_raw_gave_it_and_shows_again_when_its_text_differ
 
     // The run now says something else: it is printed, under its ref from raw.
     g.heading_run = Some("Welcome!".into());
-    app.automation()
+    app.open_frame()
         .tree_update(winit::window::WindowId::from(1), g.update());
     let regular = app.snapshot("");
     let line = line_of(&regular, "text value=\"Welcome!\"");
@@ -185,7 +185,7 @@ fn a_text_run_folded_into_its_label_is_not_a_second_match() {
     );
 
     g.heading_run = Some("Welcome!".into());
-    app.automation()
+    app.open_frame()
         .tree_update(winit::window::WindowId::from(1), g.update());
     let found = app.ok("find text~=welcome");
     assert!(found.starts_with("matches 2\n"), "{found}");

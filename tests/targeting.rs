@@ -1,6 +1,6 @@
-//! Never the wrong widget, in process: what the app says beyond its tree (`Automation::layers`:
+//! Never the wrong widget, in process: what the app says beyond its tree (`Frame::layers`:
 //! layer order, the modal layer, clips) decides what a pointer verb may aim at, and what it
-//! reports after a press (`Automation::pointer_hit`) decides whether the answer is `ok` (`hit
+//! reports after a press (`Frame::pointer_hit`) decides whether the answer is `ok` (`hit
 //! verified` or `hit unverified`) or `missed`. The test app (tests/common/app.rs) records what its
 //! frames are handed: a refusal hands nothing, an answer names what was handed.
 #![cfg(all(feature = "automation", feature = "client"))]
@@ -265,7 +265,7 @@ fn reporting(
         let got = app.begin_frame();
         let pressed = got.iter().any(|h| matches!(h, Handed::Button(_, true)));
         if let Some(node) = report(pressed) {
-            app.automation().pointer_hit(window_id(), node);
+            app.open_frame().pointer_hit(window_id(), node);
         }
         handed.extend(got);
         app.end_frame();

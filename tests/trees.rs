@@ -143,7 +143,7 @@ fn scrolling_the_list_moves_the_hidden_hints() {
     assert!(top.contains("[45 items below]"), "{top}");
     assert!(!top.contains("above]"));
     form.scroll = 200.0; // ten items up
-    app.automation().tree_update(win(1), form.update());
+    app.open_frame().tree_update(win(1), form.update());
     let middle = app.snapshot("");
     assert!(middle.contains("[10 items above]"), "{middle}");
     assert!(middle.contains("[35 items below]"), "{middle}");
@@ -181,14 +181,14 @@ fn refs_are_stable_across_updates_and_refuse_removed_renamed_or_retyped_nodes() 
 
     // A changed state keeps the ref: the node is the same, with the same role and name.
     form.remember = true;
-    app.automation().tree_update(win(1), form.update());
+    app.open_frame().tree_update(win(1), form.update());
     let second = app.snapshot("");
     assert_eq!(ref_of(&second, "\"Remember me\""), remember);
     assert!(second.contains(&format!("{remember} checkbox \"Remember me\" checked")));
 
     // Renamed: the old ref is refused, the node gets a new one.
     form.save_label = "Save all".into();
-    app.automation().tree_update(win(1), form.update());
+    app.open_frame().tree_update(win(1), form.update());
     let r = app.send(&format!("get {save}"));
     assert_eq!(r.error_code(), Some(ErrorCode::StaleRef), "{r:?}");
     let winit_automation::protocol::Outcome::Error { message, .. } = &r.outcome else {
@@ -208,16 +208,16 @@ fn refs_are_stable_across_updates_and_refuse_removed_renamed_or_retyped_nodes() 
             node.set_role(Role::Button);
         }
     }
-    app.automation().tree_update(win(1), update);
+    app.open_frame().tree_update(win(1), update);
     let r = app.send(&format!("get {email}"));
     assert_eq!(r.error_code(), Some(ErrorCode::StaleRef), "{r:?}");
 
     // Removed.
     form.dialog_open = true;
-    app.automation().tree_update(win(1), form.update());
+    app.open_frame().tree_update(win(1), form.update());
     let dialog = ref_of(&app.snapshot(""), "dialog \"Confirm\"");
     form.dialog_open = false;
-    app.automation().tree_update(win(1), form.update());
+    app.open_frame().tree_update(win(1), form.update());
     let r = app.send(&format!("get {dialog}"));
     assert_eq!(r.error_code(), Some(ErrorCode::StaleRef));
     assert!(r.to_text().contains("was removed"), "{}", r.to_text());
@@ -262,9 +262,9 @@ fn a_moved_node_keeps_its_ref() {
             focus: NodeId(0),
         }
     };
-    app.automation().tree_update(win(1), tree(1));
+    app.open_frame().tree_update(win(1), tree(1));
     let before = ref_of(&app.snapshot(""), "\"Leaf\"");
-    app.automation().tree_update(win(1), tree(2));
+    app.open_frame().tree_update(win(1), tree(2));
     let after = app.snapshot("");
     assert_eq!(ref_of(&after, "\"Leaf\""), before);
     assert!(app.ok(&format!("get {before}")).contains("parent @e"));
@@ -396,7 +396,7 @@ fn wait_is_answered_when_a_later_frame_satisfies_it() {
     app.ok("status");
     assert!(!app.dir().join(format!("response-{seq}.txt")).exists());
     form.dialog_open = true;
-    app.automation().tree_update(win(1), form.update());
+    app.open_frame().tree_update(win(1), form.update());
     let r = app.client().wait(seq).unwrap();
     assert!(r.is_ok(), "{r:?}");
     assert!(r.body().contains("dialog \"Confirm\""));
@@ -417,7 +417,7 @@ fn several_windows_each_get_their_block() {
     let app = with_form(&Form::default());
     app.automation()
         .window_state(win(2), window_state("Palette", 1.0));
-    app.automation().widgets(
+    app.open_frame().widgets(
         win(2),
         vec![
             Widget::new("red", Role::Button, "Red")
@@ -470,10 +470,10 @@ fn widget_records_become_the_same_kind_of_tree() {
                 .bounds(Bounds::new(2000.0, 5.0, 80.0, 30.0)),
         ]
     };
-    app.automation().widgets(win(1), hud("100"));
+    app.open_frame().widgets(win(1), hud("100"));
     insta::assert_snapshot!("widgets", app.snapshot(""));
     let pause = ref_of(&app.snapshot("--force"), "\"Pause\"");
-    app.automation().widgets(win(1), hud("90"));
+    app.open_frame().widgets(win(1), hud("90"));
     let text = app.snapshot("");
     assert!(text.contains("value=\"90\""));
     assert_eq!(
@@ -501,7 +501,7 @@ fn an_app_with_no_tree_is_reported_sparse_never_as_an_empty_screen() {
         .window_state(win(1), window_state("Empty", 1.0));
     let mut root = Node::new(Role::Window);
     root.set_label("Empty");
-    app.automation().tree_update(
+    app.open_frame().tree_update(
         win(1),
         TreeUpdate {
             nodes: vec![(NodeId(0), root)],
@@ -519,7 +519,7 @@ fn an_app_with_no_tree_is_reported_sparse_never_as_an_empty_screen() {
 fn an_unchanged_tree_answers_unchanged_and_diff_shows_what_changed() {
     let mut form = Form::default();
     let app = with_form(&form);
-    app.automation().end_frame();
+    app.end_frame();
     let first = app.snapshot("");
     assert!(first.contains("\"Remember me\""));
     let again = app.snapshot("");
@@ -527,7 +527,7 @@ fn an_unchanged_tree_answers_unchanged_and_diff_shows_what_changed() {
     assert!(!again.contains("\"Remember me\""));
     assert!(app.snapshot("--force").contains("\"Remember me\""));
     form.remember = true;
-    app.automation().tree_update(win(1), form.update());
+    app.open_frame().tree_update(win(1), form.update());
     let diff = app.snapshot("--diff");
     assert!(diff.contains("~ @e"), "{diff}");
     assert!(diff.contains("checkbox \"Remember me\" checked"), "{diff}");
@@ -556,7 +556,7 @@ fn frame_of(snapshot: &str) -> u64 {
 fn since_answers_from_the_app_s_trees_not_from_another_client_s_snapshots() {
     let mut form = Form::default();
     let app = with_form(&form);
-    app.automation().end_frame();
+    app.end_frame();
     let first = app.snapshot("-i");
     let seen = frame_of(&first);
     app.snapshot("-i");
@@ -569,10 +569,10 @@ fn since_answers_from_the_app_s_trees_not_from_another_client_s_snapshots() {
     );
 
     // A change in a later frame: the tree, or with --diff the change since the frame it saw.
-    app.automation().end_frame();
+    app.end_frame();
     form.remember = true;
-    app.automation().tree_update(win(1), form.update());
-    app.automation().end_frame();
+    app.open_frame().tree_update(win(1), form.update());
+    app.end_frame();
     let whole = app.snapshot(&format!("-i --since {seen}"));
     assert!(
         whole.contains("checkbox \"Remember me\" checked"),
@@ -613,7 +613,7 @@ fn since_answers_from_the_app_s_trees_not_from_another_client_s_snapshots() {
 fn diff_and_unchanged_compare_with_the_last_snapshot_of_the_same_view() {
     let mut form = Form::default();
     let app = with_form(&form);
-    app.automation().end_frame();
+    app.end_frame();
     let regular = app.snapshot("");
     assert!(regular.contains("[45 items below]"), "{regular}");
     let interactive = app.snapshot("-i");
@@ -629,7 +629,7 @@ fn diff_and_unchanged_compare_with_the_last_snapshot_of_the_same_view() {
             .collect::<Vec<_>>()
     };
     form.remember = true;
-    app.automation().tree_update(win(1), form.update());
+    app.open_frame().tree_update(win(1), form.update());
     // Against the regular snapshot, not the interactive one taken after it: one changed line.
     let diff = app.snapshot("--diff");
     let lines = changes(&diff);
@@ -652,7 +652,7 @@ fn diff_and_unchanged_compare_with_the_last_snapshot_of_the_same_view() {
     assert!(changes(&list).is_empty(), "{list}");
     assert!(list.contains("list \"Files\""), "{list}");
     form.scroll = 20.0;
-    app.automation().tree_update(win(1), form.update());
+    app.open_frame().tree_update(win(1), form.update());
     let list = app.snapshot("--scope role=list --diff");
     assert!(list.contains("+ [1 item above]"), "{list}");
     assert!(!list.contains("Remember me"), "{list}");
@@ -674,7 +674,7 @@ fn the_artifacts_follow_the_tree_and_accessibility_txt_is_byte_identical_for_the
     })
     .unwrap();
     form.remember = true;
-    app.automation().tree_update(win(1), form.update());
+    app.open_frame().tree_update(win(1), form.update());
     common::eventually(Duration::from_secs(20), || {
         read("accessibility.txt")
             .contains("\"Remember me\" checked")
@@ -682,7 +682,7 @@ fn the_artifacts_follow_the_tree_and_accessibility_txt_is_byte_identical_for_the
     })
     .unwrap();
     form.remember = false;
-    app.automation().tree_update(win(1), form.update());
+    app.open_frame().tree_update(win(1), form.update());
     let a2 = common::eventually(Duration::from_secs(20), || {
         let t = read("accessibility.txt");
         t.contains("\"Remember me\" unchecked").then_some(t)
@@ -698,7 +698,7 @@ fn a_ten_thousand_node_tree_and_a_five_thousand_level_tree() {
     let app = bare();
     app.automation()
         .window_state(win(1), window_state("Big", 1.0));
-    app.automation().tree_update(win(1), fixture::wide(10_000));
+    app.open_frame().tree_update(win(1), fixture::wide(10_000));
     let raw = app.snapshot("--raw");
     assert_eq!(
         raw.lines().filter(|l| l.contains(" button ")).count(),
@@ -718,7 +718,7 @@ fn a_ten_thousand_node_tree_and_a_five_thousand_level_tree() {
 
     app.automation()
         .window_state(win(2), window_state("Deep", 1.0));
-    app.automation().tree_update(win(2), fixture::deep(5_000));
+    app.open_frame().tree_update(win(2), fixture::deep(5_000));
     let deep = app.snapshot("--raw --scope \"name=\\\"level 0\\\"\"");
     assert_eq!(
         deep.lines().filter(|l| l.contains("\"level ")).count(),
@@ -735,7 +735,7 @@ fn an_invalid_update_is_reported_and_the_app_keeps_answering() {
     let app = with_form(&Form::default());
     let mut root = Node::new(Role::Window);
     root.set_children(vec![NodeId(12345)]);
-    app.automation().tree_update(
+    app.open_frame().tree_update(
         win(1),
         TreeUpdate {
             nodes: vec![(fixture::ROOT, root)],
@@ -753,7 +753,7 @@ fn an_invalid_update_is_reported_and_the_app_keeps_answering() {
         app.ok("status")
             .contains(&format!("protocol {PROTOCOL_VERSION}\n"))
     );
-    app.automation()
+    app.open_frame()
         .tree_update(win(1), Form::default().update());
     assert!(!app.snapshot("").contains("error="));
 }
@@ -776,7 +776,7 @@ fn diff_keeps_repeated_hint_lines_apart() {
     let app = with_form(&form);
     app.snapshot("");
     form.scroll = 20.0;
-    app.automation().tree_update(win(1), form.update());
+    app.open_frame().tree_update(win(1), form.update());
     let diff = app.snapshot("--diff");
     assert!(diff.contains("- [45 items below]"), "{diff}");
     assert!(diff.contains("+ [44 items below]"), "{diff}");
@@ -805,7 +805,7 @@ fn a_scope_inside_a_scroll_view_keeps_the_scroll_view_s_clip() {
     let mut far = Node::new(Role::Button);
     far.set_label("Far");
     far.set_bounds(rect(300.0, 320.0));
-    app.automation().tree_update(
+    app.open_frame().tree_update(
         win(1),
         TreeUpdate {
             nodes: vec![
@@ -841,7 +841,7 @@ fn every_node_line_the_app_writes_parses_as_a_node_line_and_writes_back_the_same
     });
     app.automation()
         .window_state(win(2), window_state("States", 1.0));
-    app.automation().widgets(
+    app.open_frame().widgets(
         win(2),
         vec![
             Widget::new("off", Role::Button, "Off")

@@ -1,5 +1,5 @@
 //! What the snapshot shows as visible, and what a point names, once the app has said what its tree
-//! cannot (`Automation::layers`): reported clips hide rows like the tree's own, a layer root is not
+//! cannot (`Frame::layers`): reported clips hide rows like the tree's own, a layer root is not
 //! cut off by its tree ancestors, what lies wholly under a higher layer is left out with a hint,
 //! and `get X,Y` names the node painted on top.
 #![cfg(all(feature = "automation", feature = "client"))]

@@ -8,7 +8,8 @@
 //!   through the client and feeds it with [`TestApp::feed`] / [`TestApp::publish`].
 //! - [`TestAppBuilder::stepped`]: the test thread is the render thread. It owns the
 //!   [`Automation`] and runs each frame itself ([`SteppedApp::frame`]), for tests that draw with a
-//!   real device, need exact frames, or time the render side (the benches).
+//!   real device, need exact frames, or time the render side (the benches). The frame being built
+//!   stays open between calls ([`SteppedApp::open_frame`]) until [`SteppedApp::end_frame`] ends it.
 //!
 //! Either way the app records what it was handed, frame by frame ([`Handed`]), answers the
 //! requests it gets by the rules below, and stops cleanly when dropped, also while a test panics.
@@ -24,6 +25,7 @@
 //! (the plugin is then a no-op and there is no client), for the benches' baseline.
 #![allow(dead_code)]
 
+use std::cell::{RefCell, RefMut};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -37,6 +39,9 @@ use winit_automation::protocol::{Command, ErrorCode, Failure};
 use winit_automation::{Automation, Builder, Input, Request, WindowState};
 #[cfg(all(feature = "automation", feature = "client"))]
 use winit_automation::{client::Client, protocol::Response};
+
+/// The plugin's frame (this file's [`Frame`] is the record of one).
+type AppFrame = winit_automation::Frame;
 
 /// The test app's window (the one [`TestAppBuilder::tree`] and [`TestApp::publish`] feed).
 pub fn window_id() -> WindowId {
@@ -201,9 +206,9 @@ impl TestAppBuilder {
     /// Starts the app with its render loop on its own thread.
     pub fn start(mut self) -> TestApp {
         let react = self.react.take();
-        let (automation, wake, session) = self.launch();
+        let (automation, first, wake, session) = self.launch();
         // The first frame carries the initial window and tree, as a real app's first redraw would.
-        automation.end_frame();
+        first.unwrap_or_else(|| automation.frame()).finish();
         let frames = Arc::new(Mutex::new(Vec::new()));
         let (stop, stop_rx) = bounded(1);
         let (jobs, jobs_rx) = unbounded();
@@ -229,22 +234,27 @@ impl TestAppBuilder {
     }
 
     /// Starts the app with the test thread as its render thread; nothing runs until the test
-    /// runs frames.
+    /// runs frames. The initial tree is in a frame left open: the test's first frame ends it.
     pub fn stepped(self) -> SteppedApp {
         assert!(
             self.react.is_none(),
             "react needs the threaded loop: start()"
         );
-        let (automation, woken, session) = self.launch();
+        let (automation, first, woken, session) = self.launch();
         SteppedApp {
             automation,
+            open: RefCell::new(first.map(|frame| Open {
+                frame,
+                begun: false,
+            })),
             woken,
             session,
         }
     }
 
-    /// Starts the plugin and hands it the initial window and tree.
-    fn launch(self) -> (Automation, Receiver<()>, Session) {
+    /// Starts the plugin and hands it the initial window and tree; the tree in a frame opened for
+    /// it and returned unended (nothing is published yet).
+    fn launch(self) -> (Automation, Option<AppFrame>, Receiver<()>, Session) {
         let (tmp, dir) = match self.dir {
             Some(dir) => (None, dir),
             None => {
@@ -267,11 +277,13 @@ impl TestAppBuilder {
         if let Some(state) = self.window {
             automation.window_state(window_id(), state);
         }
-        if let Some(update) = self.tree {
-            automation.tree_update(window_id(), update);
-        }
+        let first = self.tree.map(|update| {
+            let mut frame = automation.frame();
+            frame.tree_update(window_id(), update);
+            frame
+        });
         let session = Session::connect(dir, tmp);
-        (automation, wake, session)
+        (automation, first, wake, session)
     }
 }
 
@@ -355,7 +367,10 @@ impl Session {
 }
 
 /// Work for the render thread: runs in the next frame, which reports its number back.
-type Job = (Box<dyn FnOnce(&Automation) + Send>, Sender<u64>);
+type Job = (
+    Box<dyn FnOnce(&Automation, &mut AppFrame) + Send>,
+    Sender<u64>,
+);
 
 /// The test app with its render loop on its own thread: [`TestApp::builder`]`.start()`.
 pub struct TestApp {
@@ -384,9 +399,12 @@ impl TestApp {
         std::mem::take(&mut *self.frames.lock().unwrap())
     }
 
-    /// Runs `job` on the render thread in its next frame; returns the frame's number once the
-    /// job has run.
-    pub fn run_on_render_thread(&self, job: impl FnOnce(&Automation) + Send + 'static) -> u64 {
+    /// Runs `job` on the render thread in its next frame (after the frame's input was handed
+    /// over, before it ends); returns the frame's number once the job has run.
+    pub fn run_on_render_thread(
+        &self,
+        job: impl FnOnce(&Automation, &mut AppFrame) + Send + 'static,
+    ) -> u64 {
         let (done, frame) = bounded(1);
         self.jobs
             .send((Box::new(job), done))
@@ -423,9 +441,10 @@ impl TestApp {
 
 #[cfg(all(feature = "automation", feature = "client"))]
 impl TestApp {
-    /// Runs `feed` on the render thread (tree updates, widget records, window state) and returns
-    /// once the frame that carried it is published, so the next command sees what it fed.
-    pub fn feed(&self, feed: impl FnOnce(&Automation) + Send + 'static) {
+    /// Runs `feed` in the render thread's next frame (tree updates, widget records on the frame;
+    /// window state on the plugin) and returns once that frame is published, so the next command
+    /// sees what it fed.
+    pub fn feed(&self, feed: impl FnOnce(&Automation, &mut AppFrame) + Send + 'static) {
         let frame = self.run_on_render_thread(feed);
         let deadline = std::time::Instant::now() + PATIENCE;
         // Each status is a round trip to the service thread: this polls without sleeping.
@@ -439,12 +458,12 @@ impl TestApp {
 
     /// Shows `update` in [`window_id`]; returns once a command would see it.
     pub fn publish(&self, update: TreeUpdate) {
-        self.feed(move |automation| automation.tree_update(window_id(), update));
+        self.feed(move |_, frame| frame.tree_update(window_id(), update));
     }
 
     /// Hands [`window_id`]'s layers over; returns once a command would see them.
     pub fn layers(&self, layers: winit_automation::Layers) {
-        self.feed(move |automation| automation.layers(window_id(), &layers));
+        self.feed(move |_, frame| frame.layers(window_id(), &layers));
     }
 }
 
@@ -494,22 +513,23 @@ impl RenderLoop {
     /// whether the app goes on (it stops after the frame that carried `quit`).
     fn frame(&mut self, jobs: Vec<Job>) -> bool {
         let automation = &self.automation;
-        let number = automation.frame();
-        let handed = hand_over(automation);
+        let mut frame = automation.frame();
+        let number = frame.number();
+        let handed = hand_over(automation, &mut frame);
         if let Some(update) = self.react.as_mut().and_then(|react| react(&handed)) {
-            automation.tree_update(window_id(), update);
+            frame.tree_update(window_id(), update);
         }
         let mut done = Vec::with_capacity(jobs.len());
         for (job, tell) in jobs {
-            job(automation);
+            job(automation, &mut frame);
             done.push(tell);
         }
         let quit = handed.contains(&Handed::Quit);
         if !handed.is_empty() {
-            let frame = Frame { number, handed };
-            self.frames.lock().unwrap().push(frame);
+            let record = Frame { number, handed };
+            self.frames.lock().unwrap().push(record);
         }
-        automation.end_frame();
+        frame.finish();
         for tell in done {
             let _ = tell.send(number);
         }
@@ -517,10 +537,10 @@ impl RenderLoop {
     }
 }
 
-/// Starts a frame: answers the requests and returns everything the frame was handed.
-fn hand_over(automation: &Automation) -> Vec<Handed> {
-    automation
-        .begin_frame()
+/// Takes `frame`'s input: answers the requests and returns everything the frame was handed.
+fn hand_over(automation: &Automation, frame: &mut AppFrame) -> Vec<Handed> {
+    frame
+        .input()
         .map(|input| {
             let handed = Handed::from_input(&input);
             if let Input::Request(request) = input {
@@ -554,33 +574,83 @@ fn answer(automation: &Automation, request: Request) {
 }
 
 /// The test app run frame by frame from the test thread: [`TestApp::builder`]`.stepped()`.
+///
+/// One frame is open at a time, kept between calls: [`SteppedApp::begin_frame`] (or the first
+/// [`SteppedApp::open_frame`]) opens it, [`SteppedApp::end_frame`] ends it (publishes it). A
+/// frame opened before `begin_frame` (the initial tree's, or one `open_frame` opened to take a
+/// tree) is the frame `begin_frame` hands over: its input is what waited when it was opened.
 pub struct SteppedApp {
-    /// First: the plugin stops before its directory goes.
+    /// First, with the open frame: the plugin stops (once both are gone) before its directory
+    /// goes.
     automation: Automation,
+    open: RefCell<Option<Open>>,
     woken: Receiver<()>,
     session: Session,
 }
 
+/// The frame a [`SteppedApp`] is building.
+struct Open {
+    frame: AppFrame,
+    /// Whether [`SteppedApp::begin_frame`] handed its input over.
+    begun: bool,
+}
+
 impl SteppedApp {
-    /// The plugin, to feed it (tree updates, widget records, window state, captures) directly.
+    /// The plugin, to tell it what lives outside frames (window state, window events, closed
+    /// windows, the adapter and surfaces).
     pub fn automation(&self) -> &Automation {
         &self.automation
     }
 
-    /// Starts a frame: answers the requests and returns what the frame was handed.
-    pub fn begin_frame(&self) -> Vec<Handed> {
-        hand_over(&self.automation)
+    /// The frame being built, opened now if none is: to hand it what a frame takes (tree
+    /// updates, widget records, layers, press reports, animation, captures). Drop the guard
+    /// before the next call on the app.
+    pub fn open_frame(&self) -> RefMut<'_, AppFrame> {
+        RefMut::map(self.open.borrow_mut(), |open| {
+            &mut open
+                .get_or_insert_with(|| Open {
+                    frame: self.automation.frame(),
+                    begun: false,
+                })
+                .frame
+        })
     }
 
-    /// Publishes the frame.
+    /// Starts a frame (or takes over the one already open): answers the requests and returns
+    /// what the frame was handed.
+    pub fn begin_frame(&self) -> Vec<Handed> {
+        let mut open = self.open.borrow_mut();
+        let open = open.get_or_insert_with(|| Open {
+            frame: self.automation.frame(),
+            begun: false,
+        });
+        assert!(!open.begun, "begin_frame twice: call end_frame first");
+        open.begun = true;
+        hand_over(&self.automation, &mut open.frame)
+    }
+
+    /// Publishes the frame: ends the open one, or opens one and ends it at once.
     pub fn end_frame(&self) {
-        self.automation.end_frame();
+        let open = self.open.borrow_mut().take();
+        match open {
+            Some(open) => open.frame.finish(),
+            None => {
+                let mut frame = self.automation.frame();
+                let handed = hand_over(&self.automation, &mut frame);
+                assert!(
+                    handed.is_empty(),
+                    "end_frame with no frame open took this input, lost: {handed:?} \
+                     (begin_frame first)"
+                );
+                frame.finish();
+            }
+        }
     }
 
     /// One frame: begin, `draw`, end. Returns what the frame was handed.
-    pub fn frame(&self, draw: impl FnOnce(&Automation)) -> Vec<Handed> {
+    pub fn frame(&self, draw: impl FnOnce(&mut AppFrame)) -> Vec<Handed> {
         let handed = self.begin_frame();
-        draw(&self.automation);
+        draw(&mut self.open_frame());
         self.end_frame();
         handed
     }
@@ -596,7 +666,7 @@ impl SteppedApp {
     /// Runs frames, each drawn by `draw`, a few milliseconds apart, until command `seq` is
     /// answered; returns the answer.
     #[track_caller]
-    pub fn frames_until_answered(&self, seq: u64, mut draw: impl FnMut(&Automation)) -> Response {
+    pub fn frames_until_answered(&self, seq: u64, mut draw: impl FnMut(&mut AppFrame)) -> Response {
         let answer = self
             .dir()
             .join(winit_automation::protocol::response_file(seq));
