@@ -286,6 +286,12 @@ mod tests {
         // One argument per term, the value's space kept by the shell: the same refusal.
         let e = argv(Verb::Click, &["role=button", "name=Save as"]).unwrap_err();
         assert_eq!(e.hint, "quote a value with spaces: name=\"Save as\"");
+        // Single quotes are not the grammar's: the hint quotes what they enclose, not them.
+        let e = argv(Verb::Click, &["role=button name='Organize windows'"]).unwrap_err();
+        assert_eq!(
+            e.hint,
+            "quote a value with spaces: role=button name=\"Organize windows\""
+        );
         // Each word its own argument, as a shell splits an unquoted value: the same refusal.
         let e = argv(
             Verb::Click,

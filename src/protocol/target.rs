@@ -211,6 +211,11 @@ pub(crate) fn unquoted_value(tokens: &[Token], at: usize) -> ParseError {
         term.quoted.as_deref().unwrap_or(""),
         words.join(" ")
     );
+    // Single quotes are no quotes here (`name='Save as'`): the value is what they enclose.
+    let value = match value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')) {
+        Some(inner) => inner.to_owned(),
+        None => value,
+    };
     let mut fixed: Vec<String> = tokens[first..at - 1].iter().map(Token::written).collect();
     fixed.push(format!("{key}={}", quote(&value)));
     ParseError::new(
