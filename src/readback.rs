@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
 use crate::link::Frame;
 use crate::protocol::{ErrorCode, Failure};
@@ -51,8 +51,17 @@ pub(crate) fn read(copy: GpuCopy, visit: &mut dyn FnMut(&Frame<'_>)) -> Result<(
         let _ = copy.device.poll(wgpu::PollType::Poll);
         match copy.mapped.recv_timeout(POLL_EVERY) {
             Ok(result) => break result,
-            Err(_) if started.elapsed() < GPU_WAIT => {}
-            Err(_) => {
+            // The mapping's callback went without running: the encoder that was to map the
+            // buffer was dropped unsubmitted (or the device is gone). Nothing will come.
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(Failure::new(
+                    ErrorCode::AppError,
+                    "the screenshot could not be read back: the encoder handed to Frame::capture was dropped without being submitted",
+                    "submit the encoder the frame was captured into (Frame::submit does)",
+                ));
+            }
+            Err(RecvTimeoutError::Timeout) if started.elapsed() < GPU_WAIT => {}
+            Err(RecvTimeoutError::Timeout) => {
                 return Err(gpu_failed(format!(
                     "the GPU did not finish the frame within {} s (was the encoder handed to Frame::capture submitted?)",
                     GPU_WAIT.as_secs()
