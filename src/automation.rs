@@ -28,8 +28,8 @@ pub const DEFAULT_REAP_AFTER: Duration = Duration::from_secs(2);
 /// The default time a response may wait to be read before the app removes it.
 pub const DEFAULT_RESPONSE_TTL: Duration = Duration::from_secs(60);
 
-/// The longest [`Automation::run_headless`] waits between frames with no wake-up: it bounds what
-/// a lost wake-up costs.
+/// The longest [`Automation::run_headless`] waits between frames with no wake-up, so a headless
+/// app runs a frame at least this often (its own timers, a deadline an order carries).
 pub const HEADLESS_IDLE: Duration = Duration::from_millis(500);
 
 /// Configures and starts the plugin.
@@ -174,6 +174,11 @@ impl Automation {
     /// Opens a frame: takes the input injected for it ([`Frame::input`]). Call it once per
     /// frame, before the app handles its own input; the frame ends when it is dropped or
     /// submitted ([`Frame::submit`]). Non-blocking.
+    ///
+    /// One frame is open at a time. Called while one is, it returns a frame that joins the open
+    /// one: it yields no input (the open frame took it), what it is handed (trees, layers, press
+    /// reports, captures) belongs to the open frame, and publishing or ending it does nothing;
+    /// the open frame's own end publishes.
     pub fn frame(&self) -> Frame {
         Frame::open(&self.render)
     }
@@ -187,8 +192,17 @@ impl Automation {
             return;
         }
         while frame(self.frame()) {
-            self.render.wait_for_work(HEADLESS_IDLE);
+            self.wait_for_work(HEADLESS_IDLE);
         }
+    }
+
+    /// Waits, between frames, until there is work for a frame (a command arrived, an answer waits
+    /// for the next frame) or `timeout` passes: the idle wait of a headless loop that decides its
+    /// own frame times (an animating egui app, say), where [`Automation::run_headless`] does not
+    /// fit. A wake-up that came since the last wait returns at once; none is lost. Never call it
+    /// while a [`Frame`] is open. With the feature off it returns at once.
+    pub fn wait_for_work(&self, timeout: Duration) {
+        self.render.wait_for_work(timeout);
     }
 
     /// Tells the plugin a window's title, logical size, scale factor and focus, for the snapshot
@@ -227,7 +241,8 @@ impl Automation {
         self.render.surface(u64::from(window), config);
     }
 
-    /// The number of the frame being built (1 before the first frame ends; 0 with the feature off).
+    /// The number of the frame being built (1 before the first frame is published; 0 with the
+    /// feature off).
     pub fn frame_number(&self) -> u64 {
         self.render.frame_number()
     }

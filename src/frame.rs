@@ -96,32 +96,41 @@ mod sealed {
 /// [`Frame::submit`], [`Frame::finish`]). See the module docs for the order its type keeps.
 #[must_use = "a frame ends when it is dropped: keep it until the frame is drawn and submitted"]
 pub struct Frame<S: Stage = Building> {
-    end: End,
+    // Before `end`: input the app did not read (a `Request` answered `not_handled` when dropped)
+    // goes before the frame ends, so its answer is this frame's.
     input: std::vec::IntoIter<Input>,
+    end: End,
     stage: PhantomData<fn() -> S>,
 }
 
 /// Ends the frame when it goes: publishes it unless it was, and hands its captures over.
 struct End {
     render: Arc<imp::Render>,
+    /// Whether this value opened the frame; `false` for one that joined a frame already open,
+    /// whose end does nothing.
+    opened: bool,
     /// The frame [`Frame::publish`] published, and whether all of it reached the service.
     published: Option<(u64, bool)>,
 }
 
 impl Drop for End {
     fn drop(&mut self) {
-        self.render.end_frame(self.published.take());
+        if self.opened {
+            self.render.end_frame(self.published.take());
+        }
     }
 }
 
 impl Frame<Building> {
     pub(crate) fn open(render: &Arc<imp::Render>) -> Frame<Building> {
+        let input = render.begin_frame();
         Frame {
-            input: render.begin_frame(),
             end: End {
                 render: Arc::clone(render),
+                opened: input.is_some(),
                 published: None,
             },
+            input: input.unwrap_or_default(),
             stage: PhantomData,
         }
     }
@@ -181,11 +190,15 @@ impl Frame<Building> {
     /// actions it applied are written now, not after the GPU work; screenshots still wait for
     /// their pixels. Without it, the frame is published when it ends.
     pub fn publish(self) -> Frame<Published> {
-        let Frame { mut end, input, .. } = self;
-        end.published = Some(end.render.publish());
+        let Frame { input, mut end, .. } = self;
+        // Unread input goes first (see the field order); a published frame has none.
+        drop(input);
+        if end.opened {
+            end.published = Some(end.render.publish());
+        }
         Frame {
+            input: Vec::new().into_iter(),
             end,
-            input,
             stage: PhantomData,
         }
     }
@@ -233,9 +246,11 @@ impl<S: Stage> Frame<S> {
     /// next frame through [`LaterCapture::deliver`](crate::LaterCapture::deliver). `None` when
     /// none waits. In place of [`Frame::capture`].
     pub fn capture_later(&mut self, window: WindowId) -> Option<crate::LaterCapture> {
+        // The toolkit reads back the frame after this one.
+        let next = self.number() + 1;
         self.end
             .render
-            .capture_later(u64::from(window))
+            .capture_later(u64::from(window), next)
             .map(|inner| crate::LaterCapture { inner })
     }
 

@@ -1,8 +1,8 @@
 //! The plugin's render-thread half (feature `automation`): one small state behind one lock, used
 //! only from the app's frame loop, through [`crate::Frame`] and [`crate::Automation`].
 //!
-//! Runs on the render thread: it never blocks, never touches the file system and never formats
-//! text. Per frame it takes one uncontended lock in [`RenderSide::begin_frame`] (one `try_recv`
+//! Runs on the render thread: it never blocks, never touches the file system and formats text
+//! only on error paths (a refusal's message). Per frame it takes one uncontended lock in [`RenderSide::begin_frame`] (one `try_recv`
 //! per order waiting) and one in [`RenderSide::end_frame`] (the replies held for a press report,
 //! an atomic increment, the `try_send`s of scene changes still held back, an atomic store, one
 //! `try_send` of the frame's end time, and one more `try_send` when a reply was given). An idle
@@ -68,6 +68,8 @@ struct State {
     /// Copies encoded this frame, waiting for the frame to be submitted.
     staged: Vec<Staged>,
     ring: Ring,
+    /// Whether a frame is open (from `begin_frame` to `end_frame`): one at a time.
+    open: bool,
 }
 
 /// An order taken from the channel, with the stages of input still to deliver.
@@ -136,6 +138,7 @@ impl RenderSide {
                 wanted: Vec::new(),
                 staged: Vec::new(),
                 ring: Ring::new(),
+                open: false,
             }),
             thread: Some(service.thread),
         }
@@ -170,17 +173,12 @@ impl RenderSide {
     ) {
         let mut guard = self.state();
         let state = &mut *guard;
-        if state.wanted.is_empty() {
+        let Some((mine, scale)) = take_wanted(state, window) else {
             return;
-        }
-        let (mine, rest): (Vec<Wanted>, Vec<Wanted>) = std::mem::take(&mut state.wanted)
-            .into_iter()
-            .partition(|w| w.window == window);
-        state.wanted = rest;
-        let scale = state.windows.get(&window).map_or(1.0, |s| s.scale_factor);
-        for w in mine {
-            match crate::capture::check(texture) {
-                Ok(bgra) => {
+        };
+        match crate::capture::check(texture) {
+            Ok(bgra) => {
+                for w in mine {
                     let staged = crate::capture::stage(
                         &mut state.ring,
                         w,
@@ -192,27 +190,25 @@ impl RenderSide {
                     );
                     state.staged.push(staged);
                 }
-                Err(failure) => self.replier.send(w.seq, w.command.verb(), Err(failure)),
+            }
+            Err(failure) => {
+                for w in mine {
+                    self.replier
+                        .send(w.seq, w.command.verb(), Err(failure.clone()));
+                }
             }
         }
     }
 
     /// Takes the screenshots of `window` waiting for this frame, for the toolkit to answer with
-    /// the frame's pixels once it has read them back itself.
-    pub fn capture_later(&self, window: u64) -> Option<crate::capture::Later> {
+    /// the pixels of frame `frame` once it has read them back itself.
+    pub fn capture_later(&self, window: u64, frame: u64) -> Option<crate::capture::Later> {
         let mut guard = self.state();
-        let state = &mut *guard;
-        if !state.wanted.iter().any(|w| w.window == window) {
-            return None;
-        }
-        let (mine, rest): (Vec<Wanted>, Vec<Wanted>) = std::mem::take(&mut state.wanted)
-            .into_iter()
-            .partition(|w| w.window == window);
-        state.wanted = rest;
+        let (wanted, scale) = take_wanted(&mut guard, window)?;
         Some(crate::capture::Later {
-            wanted: mine,
-            frame: self.link.counters.building.load(Ordering::SeqCst) + 1,
-            scale: state.windows.get(&window).map_or(1.0, |s| s.scale_factor),
+            wanted,
+            frame,
+            scale,
             captures: self.link.captures.clone(),
             replier: self.request_replier.clone(),
         })
@@ -238,6 +234,7 @@ impl RenderSide {
         let (stages_left, flushed, replied_for_next) = {
             let mut guard = self.state();
             let state = &mut *guard;
+            state.open = false;
             let (frame, flushed) = published.unwrap_or_else(|| self.publish_locked(state));
             // Copies are handed over once their frame is published (else next time).
             let replied = flushed && self.finish_captures(state, frame);
@@ -331,7 +328,7 @@ impl RenderSide {
                 Err(Failure::new(
                     ErrorCode::Unsupported,
                     format!("the app did not hand window {}'s frame to Frame::capture", w.window),
-                    "call Frame::capture with the frame's texture before submitting each frame (see the README)",
+                    "call Frame::capture with the frame's texture before submitting each frame (docs/integration.md, Screenshots)",
                 )),
             );
         }
@@ -361,4 +358,25 @@ impl RenderSide {
     pub fn dir(&self) -> Option<&Path> {
         Some(&self.dir)
     }
+}
+
+/// The screenshots of `window` waiting for this frame, taken out of `wanted`, with the window's
+/// scale factor; `None` when none waits (nothing is moved then).
+fn take_wanted(state: &mut State, window: u64) -> Option<(Vec<Wanted>, f64)> {
+    if !state.wanted.iter().any(|w| w.window == window) {
+        return None;
+    }
+    let (mine, rest): (Vec<Wanted>, Vec<Wanted>) = std::mem::take(&mut state.wanted)
+        .into_iter()
+        .partition(|w| w.window == window);
+    state.wanted = rest;
+    Some((mine, scale_of(&state.windows, window)))
+}
+
+/// The scale factor of a window (1 until the app reports one): logical points to physical pixels.
+fn scale_of(windows: &HashMap<u64, WindowState>, window: u64) -> f64 {
+    windows
+        .get(&window)
+        .map_or(1.0, |s| s.scale_factor)
+        .max(f64::MIN_POSITIVE)
 }

@@ -12,6 +12,7 @@ use accesskit::{Action, ActionData, Node, NodeId, Rect, Role, TreeId, TreeInfo, 
 use common::{Frame, Handed, TestApp, all, window_state};
 use fixture::Form;
 use winit::event::MouseButton;
+use winit_automation::Input;
 use winit_automation::protocol::{ErrorCode, Outcome, Response};
 
 /// The test app showing `tree` at `scale`, its UI reacting to input with `react`.
@@ -618,4 +619,39 @@ fn a_refusal_hint_names_only_actions_the_node_lists() {
     };
     assert!(!hint.contains("scroll_into_view"), "{hint}");
     assert!(hint.contains("scroll"), "{hint}");
+}
+
+#[test]
+fn a_frame_opened_while_one_is_open_joins_it_takes_no_input_and_publishes_nothing() {
+    let app = TestApp::builder()
+        .window(window_state("Join", 1.0))
+        .tree(Form::default().update())
+        .stepped();
+    app.frame(|_| {});
+    let seq = app.client().enqueue_line("key Escape").unwrap();
+    assert!(
+        app.woken(common::PATIENCE),
+        "the key never reached the render side"
+    );
+    let automation = app.automation();
+    let mut open = automation.frame();
+    let number = open.number();
+    let mut joined = automation.frame();
+    assert_eq!(joined.input().count(), 0, "the joined frame took input");
+    let taken: Vec<Input> = open.input().collect();
+    assert!(
+        !taken.is_empty() && taken.iter().all(|i| matches!(i, Input::Key { .. })),
+        "the open frame keeps the key: {taken:?}"
+    );
+    // Publishing and ending the joined frame does nothing: the open frame is still being built.
+    drop(joined.publish());
+    assert_eq!(automation.frame_number(), number);
+    drop(open);
+    assert_eq!(automation.frame_number(), number + 1);
+    let response = app.client().wait(seq).unwrap();
+    let body = response.body();
+    assert!(
+        response.is_ok() && body.contains(&format!("frame {number}\n")),
+        "{response:?}"
+    );
 }

@@ -20,8 +20,8 @@ pub(crate) fn start(_: Options) -> Result<Render, StartFailure> {
 pub(crate) struct Render;
 
 impl Render {
-    pub fn begin_frame(&self) -> std::vec::IntoIter<Input> {
-        Vec::new().into_iter()
+    pub fn begin_frame(&self) -> Option<std::vec::IntoIter<Input>> {
+        Some(Vec::new().into_iter())
     }
     pub fn publish(&self) -> (u64, bool) {
         (0, true)
@@ -46,7 +46,7 @@ impl Render {
         _: &wgpu::Texture,
     ) {
     }
-    pub fn capture_later(&self, _: u64) -> Option<Later> {
+    pub fn capture_later(&self, _: u64, _: u64) -> Option<Later> {
         None
     }
     pub fn wait_for_work(&self, _: Duration) {}

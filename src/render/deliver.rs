@@ -1,17 +1,15 @@
 //! The start of a frame: each order's next input stage is handed to the app, in command order,
 //! and an order whose deadline passed is dropped (answered `expired`), releasing what it pressed.
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use winit::window::WindowId;
 
 use super::events::{expired, to_input};
-use super::{Held, Pending, RenderSide};
+use super::{Held, Pending, RenderSide, scale_of};
 use crate::capture::Wanted;
 use crate::input::{Input, Request};
 use crate::link::{Hit, Order, Step};
-use crate::window::WindowState;
 
 impl RenderSide {
     /// This frame's input: one stage of every order in turn. A command's next stage (and every
@@ -20,9 +18,15 @@ impl RenderSide {
     /// Deadlines: an order not started by its deadline is dropped (answered `expired` here, or
     /// already by the service when it withdrew it first); one started and not finished by then
     /// has its remaining stages dropped and is answered `expired` with what was delivered.
-    pub fn begin_frame(&self) -> std::vec::IntoIter<Input> {
+    ///
+    /// `None` while a frame is open: the frame asking joins it and takes no input (the open
+    /// frame took it).
+    pub fn begin_frame(&self) -> Option<std::vec::IntoIter<Input>> {
         let mut guard = self.state();
         let state = &mut *guard;
+        if std::mem::replace(&mut state.open, true) {
+            return None;
+        }
         while let Ok(Order {
             seq,
             command,
@@ -43,7 +47,7 @@ impl RenderSide {
             });
         }
         if state.pending.is_empty() {
-            return Vec::new().into_iter();
+            return Some(Vec::new().into_iter());
         }
         let now = Instant::now();
         let mut out = Vec::new();
@@ -164,16 +168,8 @@ impl RenderSide {
             }
             state.pending.pop_front();
         }
-        out.into_iter()
+        Some(out.into_iter())
     }
-}
-
-/// The scale factor of a window (1 until the app reports one): logical points to physical pixels.
-fn scale_of(windows: &HashMap<u64, WindowState>, window: u64) -> f64 {
-    windows
-        .get(&window)
-        .map_or(1.0, |s| s.scale_factor)
-        .max(f64::MIN_POSITIVE)
 }
 
 /// Whether `release` lets go of what `press` pressed.
