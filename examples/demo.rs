@@ -173,7 +173,7 @@ impl shell::App for Windowed {
             paint(gpu, gfx, &self.ui, &mut encoder, texture, scale);
             frame.capture(id, &gpu.device, &mut encoder, texture);
             frame.submit(&gpu.queue, [encoder.finish()]);
-            screen.present(gpu, shown);
+            screen.present(&gpu.device, &gpu.queue, shown);
         }
         !quit
     }

@@ -110,6 +110,17 @@ impl FrameTarget {
     /// A texture to draw a headless app's frames into, `width` x `height` pixels of 8-bit sRGB
     /// RGBA that screenshots can copy from: no window, no surface.
     pub fn offscreen(device: &wgpu::Device, width: u32, height: u32) -> wgpu::Texture {
+        Self::offscreen_with_format(device, width, height, wgpu::TextureFormat::Rgba8UnormSrgb)
+    }
+
+    /// [`FrameTarget::offscreen`] in the format the app's renderer draws in (egui-wgpu writes
+    /// gamma-space colours: `Rgba8Unorm`). Screenshots read 8-bit RGBA or BGRA formats.
+    pub fn offscreen_with_format(
+        device: &wgpu::Device,
+        width: u32,
+        height: u32,
+        format: wgpu::TextureFormat,
+    ) -> wgpu::Texture {
         device.create_texture(&wgpu::TextureDescriptor {
             label: Some("winit-automation offscreen frame"),
             size: wgpu::Extent3d {
@@ -120,7 +131,7 @@ impl FrameTarget {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8UnormSrgb,
+            format,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         })
@@ -200,10 +211,11 @@ impl FrameTarget {
     }
 }
 
-/// A window's surface set up for captures in one call: configured with the adapter's default
-/// format for the window's size, through a [`FrameTarget`] (`COPY_SRC`, or an intermediate
-/// texture blitted to the surface). For an app that needs its own configuration (a format of its
-/// choosing), [`FrameTarget`] is the piece underneath.
+/// A window's surface set up for captures in one call: configured for the window's size, through
+/// a [`FrameTarget`] (`COPY_SRC`, or an intermediate texture blitted to the surface). The format
+/// is the adapter's default ([`WindowSurface::new`]) or the first the surface offers that the app
+/// accepts ([`WindowSurface::with_format`]); for a configuration of its own, an app uses
+/// [`FrameTarget`], the piece underneath.
 pub struct WindowSurface {
     window: std::sync::Arc<winit::window::Window>,
     surface: wgpu::Surface<'static>,
@@ -212,7 +224,8 @@ pub struct WindowSurface {
 }
 
 impl WindowSurface {
-    /// Configures `surface`, made for `window`, for the window's size.
+    /// Configures `surface`, made for `window`, for the window's size, in the adapter's default
+    /// format.
     ///
     /// # Panics
     ///
@@ -223,11 +236,34 @@ impl WindowSurface {
         adapter: &wgpu::Adapter,
         device: &wgpu::Device,
     ) -> WindowSurface {
+        Self::with_format(window, surface, adapter, device, |_| true)
+    }
+
+    /// As [`WindowSurface::new`], in the first format the surface offers for which `accept` is
+    /// true (say `|f| !f.is_srgb()` for a renderer that writes gamma-space colours, as egui-wgpu
+    /// does); the default format when none is.
+    ///
+    /// # Panics
+    ///
+    /// When `adapter` cannot present to `surface` (choose it with `compatible_surface`).
+    pub fn with_format(
+        window: std::sync::Arc<winit::window::Window>,
+        surface: wgpu::Surface<'static>,
+        adapter: &wgpu::Adapter,
+        device: &wgpu::Device,
+        accept: impl Fn(wgpu::TextureFormat) -> bool,
+    ) -> WindowSurface {
         let size = window.inner_size();
         let mut config = surface
             .get_default_config(adapter, size.width.max(1), size.height.max(1))
             .expect("the adapter presents to the surface (choose it with `compatible_surface`)");
-        let target = FrameTarget::new(device, &mut config, &surface.get_capabilities(adapter));
+        let capabilities = surface.get_capabilities(adapter);
+        if !accept(config.format)
+            && let Some(&format) = capabilities.formats.iter().find(|&&f| accept(f))
+        {
+            config.format = format;
+        }
+        let target = FrameTarget::new(device, &mut config, &capabilities);
         surface.configure(device, &config);
         WindowSurface {
             window,
@@ -262,8 +298,10 @@ impl WindowSurface {
         &self.config
     }
 
-    /// The surface texture to show the next frame on. `None` when there is none now; an outdated
-    /// or lost surface is configured again, and the window is asked for another redraw.
+    /// The surface texture to show the next frame on. `None` when there is none now: an
+    /// outdated or lost surface is configured again, and after a timeout as well the window is
+    /// asked for another redraw; a hidden (occluded) window waits for the redraw the window
+    /// system sends when it shows again, without spinning.
     pub fn acquire(&self, device: &wgpu::Device) -> Option<wgpu::SurfaceTexture> {
         match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(texture)
@@ -271,7 +309,8 @@ impl WindowSurface {
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
                 self.surface.configure(device, &self.config);
             }
-            _ => {}
+            wgpu::CurrentSurfaceTexture::Timeout => {}
+            _ => return None,
         }
         self.window.request_redraw();
         None

@@ -59,6 +59,8 @@ impl WindowState {
     }
 
     /// What a winit window says of itself: its title, logical inner size, scale factor and focus.
+    /// winit reads no title back on X11, Wayland and the web (`title` is empty there): set it
+    /// from the app's own, `WindowState { title: ..., ..WindowState::of(&window) }`.
     pub fn of(window: &winit::window::Window) -> WindowState {
         let scale = window.scale_factor();
         let size = window.inner_size().to_logical::<f64>(scale);

@@ -23,7 +23,7 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
 use winit_automation::egui::{Plugin, window_id};
-use winit_automation::{Automation, Frame, Published};
+use winit_automation::{Automation, Frame, FrameTarget, Published};
 
 use crate::setup::{self, Args};
 pub use crate::shell::Spec;
@@ -211,7 +211,7 @@ impl shell::App for Windowed {
         // taken after the pass.
         if let Some(shown) = screen.acquire(&gpu.device) {
             painter.paint(gpu, renderer, screen.texture(&shown), frame.map(|f| (f, id)));
-            screen.present(gpu, shown);
+            screen.present(&gpu.device, &gpu.queue, shown);
         }
         painter.finish(renderer);
         self.next = root.as_ref().and_then(repaint_at);
@@ -232,13 +232,11 @@ impl shell::App for Windowed {
 /// The app with no window and no display: egui runs on input the plugin brings, drawn into an
 /// offscreen texture; a frame per wake-up, and when egui asks for one (at once while it animates,
 /// later for its timers, which keep to the wall clock). Not `Automation::run_headless`, whose
-/// wait is fixed: egui says when it wants its next frame.
+/// wait is fixed: egui says when it wants its next frame (`Automation::wait_for_work` waits).
 fn run_headless(spec: &Spec, mut ui: Ui, args: &Args) {
-    let (wake_tx, wake) = crossbeam_channel::bounded::<()>(1);
-    let builder = Automation::builder().waker(move || _ = wake_tx.try_send(()));
-    let automation = Arc::new(setup::automation(spec.name, builder, args));
+    let automation = Arc::new(setup::automation(spec.name, Automation::builder(), args));
     let (gpu, _) = Gpu::new(spec.name, &automation, None);
-    let make = |(w, h): (u32, u32)| offscreen(&gpu.device, w, h);
+    let make = |(w, h)| FrameTarget::offscreen_with_format(&gpu.device, w, h, HEADLESS_FORMAT);
     let mut texture = make(args.size);
     let mut renderer = egui_wgpu::Renderer::new(&gpu.device, HEADLESS_FORMAT, Default::default());
     let window = window_id(ViewportId::ROOT);
@@ -248,11 +246,11 @@ fn run_headless(spec: &Spec, mut ui: Ui, args: &Args) {
     let start = Instant::now();
     let mut next: Option<Instant> = Some(start);
     loop {
-        match next {
-            Some(at) => _ = wake.recv_timeout(at.saturating_duration_since(Instant::now())),
-            // The plugin holds the waker (without the feature, setup::automation exits headless).
-            None => _ = wake.recv(),
-        }
+        // Until a command comes, or egui's next frame is due (without the feature,
+        // setup::automation exits headless).
+        automation.wait_for_work(
+            next.map_or(Duration::MAX, |at| at.saturating_duration_since(Instant::now())),
+        );
         let frame_start = Instant::now();
         // egui's points: the texture's pixels over egui's scale (its zoom: ctrl++ makes points
         // larger, and fewer fit).
@@ -298,24 +296,6 @@ fn run_headless(spec: &Spec, mut ui: Ui, args: &Args) {
     }
     // egui's plugins let go of the automation handle: the service answers what it owes and stops.
     ctx.on_exit();
-}
-
-/// A headless frame of egui's (non-sRGB) format, drawn into and copied from for screenshots.
-fn offscreen(device: &wgpu::Device, width: u32, height: u32) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("offscreen frame"),
-        size: wgpu::Extent3d {
-            width: width.max(1),
-            height: height.max(1),
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: HEADLESS_FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    })
 }
 
 /// Parses `--dir`, `--headless`, `--size` and runs `ui` every frame, in a window or headless.

@@ -4,7 +4,7 @@
 //!
 //! The shell creates the window hidden, lets the app make its accessibility adapter
 //! (`accesskit_winit`, directly or through egui-winit: it must exist before the window is shown),
-//! shows it, configures its surface for captures ([`Screen`]) and tells the plugin the window and
+//! shows it, configures its surface for captures (`WindowSurface`) and tells the plugin the window and
 //! the surface. Then it hands the app the window's events and asks it for a frame on each redraw;
 //! commands wake the idle loop (`Builder::wake_event_loop`).
 
@@ -12,11 +12,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use winit::application::ApplicationHandler;
-use winit::dpi::{LogicalSize, PhysicalSize};
+use winit::dpi::LogicalSize;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
-use winit_automation::{Automation, CapturePath, FrameTarget, WindowState};
+use winit_automation::{Automation, WindowState, WindowSurface};
 
 use crate::setup::{self, Args};
 
@@ -84,82 +84,6 @@ impl Gpu {
     }
 }
 
-/// A window's surface, configured for captures: `winit_automation::WindowSurface` with the
-/// format the app's renderer wants (sRGB for the demo's, not for egui-wgpu, which writes
-/// gamma-space colours), through a [`FrameTarget`] (`COPY_SRC`, or a texture blitted to it).
-pub struct Screen {
-    window: Arc<Window>,
-    surface: wgpu::Surface<'static>,
-    config: wgpu::SurfaceConfiguration,
-    target: FrameTarget,
-}
-
-impl Screen {
-    fn new(gpu: &Gpu, window: Arc<Window>, surface: wgpu::Surface<'static>, srgb: bool) -> Screen {
-        let size = window.inner_size();
-        let mut config = surface
-            .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
-            .expect("the surface works with the adapter");
-        let caps = surface.get_capabilities(&gpu.adapter);
-        if let Some(format) = caps.formats.iter().find(|f| f.is_srgb() == srgb) {
-            config.format = *format;
-        }
-        let target = FrameTarget::new(&gpu.device, &mut config, &caps);
-        surface.configure(&gpu.device, &config);
-        Screen { window, surface, config, target }
-    }
-
-    /// The capture path chosen.
-    fn path(&self) -> CapturePath {
-        self.target.path()
-    }
-
-    /// Follows the window's new size; returns the configuration, for `Automation::surface`.
-    fn resize(
-        &mut self,
-        device: &wgpu::Device,
-        size: PhysicalSize<u32>,
-    ) -> &wgpu::SurfaceConfiguration {
-        (self.config.width, self.config.height) = (size.width.max(1), size.height.max(1));
-        self.surface.configure(device, &self.config);
-        self.target.resize(device, &self.config);
-        &self.config
-    }
-
-    /// The surface texture to show the next frame on; `None` for this frame (an outdated or lost
-    /// surface is configured again, and the window asked for another redraw).
-    pub fn acquire(&self, device: &wgpu::Device) -> Option<wgpu::SurfaceTexture> {
-        match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => {
-                return Some(t);
-            }
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                self.surface.configure(device, &self.config);
-            }
-            _ => {}
-        }
-        self.window.request_redraw();
-        None
-    }
-
-    /// The texture to draw the frame into and to hand to `Frame::capture`.
-    pub fn texture<'a>(&'a self, shown: &'a wgpu::SurfaceTexture) -> &'a wgpu::Texture {
-        self.target.texture(&shown.texture)
-    }
-
-    /// Presents `shown` once the frame was submitted (on the blit path, drawn onto it first).
-    pub fn present(&self, gpu: &Gpu, shown: wgpu::SurfaceTexture) {
-        if self.path() == CapturePath::Blit {
-            let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            self.target.finish(&gpu.device, &mut encoder, &shown.texture);
-            gpu.queue.submit([encoder.finish()]);
-        }
-        self.window.pre_present_notify();
-        gpu.queue.present(shown);
-    }
-}
-
 /// What an example's UI does in the shell's window.
 pub trait App {
     /// The window's accessibility adapter (and whatever else reads the window's events).
@@ -203,7 +127,7 @@ pub struct Cx<'a, A: App + ?Sized> {
     pub window: &'a Arc<Window>,
     /// The window's id for the plugin.
     pub id: WindowId,
-    pub screen: &'a Screen,
+    pub screen: &'a WindowSurface,
     pub access: &'a mut A::Access,
     pub renderer: &'a mut A::Renderer,
 }
@@ -212,7 +136,7 @@ struct Shown<A: App> {
     window: Arc<Window>,
     id: WindowId,
     gpu: Gpu,
-    screen: Screen,
+    screen: WindowSurface,
     access: A::Access,
     renderer: A::Renderer,
 }
@@ -266,15 +190,19 @@ impl<A: App> ApplicationHandler<UserEvent> for Shell<A> {
         let access = self.app.access(event_loop, &window, self.proxy.clone());
         window.set_visible(true);
         let id = self.app.plugin_window().unwrap_or_else(|| {
-            self.automation.window_state(window.id(), WindowState::of(&window));
+            let title = self.spec.title.to_owned();
+            let state = WindowState { title, ..WindowState::of(&window) };
+            self.automation.window_state(window.id(), state);
             window.id()
         });
         let (gpu, surface) = Gpu::new(name, &self.automation, Some(&window));
         let surface = surface.expect("a surface for the window");
-        let screen = Screen::new(&gpu, window.clone(), surface, A::SRGB);
+        let (adapter, device) = (&gpu.adapter, &gpu.device);
+        let srgb = |f: wgpu::TextureFormat| f.is_srgb() == A::SRGB;
+        let screen = WindowSurface::with_format(window.clone(), surface, adapter, device, srgb);
         eprintln!("{name}: capture path {}", screen.path().as_str());
-        self.automation.surface(id, &screen.config);
-        let renderer = A::renderer(&gpu, screen.config.format);
+        self.automation.surface(id, screen.config());
+        let renderer = A::renderer(&gpu, screen.config().format);
         window.request_redraw();
         self.shown = Some(Shown { window, id, gpu, screen, access, renderer });
     }
@@ -300,8 +228,8 @@ impl<A: App> ApplicationHandler<UserEvent> for Shell<A> {
                 }
                 return;
             }
-            WindowEvent::Resized(size) => {
-                let config = shown.screen.resize(&shown.gpu.device, *size);
+            WindowEvent::Resized(_) => {
+                let config = shown.screen.resize(&shown.gpu.device);
                 self.automation.surface(shown.id, config);
             }
             _ => {}
