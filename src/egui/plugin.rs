@@ -416,6 +416,11 @@ impl egui::Plugin for Plugin {
             return;
         }
         let window = window_id(viewport);
+        if self.frame.is_none() {
+            // A deferred viewport's pass between the root's frames: the root's frame, if the app
+            // did not take it, ends before the next one opens (as in `input_hook`).
+            self.published = None;
+        }
         let frame = self.frame.get_or_insert_with(|| automation.frame());
         let v = self
             .viewports
