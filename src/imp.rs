@@ -1,14 +1,14 @@
-//! The one switch between the plugin and its no-op build: [`crate::Automation`], [`crate::Frame`],
-//! [`crate::LaterCapture`] and [`crate::Request`] are written once against the types named here,
-//! which are the real render side with the `automation` feature (`on`) and empty ones without it
-//! (`off`: no thread, no file, and `Later` and `Replier` uninhabited).
+//! The one switch between the plugin and its no-op build: [`crate::Automation`], [`crate::Frame`]
+//! and [`crate::LaterCapture`] are written once against the types named here, which are the real
+//! render side with the `automation` feature (`on`) and empty ones without it (`off`: no thread,
+//! no file, and `Later` uninhabited). [`crate::Request`]'s replier has a switch of its own, below
+//! `input` (`src/reply.rs`).
 
 #[cfg(not(feature = "automation"))]
 mod off;
 #[cfg(feature = "automation")]
 mod on;
 mod options;
-pub(crate) mod reply;
 
 #[cfg(not(feature = "automation"))]
 pub(crate) use off::{Later, Render, StartFailure, start};

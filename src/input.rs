@@ -102,7 +102,7 @@ pub struct Request {
     seq: u64,
     command: Command,
     /// Taken by the answer; `None` once answered. With the feature off no request is made.
-    replier: Option<crate::imp::reply::Replier>,
+    replier: Option<crate::reply::Replier>,
 }
 
 impl std::fmt::Debug for Request {
@@ -116,7 +116,7 @@ impl std::fmt::Debug for Request {
 
 impl Request {
     #[cfg_attr(not(feature = "automation"), allow(dead_code))]
-    pub(crate) fn new(seq: u64, command: Command, replier: crate::imp::reply::Replier) -> Request {
+    pub(crate) fn new(seq: u64, command: Command, replier: crate::reply::Replier) -> Request {
         Request {
             seq,
             command,

@@ -23,6 +23,7 @@ pub mod protocol;
 mod readback;
 #[cfg(feature = "automation")]
 mod render;
+mod reply;
 #[cfg(feature = "automation")]
 mod service;
 #[cfg(feature = "testing")]

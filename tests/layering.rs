@@ -10,8 +10,8 @@
 //! `mod tests { .. }` counts from that inline module. Comments and string literals are not code.
 //!
 //! Checks: no circle anywhere (printed with the line behind each step); each top-level module
-//! names only the modules its row of the layer table in ARCHITECTURE.md lists, and no item of the
-//! crate root; the pure layers touch no files, threads or windows; the render-side modules touch
+//! names only the modules its row of the layer table in ARCHITECTURE.md lists (and each it lists),
+//! and no item of the crate root; the pure layers touch no files, threads or windows; the render-side modules touch
 //! no files and never block on a channel.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -516,6 +516,20 @@ impl Graph {
         graph
     }
 
+    /// Whether the file of `module` declares an inline module `name` (`mod name {`).
+    fn declares_inline(&self, module: &str, name: &str) -> bool {
+        self.modules.get(module).is_some_and(|m| {
+            m.code.match_indices("mod ").any(|(at, _)| {
+                let rest = m.code[at + 4..].trim_start();
+                let before = m.code[..at].chars().next_back();
+                before.is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+                    && rest
+                        .strip_prefix(name)
+                        .is_some_and(|r| r.trim_start().starts_with('{'))
+            })
+        })
+    }
+
     fn is_module(&self, segs: &[String]) -> bool {
         self.modules.contains_key(&segs.join("::"))
     }
@@ -575,6 +589,11 @@ impl Graph {
             first if child(first) => {
                 cur = segments(from);
                 i = 0;
+            }
+            first if self.declares_inline(from, first) => {
+                // An inline module of the file (`mod off { .. }`, then `use off::Replier`): what
+                // it defines is the file module's.
+                return vec![from.to_owned()];
             }
             first => {
                 // A name a top-level `use` of the file bound (`use super::geometry::{self}`, then
@@ -756,6 +775,24 @@ impl Graph {
         out
     }
 
+    /// The allowances of `table` that no file of their module uses.
+    fn unused_allowances(&self, table: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+        let top = |m: &str| m.split("::").next().unwrap_or("").to_owned();
+        let mut out = Vec::new();
+        for (module, allowed) in table {
+            let named: BTreeSet<String> = self
+                .edges
+                .iter()
+                .filter(|(from, _)| top(from) == *module)
+                .flat_map(|(_, to)| to.keys().map(|t| top(t)))
+                .collect();
+            for a in allowed.difference(&named) {
+                out.push(format!("`{module}` may use `{a}` and names nothing of it"));
+            }
+        }
+        out
+    }
+
     /// The files of `module` and its submodules.
     fn files_of<'a>(&'a self, module: &'a str) -> impl Iterator<Item = &'a Module> + 'a {
         self.modules
@@ -859,6 +896,16 @@ fn every_module_names_only_the_modules_its_layer_allows() {
 }
 
 #[test]
+fn every_allowance_of_the_layer_table_is_used() {
+    // A row that allows more than its module names hides the next wrong import: the table is
+    // kept to what the code needs.
+    let table = layer_table();
+    let graph = real_graph();
+    let unused = graph.unused_allowances(&table);
+    assert!(unused.is_empty(), "{unused:#?}");
+}
+
+#[test]
 fn the_layer_table_lists_only_lower_layers() {
     let rows = layer_rows();
     let mut found = Vec::new();
@@ -909,7 +956,17 @@ fn the_dropbox_client_service_link_and_cli_know_no_window_system() {
 }
 
 /// The modules that run on the render thread (the app's frame loop).
-const RENDER_SIDE: &[&str] = &["render", "capture", "input", "automation", "egui", "imp"];
+const RENDER_SIDE: &[&str] = &[
+    "render",
+    "capture",
+    "input",
+    "automation",
+    "egui",
+    "imp",
+    "frame",
+    "later",
+    "present",
+];
 
 /// The rule: no path naming `fs`, `File` or `OpenOptions` (`use std::{fs, io}` read as
 /// `std::fs`), no `File`/`OpenOptions` identifier, no `.recv(`, `.recv_timeout(`,
@@ -1018,6 +1075,16 @@ fn positive_control_paths_are_read_and_resolved() {
         graph.resolve("input", &[], &segments("crate::imp::R"), 0),
         ["link", "imp::off"]
     );
+    // A name bound into an inline module of its file is that file's.
+    let graph = with(&[(
+        "imp/probe.rs",
+        "#[cfg(a)]\npub(crate) use crate::link::R;\n#[cfg(not(a))]\npub(crate) use off::R;\n\
+         #[cfg(not(a))]\nmod off {\n    pub(crate) enum R {}\n}\n",
+    )]);
+    assert_eq!(
+        graph.resolve("input", &[], &segments("crate::imp::probe::R"), 0),
+        ["link", "imp::probe"]
+    );
     // The CLI: `crate::` is its own root, the library is `winit_automation`.
     assert_eq!(
         resolve("bin::script", "crate::exit::EXIT_OK").as_deref(),
@@ -1088,6 +1155,16 @@ fn positive_control_a_layer_violation_is_found() {
     assert!(
         !table["link"].contains("tree"),
         "link names nothing of tree"
+    );
+    // An allowance nobody uses is found.
+    let mut loose = table.clone();
+    loose
+        .get_mut("widget")
+        .unwrap()
+        .insert("protocol".to_owned());
+    assert_eq!(
+        real_graph().unused_allowances(&loose),
+        ["`widget` may use `protocol` and names nothing of it"]
     );
     let graph = with(&[("protocol/probe.rs", "use crate::{tree::Trees, service};\n")]);
     let before = real_graph().violations(&table);
