@@ -1,21 +1,20 @@
-//! The smallest integration, to copy whole: a colour a button switches, screenshots on any surface,
-//! `--headless`; without the `automation` feature, the same app. Run `WINIT_AUTOMATION_DIR=/tmp/b
-//! cargo run --features automation --example minimal`, then `winit-automation --dir /tmp/b snapshot`.
-
-use std::sync::Arc;
+//! The smallest integration, to copy whole: a button switches a colour; screenshots on any surface;
+//! `--headless`; without the `automation` feature, the same app. `WINIT_AUTOMATION_DIR=/tmp/b cargo
+//! run --features automation --example minimal`, then `winit-automation --dir /tmp/b snapshot`.
 
 use accesskit::{Action, Role};
+use std::sync::Arc;
 use wgpu::{Instance, InstanceDescriptor};
 use winit::application::ApplicationHandler;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
-use winit_automation::WindowSurface;
-use winit_automation::{Automation, Bounds, Frame, FrameTarget, Input, Widget, WindowState};
+use winit_automation::{Automation, Bounds, Frame, FrameTarget, Input, Published, Widget};
+use winit_automation::{WindowState, WindowSurface};
 
 const COLOURS: [(&str, [f64; 3]); 2] = [("blue", [0.0, 0.0, 1.0]), ("yellow", [1.0, 1.0, 0.0])];
+const LABEL: Bounds = Bounds::new(20.0, 20.0, 200.0, 24.0);
 const SWITCH: Bounds = Bounds::new(20.0, 60.0, 120.0, 32.0);
-
 #[derive(Default)]
 struct Ui {
     yellow: bool,
@@ -31,40 +30,41 @@ impl Ui {
         let up = matches!(event, WindowEvent::MouseInput { state, .. } if !state.is_pressed());
         self.yellow ^= up && SWITCH.contains(self.cursor.0, self.cursor.1);
     }
-
-    /// A frame: its input, drawing (copied when a screenshot waits), widgets, the submit; false on quit.
-    fn draw(&mut self, mut frame: Frame, gpu: &Gpu, texture: &wgpu::Texture, scale: f64) -> bool {
+    /// A frame's input and widgets, published before drawing (answers go out); `None` on quit.
+    fn update(&mut self, mut frame: Frame, id: WindowId, scale: f64) -> Option<Drawn> {
         for input in frame.input() {
             match input {
                 Input::Pointer { event, .. } => self.pointer(&event, scale),
                 Input::Action { widget, .. } => self.yellow ^= widget.as_deref() == Some("switch"),
-                Input::Quit => return false, // the frame ends here: `quit` is answered
+                Input::Quit => return None, // the frame ends here: `quit` is answered
                 _ => {} // a `Request` dropped unanswered is answered `not_handled`
             }
         }
-        let (name, [r, g, b]) = COLOURS[usize::from(self.yellow)];
-        let label = Widget::new("colour", Role::Label, format!("Colour: {name}"));
+        let (name, colour) = COLOURS[usize::from(self.yellow)];
+        let label = Widget::new("colour", Role::Label, format!("Colour: {name}")).bounds(LABEL);
         let button = Widget::new("switch", Role::Button, "Switch").action(Action::Click);
-        let label = label.bounds(Bounds::new(20.0, 20.0, 200.0, 24.0));
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        let view = texture.create_view(&Default::default());
-        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a: 1.0 }),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
-        frame.capture(gpu.window, &gpu.device, &mut encoder, texture);
-        frame.widgets(gpu.window, vec![label, button.bounds(SWITCH)]);
-        frame.submit(&gpu.queue, [encoder.finish()]); // ends the frame: its answers go out
-        true
+        frame.widgets(id, vec![label, button.bounds(SWITCH)]);
+        Some((frame.publish(), colour))
     }
+}
+type Drawn = (Frame<Published>, [f64; 3]);
+
+/// Draws into `texture`, copied when a screenshot waits for this frame; the submit ends it.
+fn draw((mut frame, [r, g, b]): Drawn, gpu: &Gpu, texture: &wgpu::Texture) {
+    let (clear, view) = (wgpu::Color { r, g, b, a: 1.0 }, texture.create_view(&Default::default()));
+    let ops = wgpu::Operations { load: wgpu::LoadOp::Clear(clear), store: wgpu::StoreOp::Store };
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: &view,
+            depth_slice: None,
+            resolve_target: None,
+            ops,
+        })],
+        ..Default::default()
+    });
+    frame.capture(gpu.window, &gpu.device, &mut encoder, texture);
+    frame.submit(&gpu.queue, [encoder.finish()]); // ends the frame
 }
 
 struct Gpu {
@@ -73,7 +73,6 @@ struct Gpu {
     queue: wgpu::Queue,
     window: WindowId,
 }
-
 /// The adapter (for `surface`, or headless), named to the plugin; its device; the frames' window.
 fn gpu(automation: &Automation, instance: &Instance, surface: Option<&wgpu::Surface>) -> Gpu {
     let adapter = wgpu::util::initialize_adapter_from_env_or_default(instance, surface);
@@ -92,7 +91,8 @@ impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         let attributes = Window::default_attributes().with_title("minimal");
         let window = Arc::new(event_loop.create_window(attributes).expect("a window"));
-        self.automation.window_state(window.id(), WindowState::of(&window));
+        let state = WindowState { title: "minimal".into(), ..WindowState::of(&window) };
+        self.automation.window_state(window.id(), state);
         let display = Box::new(window.clone());
         let instance = Instance::new(InstanceDescriptor::new_with_display_handle_from_env(display));
         let surface = instance.create_surface(window.clone()).expect("a surface");
@@ -103,11 +103,9 @@ impl ApplicationHandler for App {
         window.request_redraw();
         self.shown = Some((window, surface, gpu));
     }
-
     fn user_event(&mut self, _: &ActiveEventLoop, (): ()) {
         self.shown.as_ref().inspect(|(window, ..)| window.request_redraw());
     }
-
     fn window_event(&mut self, event_loop: &ActiveEventLoop, id: WindowId, event: WindowEvent) {
         self.automation.window_event(id, &event);
         let Some((window, surface, gpu)) = self.shown.as_mut() else { return };
@@ -115,11 +113,13 @@ impl ApplicationHandler for App {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(_) => self.automation.surface(id, surface.resize(&gpu.device)),
             WindowEvent::RedrawRequested => {
-                let Some(shown) = surface.acquire(&gpu.device) else { return };
                 let frame = self.automation.frame();
-                if !self.ui.draw(frame, gpu, surface.texture(&shown), window.scale_factor()) {
-                    event_loop.exit();
-                }
+                let Some(drawn) = self.ui.update(frame, id, window.scale_factor()) else {
+                    return event_loop.exit();
+                };
+                // The swapchain image after the input: an idle app answers without waiting on it.
+                let Some(shown) = surface.acquire(&gpu.device) else { return };
+                draw(drawn, gpu, surface.texture(&shown));
                 surface.present(&gpu.device, &gpu.queue, shown);
             }
             event => {
@@ -133,18 +133,18 @@ impl ApplicationHandler for App {
 fn main() {
     let automation = Automation::builder().app_name("minimal");
     if std::env::args().any(|a| a == "--headless") {
-        // No window: a frame drawn into an offscreen texture whenever a command wakes the app.
+        // No window: frames drawn into an offscreen texture whenever a command wakes the app.
         let automation = automation.start().expect("the drop-box");
         let instance = Instance::new(InstanceDescriptor::new_without_display_handle_from_env());
         let gpu = gpu(&automation, &instance, None);
         let texture = FrameTarget::offscreen(&gpu.device, 320, 200);
         automation.window_state(gpu.window, WindowState::headless("minimal", 320.0, 200.0));
         let mut ui = Ui::default();
-        return automation.run_headless(|frame| ui.draw(frame, &gpu, &texture, 1.0));
+        let draw = |drawn| draw(drawn, &gpu, &texture);
+        return automation.run_headless(|f| ui.update(f, gpu.window, 1.0).map(draw).is_some());
     }
     let event_loop = EventLoop::new().expect("a display (try xvfb-run -a)");
     // Commands wake the idle loop: `user_event` asks for a frame.
     let automation = automation.wake_event_loop(&event_loop, ()).start().expect("the drop-box");
-    let mut app = App { automation, ui: Ui::default(), shown: None };
-    event_loop.run_app(&mut app).expect("the event loop");
+    event_loop.run_app(&mut App { automation, ui: Ui::default(), shown: None }).expect("the loop");
 }
