@@ -200,7 +200,7 @@ impl Automation {
     /// for the next frame) or `timeout` passes: the idle wait of a headless loop that decides its
     /// own frame times (an animating egui app, say), where [`Automation::run_headless`] does not
     /// fit. A wake-up that came since the last wait returns at once; none is lost. Never call it
-    /// while a [`Frame`] is open. With the feature off it returns at once.
+    /// while a [`Frame`] is open. With the feature off nothing wakes it: it waits `timeout`.
     pub fn wait_for_work(&self, timeout: Duration) {
         self.render.wait_for_work(timeout);
     }

@@ -1,7 +1,8 @@
 //! The one wait the render thread makes on the plugin, and only between frames: a headless app's
-//! idle time ([`crate::Automation::run_headless`]) until the waker runs or a timeout passes, as a
-//! winit event loop waits for its next event. Never inside a frame; `tests/layering.rs` allows
-//! this module, and no other on the render side, a blocking receive.
+//! idle time ([`crate::Automation::wait_for_work`], under [`crate::Automation::run_headless`])
+//! until the waker runs or a timeout passes, as a winit event loop waits for its next event.
+//! Never inside a frame; `tests/layering.rs` allows this module, and no other on the render side,
+//! a blocking receive.
 
 use std::time::Duration;
 

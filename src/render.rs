@@ -70,6 +70,11 @@ struct State {
     ring: Ring,
     /// Whether a frame is open (from `begin_frame` to `end_frame`): one at a time.
     open: bool,
+    /// Whether a frame asked to open while one was (it joined): the next frame must come.
+    joined: bool,
+    /// The windows the app has captured a frame of: a later frame of theirs that ends without a
+    /// capture was not drawn (no swapchain image, say), and its screenshots wait for the next.
+    captured: Vec<u64>,
 }
 
 /// An order taken from the channel, with the stages of input still to deliver.
@@ -139,6 +144,8 @@ impl RenderSide {
                 staged: Vec::new(),
                 ring: Ring::new(),
                 open: false,
+                joined: false,
+                captured: Vec::new(),
             }),
             thread: Some(service.thread),
         }
@@ -176,6 +183,9 @@ impl RenderSide {
         let Some((mine, scale)) = take_wanted(state, window) else {
             return;
         };
+        if !state.captured.contains(&window) {
+            state.captured.push(window);
+        }
         match crate::capture::check(texture) {
             Ok(bgra) => {
                 for w in mine {
@@ -235,10 +245,11 @@ impl RenderSide {
             let mut guard = self.state();
             let state = &mut *guard;
             state.open = false;
+            let joined = std::mem::take(&mut state.joined);
             let (frame, flushed) = published.unwrap_or_else(|| self.publish_locked(state));
             // Copies are handed over once their frame is published (else next time).
             let replied = flushed && self.finish_captures(state, frame);
-            (!state.pending.is_empty(), flushed, replied)
+            (!state.pending.is_empty(), flushed, replied || joined)
         };
         if published.is_some() {
             if replied_for_next {
@@ -320,7 +331,13 @@ impl RenderSide {
                 );
             }
         }
-        for w in std::mem::take(&mut state.wanted) {
+        // A window captured before skipped this frame's drawing: its screenshots wait for the
+        // next frame drawn. One never captured is answered with the reason.
+        let (skipped, never): (Vec<Wanted>, Vec<Wanted>) = std::mem::take(&mut state.wanted)
+            .into_iter()
+            .partition(|w| state.captured.contains(&w.window));
+        state.wanted = skipped;
+        for w in never {
             replied = true;
             self.replier.send(
                 w.seq,

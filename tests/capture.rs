@@ -172,3 +172,58 @@ fn an_app_that_never_hands_over_its_frame_gets_a_clear_answer() {
     let why = refused_because(&app.frames_until_answered(seq, |_| {}));
     assert!(why.contains("Frame::capture"), "{why}");
 }
+
+#[test]
+fn a_screenshot_waits_for_the_next_drawn_frame_when_a_captured_window_skips_one() {
+    // An app whose swapchain image is missing for a frame (a resize, a timeout) ends it without
+    // drawing; a window it has captured before keeps its screenshot for the next frame it draws.
+    let (device, queue) = device();
+    let app = capture_app();
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d {
+            width: 64,
+            height: 32,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage: wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let draw = |frame: &mut winit_automation::Frame| {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        frame.capture(window_id(), &device, &mut encoder, &texture);
+        queue.submit([encoder.finish()]);
+    };
+    let first = app.client().enqueue_line("screenshot one").unwrap();
+    assert!(app.frames_until_answered(first, draw).is_ok());
+    let second = app.client().enqueue_line("screenshot two").unwrap();
+    // Frames that draw nothing until one has the screenshot waiting, then three more.
+    let deadline = Instant::now() + common::PATIENCE;
+    let mut skipped = 0;
+    while skipped < 4 {
+        assert!(
+            Instant::now() < deadline,
+            "the screenshot never reached a frame"
+        );
+        app.frame(|frame| {
+            if frame.wants_capture(window_id()) {
+                skipped += 1;
+            }
+        });
+    }
+    let answer = app
+        .dir()
+        .join(winit_automation::protocol::response_file(second));
+    assert!(
+        !answer.exists(),
+        "answered without a frame drawn: {:?}",
+        std::fs::read_to_string(&answer)
+    );
+    let response = app.frames_until_answered(second, draw);
+    assert!(response.is_ok(), "{response:?}");
+    assert!(ScreenshotAnswer::parse(response.body()).is_ok());
+}

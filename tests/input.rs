@@ -648,6 +648,8 @@ fn a_frame_opened_while_one_is_open_joins_it_takes_no_input_and_publishes_nothin
     assert_eq!(automation.frame_number(), number);
     drop(open);
     assert_eq!(automation.frame_number(), number + 1);
+    // A frame was asked for while one was open: the next one is asked for now.
+    assert!(app.woken(common::PATIENCE), "no frame follows the join");
     let response = app.client().wait(seq).unwrap();
     let body = response.body();
     assert!(

@@ -49,7 +49,10 @@ impl Render {
     pub fn capture_later(&self, _: u64, _: u64) -> Option<Later> {
         None
     }
-    pub fn wait_for_work(&self, _: Duration) {}
+    /// Nothing can wake it: the timeout passes (a loop around it does not spin).
+    pub fn wait_for_work(&self, timeout: Duration) {
+        std::thread::sleep(timeout);
+    }
     pub fn window_state(&self, _: u64, _: WindowState) {}
     pub fn window_event(&self, _: u64, _: &winit::event::WindowEvent) {}
     pub fn window_closed(&self, _: u64) {}

@@ -24,7 +24,10 @@ impl RenderSide {
     pub fn begin_frame(&self) -> Option<std::vec::IntoIter<Input>> {
         let mut guard = self.state();
         let state = &mut *guard;
-        if std::mem::replace(&mut state.open, true) {
+        if state.open {
+            // The frame that asks was wanted (a redraw, a wake-up): once the open one ends,
+            // another must come for what arrived meanwhile.
+            state.joined = true;
             return None;
         }
         while let Ok(Order {
@@ -47,6 +50,7 @@ impl RenderSide {
             });
         }
         if state.pending.is_empty() {
+            state.open = true;
             return Some(Vec::new().into_iter());
         }
         let now = Instant::now();
@@ -168,6 +172,8 @@ impl RenderSide {
             }
             state.pending.pop_front();
         }
+        // Open only once nothing above can fail: a frame never begun is never left open.
+        state.open = true;
         Some(out.into_iter())
     }
 }
