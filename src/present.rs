@@ -300,8 +300,9 @@ impl WindowSurface {
 
     /// The surface texture to show the next frame on. `None` when there is none now: an
     /// outdated or lost surface is configured again, and after a timeout as well the window is
-    /// asked for another redraw; a hidden (occluded) window waits for the redraw the window
-    /// system sends when it shows again, without spinning.
+    /// asked for another redraw; a hidden (occluded) window waits without spinning: ask for a
+    /// redraw on `WindowEvent::Occluded(false)`. A screenshot of a window captured before waits
+    /// for the next frame drawn.
     pub fn acquire(&self, device: &wgpu::Device) -> Option<wgpu::SurfaceTexture> {
         match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(texture)

@@ -232,6 +232,8 @@ impl<A: App> ApplicationHandler<UserEvent> for Shell<A> {
                 let config = shown.screen.resize(&shown.gpu.device);
                 self.automation.surface(shown.id, config);
             }
+            // Frames skipped while hidden (no swapchain image) are drawn now.
+            WindowEvent::Occluded(false) => shown.window.request_redraw(),
             _ => {}
         }
         if self.app.event(shown.cx(), &event) {
