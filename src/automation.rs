@@ -171,9 +171,9 @@ impl Automation {
         }
     }
 
-    /// Opens a frame: takes the input injected for it ([`Frame::input`]). Call it once per
-    /// frame, before the app handles its own input; the frame ends when it is dropped or
-    /// submitted ([`Frame::submit`]). Non-blocking.
+    /// Opens a frame; [`Frame::input`] takes the input injected for it. Call it once per frame,
+    /// before the app handles its own input; the frame ends when it is dropped or submitted
+    /// ([`Frame::submit`]). Non-blocking.
     ///
     /// One frame is open at a time. Called while one is, it returns a frame that joins the open
     /// one: it yields no input (the open frame took it), what it is handed (trees, layers, press

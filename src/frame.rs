@@ -2,8 +2,8 @@
 //!
 //! The order of a frame is in its type, not in prose:
 //!
-//! 1. [`Automation::frame`] opens it: the input injected for this frame is taken
-//!    ([`Frame::input`]).
+//! 1. [`Automation::frame`] opens it; [`Frame::input`] takes the input injected for it (a frame
+//!    that never asks takes none: it waits for the next frame that does).
 //! 2. While it is [`Building`], the app hands over what the frame shows: the AccessKit update or
 //!    widget records, the layers, the node that took a press, whether it animates.
 //! 3. [`Frame::publish`] (optional) sends the tree before the drawing, so answers do not wait for
@@ -96,10 +96,9 @@ mod sealed {
 /// [`Frame::submit`], [`Frame::finish`]). See the module docs for the order its type keeps.
 #[must_use = "a frame ends when it is dropped: keep it until the frame is drawn and submitted"]
 pub struct Frame<S: Stage = Building> {
-    // Before `end`: input the app did not read (a `Request` answered `not_handled` when dropped)
-    // goes before the frame ends, so its answer is this frame's.
-    input: std::vec::IntoIter<Input>,
     end: End,
+    /// Whether [`Frame::input`] was called (it takes the input once).
+    asked: bool,
     stage: PhantomData<fn() -> S>,
 }
 
@@ -123,29 +122,35 @@ impl Drop for End {
 
 impl Frame<Building> {
     pub(crate) fn open(render: &Arc<imp::Render>) -> Frame<Building> {
-        let input = render.begin_frame();
         Frame {
             end: End {
                 render: Arc::clone(render),
-                opened: input.is_some(),
+                opened: render.open_frame(),
                 published: None,
             },
-            input: input.unwrap_or_default(),
+            asked: false,
             stage: PhantomData,
         }
     }
 
-    /// The input injected for this frame, in command order; taken once (a second call yields
-    /// nothing). Feed each [`Input`] to the handler its kind belongs to (see [`crate::input`]).
+    /// The input injected for this frame, in command order, taken when asked for: once (a second
+    /// call yields nothing), and a frame that never asks takes none, so a frame that only hands
+    /// over a tree cannot swallow a command's input. Feed each [`Input`] to the handler its kind
+    /// belongs to (see [`crate::input`]); one dropped unread is lost to the app (a dropped
+    /// [`Input::Request`] is answered `not_handled`).
     ///
     /// The plugin answers each command once its last input was handed over and its frame is
     /// published: a click is one frame (a move, a press and a release, in order; see
     /// [`Builder::hover_frame`](crate::Builder::hover_frame)), a drag one frame per step. Only
-    /// [`Input::Request`] needs an answer from the app.
+    /// [`Input::Request`] needs an answer from the app. A frame that joined an open one
+    /// ([`Automation::frame`](crate::Automation::frame)) yields nothing.
     pub fn input(&mut self) -> Inputs {
-        Inputs {
-            inner: std::mem::take(&mut self.input),
-        }
+        let inner = if self.end.opened && !std::mem::replace(&mut self.asked, true) {
+            self.end.render.take_input()
+        } else {
+            Vec::new().into_iter()
+        };
+        Inputs { inner }
     }
 
     /// Hands over an AccessKit update the app's toolkit produced for `window` (full or
@@ -190,15 +195,14 @@ impl Frame<Building> {
     /// actions it applied are written now, not after the GPU work; screenshots still wait for
     /// their pixels. Without it, the frame is published when it ends.
     pub fn publish(self) -> Frame<Published> {
-        let Frame { input, mut end, .. } = self;
-        // Unread input goes first (see the field order); a published frame has none.
-        drop(input);
+        let Frame { mut end, .. } = self;
         if end.opened {
             end.published = Some(end.render.publish());
         }
         Frame {
-            input: Vec::new().into_iter(),
             end,
+            // A published frame takes no input: what waits goes to the next frame.
+            asked: true,
             stage: PhantomData,
         }
     }

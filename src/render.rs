@@ -2,7 +2,7 @@
 //! only from the app's frame loop, through [`crate::Frame`] and [`crate::Automation`].
 //!
 //! Runs on the render thread: it never blocks, never touches the file system and formats text
-//! only on error paths (a refusal's message). Per frame it takes one uncontended lock in [`RenderSide::begin_frame`] (one `try_recv`
+//! only on error paths (a refusal's message). Per frame it takes one uncontended lock in [`RenderSide::take_input`] (one `try_recv`
 //! per order waiting) and one in [`RenderSide::end_frame`] (the replies held for a press report,
 //! an atomic increment, the `try_send`s of scene changes still held back, an atomic store, one
 //! `try_send` of the frame's end time, and one more `try_send` when a reply was given). An idle
@@ -63,12 +63,14 @@ struct State {
     /// Answers whose last stage pressed this frame: sent by `end_frame`, after the app's
     /// `pointer_hit` report.
     held: Vec<Held>,
+    /// Resizes delivered, waiting for the window to report the size.
+    sizing: Vec<Sizing>,
     /// Screenshots delivered this frame, waiting for `capture`.
     wanted: Vec<Wanted>,
     /// Copies encoded this frame, waiting for the frame to be submitted.
     staged: Vec<Staged>,
     ring: Ring,
-    /// Whether a frame is open (from `begin_frame` to `end_frame`): one at a time.
+    /// Whether a frame is open (from `open_frame` to `end_frame`): one at a time.
     open: bool,
     /// Whether a frame asked to open while one was (it joined): the next frame must come.
     joined: bool,
@@ -92,6 +94,25 @@ struct Pending {
     /// Whether this frame delivered its press (reports are taken until `end_frame`).
     pressed_now: bool,
 }
+
+/// A delivered `resize`, answered once the window reports the size it asked for.
+struct Sizing {
+    seq: u64,
+    verb: Verb,
+    summary: String,
+    window: u64,
+    /// The logical size asked for.
+    size: (u32, u32),
+    /// Frames published since the resize was delivered, and when it was.
+    frames: u32,
+    since: Instant,
+}
+
+/// How long, and for at least how many frames, a `resize` waits for the window to report its new
+/// size before it is refused: a window system applies a size asynchronously (X11 answers within
+/// a frame or two), an app that ignores `Input::Resize` never does.
+const RESIZE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+const RESIZE_FRAMES: u32 = 3;
 
 /// A delivered order's answer, held until the frame that pressed ends.
 struct Held {
@@ -140,6 +161,7 @@ impl RenderSide {
                 animating: Vec::new(),
                 layers: HashMap::new(),
                 held: Vec::new(),
+                sizing: Vec::new(),
                 wanted: Vec::new(),
                 staged: Vec::new(),
                 ring: Ring::new(),
@@ -232,7 +254,7 @@ impl RenderSide {
             let mut guard = self.state();
             let state = &mut *guard;
             let published = self.publish_locked(state);
-            (published, !state.pending.is_empty())
+            (published, state.waits_for_frames())
         };
         self.after_publish(stages_left, published.1, false);
         published
@@ -249,7 +271,7 @@ impl RenderSide {
             let (frame, flushed) = published.unwrap_or_else(|| self.publish_locked(state));
             // Copies are handed over once their frame is published (else next time).
             let replied = flushed && self.finish_captures(state, frame);
-            (!state.pending.is_empty(), flushed, replied || joined)
+            (state.waits_for_frames(), flushed, replied || joined)
         };
         if published.is_some() {
             if replied_for_next {
@@ -265,6 +287,7 @@ impl RenderSide {
     /// backlog; the frame is published when all of it reached the channel. Returns the frame and
     /// whether it was published.
     fn publish_locked(&self, state: &mut State) -> (u64, bool) {
+        self.check_sizes(state);
         // The answers held for the app's press report go with this frame (stamped with it).
         for held in state.held.drain(..) {
             self.replier
@@ -281,6 +304,48 @@ impl RenderSide {
             self.link.counters.published.store(frame, Ordering::SeqCst);
         }
         (frame, flushed)
+    }
+
+    /// Answers each delivered `resize` whose window reports the size it asked for (within a
+    /// pixel: a fractional scale factor rounds), and refuses one still waiting after
+    /// [`RESIZE_WAIT`] and [`RESIZE_FRAMES`], naming the size the window has.
+    fn check_sizes(&self, state: &mut State) {
+        if state.sizing.is_empty() {
+            return;
+        }
+        let windows = &state.windows;
+        state.sizing.retain_mut(|s| {
+            let current = windows.get(&s.window).map(|w| (w.width, w.height));
+            let (w, h) = (f64::from(s.size.0), f64::from(s.size.1));
+            if current.is_some_and(|(cw, ch)| (cw - w).abs() <= 1.0 && (ch - h).abs() <= 1.0) {
+                self.replier
+                    .send(s.seq, s.verb, Ok(std::mem::take(&mut s.summary)));
+                return false;
+            }
+            s.frames += 1;
+            if s.frames < RESIZE_FRAMES || s.since.elapsed() < RESIZE_WAIT {
+                return true;
+            }
+            let (cw, ch) = current.unwrap_or((0.0, 0.0));
+            self.replier.send(
+                s.seq,
+                s.verb,
+                Err(Failure::new(
+                    ErrorCode::NotApplied,
+                    format!(
+                        "the window is still {}x{} after {} ms and {} frames: the app did not apply the resize to {}x{}",
+                        cw.round(),
+                        ch.round(),
+                        s.since.elapsed().as_millis(),
+                        s.frames,
+                        s.size.0,
+                        s.size.1
+                    ),
+                    "the app applies Input::Resize (winit: Window::request_inner_size; headless: its texture and Automation::window_state) and the plugin sees the new size (Automation::window_event's Resized, or window_state)",
+                )),
+            );
+            false
+        });
     }
 
     /// Outside the lock, after a frame is published (or could not be).
@@ -374,6 +439,14 @@ impl RenderSide {
 
     pub fn dir(&self) -> Option<&Path> {
         Some(&self.dir)
+    }
+}
+
+impl State {
+    /// Whether answers wait for frames to come: input stages left to deliver, or resizes waiting
+    /// for their window's size.
+    fn waits_for_frames(&self) -> bool {
+        !self.pending.is_empty() || !self.sizing.is_empty()
     }
 }
 

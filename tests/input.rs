@@ -657,3 +657,63 @@ fn a_frame_opened_while_one_is_open_joins_it_takes_no_input_and_publishes_nothin
         "{response:?}"
     );
 }
+
+#[test]
+fn a_resize_is_answered_once_the_window_has_the_size_and_refused_when_the_app_ignores_it() {
+    // An app that applies it (the window reports the size): `ok`, and the window has it.
+    let app = TestApp::builder().start();
+    let response = app.send("resize 1024 700");
+    assert!(response.is_ok(), "{response:?}");
+    let windows = app.ok("windows");
+    assert!(windows.contains("size=1024x700"), "{windows}");
+    // An app whose loop ignores `Input::Resize`: refused, naming the size the window still has.
+    let app = TestApp::builder().ignores_resize().start();
+    let response = app.send("resize 1024 700");
+    assert_eq!(
+        response.error_code(),
+        Some(ErrorCode::NotApplied),
+        "{response:?}"
+    );
+    let Outcome::Error { message, hint, .. } = &response.outcome else {
+        unreachable!()
+    };
+    assert!(
+        message.contains("still 800x600") && message.contains("1024x700"),
+        "{message}"
+    );
+    assert!(hint.contains("Input::Resize"), "{hint}");
+    let windows = app.ok("windows");
+    assert!(windows.contains("size=800x600"), "{windows}");
+}
+
+#[test]
+fn a_frame_that_never_asks_for_input_leaves_it_for_the_next_frame() {
+    // A setup frame that only hands over a tree (the test harness's first frame did this) must
+    // not swallow a command: `quit` was answered and never seen by the app's loop.
+    let app = TestApp::builder()
+        .window(window_state("Lazy", 1.0))
+        .tree(Form::default().update())
+        .stepped();
+    app.frame(|_| {});
+    let seq = app.client().enqueue_line("key Escape").unwrap();
+    assert!(
+        app.woken(common::PATIENCE),
+        "the key never reached the render side"
+    );
+    let automation = app.automation();
+    let mut frame = automation.frame();
+    frame.tree_update(common::window_id(), Form::default().update());
+    frame.finish();
+    let answer = app
+        .dir()
+        .join(winit_automation::protocol::response_file(seq));
+    assert!(!answer.exists(), "answered though no frame took the key");
+    let mut frame = automation.frame();
+    let taken: Vec<Input> = frame.input().collect();
+    assert!(
+        !taken.is_empty() && taken.iter().all(|i| matches!(i, Input::Key { .. })),
+        "the next frame that asks gets the key: {taken:?}"
+    );
+    frame.finish();
+    assert!(app.client().wait(seq).unwrap().is_ok());
+}

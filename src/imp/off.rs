@@ -20,8 +20,11 @@ pub(crate) fn start(_: Options) -> Result<Render, StartFailure> {
 pub(crate) struct Render;
 
 impl Render {
-    pub fn begin_frame(&self) -> Option<std::vec::IntoIter<Input>> {
-        Some(Vec::new().into_iter())
+    pub fn open_frame(&self) -> bool {
+        true
+    }
+    pub fn take_input(&self) -> std::vec::IntoIter<Input> {
+        Vec::new().into_iter()
     }
     pub fn publish(&self) -> (u64, bool) {
         (0, true)

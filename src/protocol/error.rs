@@ -38,6 +38,8 @@ pub enum ErrorCode {
     Unsupported,
     /// The app received the command and dropped it without answering.
     NotHandled,
+    /// The app was handed the input and did not apply it (a `resize` the window never took).
+    NotApplied,
     /// The app is shutting down and will not carry the command out.
     ShuttingDown,
     /// The app tried and failed; the message says why.
@@ -92,6 +94,7 @@ impl ErrorCode {
         Self::BadEntry,
         Self::Unsupported,
         Self::NotHandled,
+        Self::NotApplied,
         Self::ShuttingDown,
         Self::AppError,
         Self::NotFound,
@@ -127,6 +130,7 @@ impl ErrorCode {
             Self::BadEntry => "bad_entry",
             Self::Unsupported => "unsupported",
             Self::NotHandled => "not_handled",
+            Self::NotApplied => "not_applied",
             Self::ShuttingDown => "shutting_down",
             Self::AppError => "app_error",
             Self::NotFound => "not_found",

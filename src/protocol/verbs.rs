@@ -429,7 +429,7 @@ verbs! {
         "", &[TARGET], ACT;
     Resize => "resize", App,
         "Resizes the window's content to WIDTH x HEIGHT logical pixels.",
-        "",
+        "Answered once the window reports that size; refused `not_applied`, with the size it has, when the app did not apply it within a second.",
         &[
             Arg::one("WIDTH", "width", ArgKind::Size, "the new width in logical pixels"),
             Arg::one("HEIGHT", "height", ArgKind::Size, "the new height in logical pixels"),

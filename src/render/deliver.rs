@@ -6,30 +6,36 @@ use std::time::Instant;
 use winit::window::WindowId;
 
 use super::events::{expired, to_input};
-use super::{Held, Pending, RenderSide, scale_of};
+use super::{Held, Pending, RenderSide, Sizing, scale_of};
 use crate::capture::Wanted;
 use crate::input::{Input, Request};
 use crate::link::{Hit, Order, Step};
 
 impl RenderSide {
-    /// This frame's input: one stage of every order in turn. A command's next stage (and every
-    /// later command) waits for the next frame, so the app sees each stage as the frame's input.
-    ///
-    /// Deadlines: an order not started by its deadline is dropped (answered `expired` here, or
-    /// already by the service when it withdrew it first); one started and not finished by then
-    /// has its remaining stages dropped and is answered `expired` with what was delivered.
-    ///
-    /// `None` while a frame is open: the frame asking joins it and takes no input (the open
-    /// frame took it).
-    pub fn begin_frame(&self) -> Option<std::vec::IntoIter<Input>> {
-        let mut guard = self.state();
-        let state = &mut *guard;
+    /// Opens a frame: `false` while one is open (the frame asking joins it).
+    pub fn open_frame(&self) -> bool {
+        let mut state = self.state();
         if state.open {
             // The frame that asks was wanted (a redraw, a wake-up): once the open one ends,
             // another must come for what arrived meanwhile.
             state.joined = true;
-            return None;
+            return false;
         }
+        state.open = true;
+        true
+    }
+
+    /// The open frame's input, asked for once ([`crate::Frame::input`]): one stage of every
+    /// order in turn. A command's next stage (and every later command) waits for the next frame
+    /// that asks, so the app sees each stage as a frame's input; a frame that never asks takes
+    /// none.
+    ///
+    /// Deadlines: an order not started by its deadline is dropped (answered `expired` here, or
+    /// already by the service when it withdrew it first); one started and not finished by then
+    /// has its remaining stages dropped and is answered `expired` with what was delivered.
+    pub fn take_input(&self) -> std::vec::IntoIter<Input> {
+        let mut guard = self.state();
+        let state = &mut *guard;
         while let Ok(Order {
             seq,
             command,
@@ -50,8 +56,7 @@ impl RenderSide {
             });
         }
         if state.pending.is_empty() {
-            state.open = true;
-            return Some(Vec::new().into_iter());
+            return Vec::new().into_iter();
         }
         let now = Instant::now();
         let mut out = Vec::new();
@@ -121,9 +126,13 @@ impl RenderSide {
             let window = WindowId::from(plan.window);
             let scale = scale_of(&state.windows, plan.window);
             let mut captured = false;
+            let mut resized = None;
             p.pressed_now = plan.press.as_ref().is_some_and(|c| c.stage == p.next);
             if let Some(stage) = plan.stages.get_mut(p.next) {
                 for step in stage.drain(..) {
+                    if let Step::Resize { width, height } = step {
+                        resized = Some((width, height));
+                    }
                     match step {
                         Step::Capture { file, crop } => {
                             captured = true;
@@ -147,6 +156,20 @@ impl RenderSide {
                 // A screenshot is answered by the service thread once its PNG is written.
                 let summary = std::mem::take(&mut plan.summary);
                 let (seq, verb) = (p.seq, p.command.verb());
+                if let Some(size) = resized {
+                    // Answered once the window reports the size (`check_sizes`).
+                    state.sizing.push(Sizing {
+                        seq,
+                        verb,
+                        summary,
+                        window: plan.window,
+                        size,
+                        frames: 0,
+                        since: Instant::now(),
+                    });
+                    state.pending.pop_front();
+                    continue;
+                }
                 match plan.press.take() {
                     // Pressed this frame: the app reports what took it before the frame ends.
                     Some(check) if p.pressed_now => state.held.push(Held {
@@ -172,9 +195,7 @@ impl RenderSide {
             }
             state.pending.pop_front();
         }
-        // Open only once nothing above can fail: a frame never begun is never left open.
-        state.open = true;
-        Some(out.into_iter())
+        out.into_iter()
     }
 }
 

@@ -91,7 +91,7 @@ pub(super) fn to_input(window: WindowId, scale: f64, step: Step) -> Input {
             size: winit::dpi::LogicalSize::new(f64::from(width), f64::from(height)),
         },
         Step::Quit => Input::Quit,
-        // Taken out by begin_frame before it gets here.
+        // Taken out by take_input before it gets here.
         Step::Capture { .. } => Input::Quit,
     }
 }

@@ -153,6 +153,7 @@ pub struct TestAppBuilder {
     tree: Option<TreeUpdate>,
     configure: Box<dyn FnOnce(Builder) -> Builder>,
     react: Option<React>,
+    applies_resize: bool,
 }
 
 impl TestAppBuilder {
@@ -194,6 +195,13 @@ impl TestAppBuilder {
         self
     }
 
+    /// The app leaves `Input::Resize` alone, as an app whose loop never resizes; by default it
+    /// applies it, as a window would (a `Resized` window event of that size, scale 1).
+    pub fn ignores_resize(mut self) -> Self {
+        self.applies_resize = false;
+        self
+    }
+
     /// The app's UI: called each frame of the threaded loop with what the frame was handed.
     pub fn react(
         mut self,
@@ -206,6 +214,7 @@ impl TestAppBuilder {
     /// Starts the app with its render loop on its own thread.
     pub fn start(mut self) -> TestApp {
         let react = self.react.take();
+        let applies_resize = self.applies_resize;
         let (automation, first, wake, session) = self.launch();
         // The first frame carries the initial window and tree, as a real app's first redraw would.
         first.unwrap_or_else(|| automation.frame()).finish();
@@ -219,6 +228,7 @@ impl TestAppBuilder {
             jobs: jobs_rx,
             react,
             frames: frames.clone(),
+            applies_resize,
         };
         let thread = std::thread::Builder::new()
             .name("test-app render".into())
@@ -391,6 +401,7 @@ impl TestApp {
             tree: None,
             configure: Box::new(|b| b),
             react: None,
+            applies_resize: true,
         }
     }
 
@@ -489,6 +500,7 @@ struct RenderLoop {
     jobs: Receiver<Job>,
     react: Option<React>,
     frames: Arc<Mutex<Vec<Frame>>>,
+    applies_resize: bool,
 }
 
 impl RenderLoop {
@@ -515,7 +527,7 @@ impl RenderLoop {
         let automation = &self.automation;
         let mut frame = automation.frame();
         let number = frame.number();
-        let handed = hand_over(automation, &mut frame);
+        let handed = hand_over(automation, &mut frame, self.applies_resize);
         if let Some(update) = self.react.as_mut().and_then(|react| react(&handed)) {
             frame.tree_update(window_id(), update);
         }
@@ -537,14 +549,20 @@ impl RenderLoop {
     }
 }
 
-/// Takes `frame`'s input: answers the requests and returns everything the frame was handed.
-fn hand_over(automation: &Automation, frame: &mut AppFrame) -> Vec<Handed> {
+/// Takes `frame`'s input: answers the requests, applies a resize (when `resize`: the window
+/// reports the new size, scale 1) and returns everything the frame was handed.
+fn hand_over(automation: &Automation, frame: &mut AppFrame, resize: bool) -> Vec<Handed> {
     frame
         .input()
         .map(|input| {
             let handed = Handed::from_input(&input);
-            if let Input::Request(request) = input {
-                answer(automation, request);
+            match input {
+                Input::Request(request) => answer(automation, request),
+                Input::Resize { window, size } if resize => {
+                    let physical = winit::dpi::PhysicalSize::new(size.width, size.height);
+                    automation.window_event(window, &WindowEvent::Resized(physical.cast()));
+                }
+                _ => {}
             }
             handed
         })
@@ -626,7 +644,7 @@ impl SteppedApp {
         });
         assert!(!open.begun, "begin_frame twice: call end_frame first");
         open.begun = true;
-        hand_over(&self.automation, &mut open.frame)
+        hand_over(&self.automation, &mut open.frame, true)
     }
 
     /// Publishes the frame: ends the open one, or opens one and ends it at once.
@@ -636,7 +654,7 @@ impl SteppedApp {
             Some(open) => open.frame.finish(),
             None => {
                 let mut frame = self.automation.frame();
-                let handed = hand_over(&self.automation, &mut frame);
+                let handed = hand_over(&self.automation, &mut frame, true);
                 assert!(
                     handed.is_empty(),
                     "end_frame with no frame open took this input, lost: {handed:?} \
