@@ -11,7 +11,7 @@
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use winit_automation::protocol::NodeLine;
+use winit_automation::protocol::{ErrorCode, NodeLine};
 use winit_automation::testing::{App, Spawn};
 
 /// The clear colours the example switches between, as the sRGB bytes a screenshot holds.
@@ -126,6 +126,19 @@ fn switches_its_colour(app: App) {
     assert!(!after.contains("Colour: blue"), "{after}");
     let pixel = centre_pixel(&app);
     assert!(close(pixel, YELLOW), "after the click: {pixel:?}");
+    // The example leaves `Input::Resize` alone: a resize is refused, naming the size the window
+    // kept, rather than answered `ok` over a frame of the old size.
+    let before = app.screenshot().image;
+    let response = app.send("resize 640 400");
+    assert_eq!(
+        response.error_code(),
+        Some(ErrorCode::NotApplied),
+        "{response:?}"
+    );
+    let size = format!("still {}x{}", before.width, before.height);
+    assert!(format!("{response:?}").contains(&size), "{response:?}");
+    let after = app.screenshot().image;
+    assert_eq!((after.width, after.height), (before.width, before.height));
     app.quit();
 }
 
