@@ -189,6 +189,36 @@ fn windows_stack_in_egui_s_order_and_a_modal_blocks_what_lies_below_it() {
     demo.quit();
 }
 
+#[test]
+fn a_half_covered_title_bar_takes_its_click_on_the_part_left_visible() {
+    let (demo, _) = gallery();
+    // The widget gallery's window dragged left over the middle of the code example's title bar.
+    demo.ok("drag role=titlebar name~=\"Widget Gallery\" to 640,58 --settle --timeout 20000");
+    let close = "role=button name=\"Close window\" nth=1";
+    let (code, _) = refused(&demo, &format!("click {close}"));
+    assert_eq!(code, Some(ErrorCode::Covered));
+    // The title bar's centre is covered: the click lands on its left part, which a person would
+    // click, and the press is verified.
+    let body = demo.ok("click role=titlebar name~=\"Code Example\" --settle --timeout 20000");
+    assert!(body.contains("\nhit verified\n"), "{body}");
+    let visible: u32 = body
+        .lines()
+        .find_map(|l| l.strip_prefix("visible ")?.strip_suffix('%')?.parse().ok())
+        .unwrap_or_else(|| panic!("no visible line in {body}"));
+    assert!((10..90).contains(&visible), "{body}");
+    let at = body.lines().find_map(|l| l.strip_prefix("at ")).unwrap();
+    let x: f64 = at.split(',').next().unwrap().parse().unwrap();
+    assert!(
+        x < 462.0,
+        "aimed at {at}, under the widget gallery's window"
+    );
+    // The click raised the window: its close button is on top now, and closes it.
+    let body = demo.ok(&format!("click {close} --settle --timeout 20000"));
+    assert!(body.contains("\nhit verified\n"), "{body}");
+    removed(&body, "window \"⌨️ Code Example\"");
+    demo.quit();
+}
+
 /// The same gallery in a real window under Xvfb on Vulkan (the window's own size, scale and
 /// focus, input delivered while egui-winit also listens): a popup's item over a later widget and a
 /// window raised by a click take their clicks, verified.

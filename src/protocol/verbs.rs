@@ -364,7 +364,7 @@ verbs! {
         ];
     Click => "click", App,
         "Clicks a node or a point.",
-        "`ok` means the press reached that node (`hit verified`); a refusal names the true reason (covered, offscreen, disabled, missed).",
+        "Aims at the centre of the node's visible part, stepping around what lies on top (the answer says `visible N%` when part is hidden). `ok ... hit verified` means the press reached that node; `hit unverified` that the app reports no press (widget records). A refusal names the true reason (covered: no part is free; offscreen, disabled, missed).",
         &[TARGET],
         &[
             FlagRule::Free(Flag::switch("double", "a double click")),

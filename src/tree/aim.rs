@@ -27,7 +27,17 @@ pub(super) struct Aim {
     pub line: Option<String>,
     /// The target, or `None` for a point target.
     pub found: Option<Found>,
+    /// How much of the target's area is visible, in percent, when not all of it is (clipped,
+    /// off the window's edge or partly covered).
+    pub visible: Option<u32>,
 }
+
+/// How many nodes on top of a target the aim steps around before it calls the target covered.
+const MAX_COVERS: usize = 8;
+
+/// The smallest visible part aimed at, in logical pixels a side: a thinner sliver is no place a
+/// person would click.
+const MIN_SIDE: f64 = 2.0;
 
 /// The `zero_size` refusal of a node with no area: no bounds, bounds that are not finite, or zero
 /// width or height. `what` is what the verb would do with the area ("aim at", "crop to").
@@ -160,10 +170,9 @@ impl Live {
                 hint,
             ));
         }
-        let centre = AkPoint::new(
-            (visible.x0 + visible.x1) / 2.0,
-            (visible.y0 + visible.y1) / 2.0,
-        );
+        let centre_of = |r: accesskit::Rect| AkPoint::new((r.x0 + r.x1) / 2.0, (r.y0 + r.y1) / 2.0);
+        let mut centre = centre_of(visible);
+        let mut shown = visible.width() * visible.height();
         if check_cover {
             let (top, modal) = hit(w, &stack, state.root(), centre);
             // The tree's modal dialog blocks what is outside it, unless the app listed the
@@ -203,33 +212,61 @@ impl Live {
             // The target's own subtree and ancestors do not cover it, unless they are painted in
             // another layer (a popup parented under the widget it covers).
             let same_layer = |t: &Node| stack.layer(t).1 == stack.layer(&node).1;
-            if let Some(t) = top
-                && !(same_layer(&t) && (is_within(&t, node.id()) || is_within(&node, t.id())))
-            {
-                let cover = Found {
-                    window: found.window,
-                    node: t.id(),
-                };
-                let by = format::found_line(&self.mirror, &mut self.refs, cover);
-                let k = self.mirror.windows[&found.window].units_per_logical();
-                return Err(failure(
-                    ErrorCode::Covered,
-                    format!(
-                        "{line} is covered at {},{} by {by}",
-                        num(centre.x / k),
-                        num(centre.y / k)
-                    ),
-                    "close or move what lies on top, or act on the target with `action`",
-                ));
+            let own =
+                |t: &Node| same_layer(t) && (is_within(t, node.id()) || is_within(&node, t.id()));
+            // What lies on top at the aimed point is stepped around: the aim moves to the
+            // centre of the largest part of the target that is left, until a point is the
+            // target's own or nothing is left.
+            let k = w.units_per_logical();
+            let mut covers = Vec::new();
+            let mut first = None;
+            let mut top = top;
+            while let Some(t) = top.filter(|t| !own(t)) {
+                first.get_or_insert((t.id(), centre));
+                let over = geometry::bounds(&t)
+                    .map(|b| stack.clip_at(w, &t).map_or(b, |c| intersect(b, c)))
+                    .filter(|b| !is_empty(*b));
+                let free = over.and_then(|over| {
+                    covers.push(over);
+                    let (free, area) = geometry::largest_free(visible, &covers);
+                    shown = area;
+                    free.filter(|r| r.width() >= MIN_SIDE * k && r.height() >= MIN_SIDE * k)
+                });
+                match free {
+                    Some(r) if covers.len() <= MAX_COVERS => {
+                        centre = centre_of(r);
+                        top = hit(w, &stack, state.root(), centre).0;
+                    }
+                    _ => {
+                        let (id, at) = first.expect("set above");
+                        let cover = Found {
+                            window: found.window,
+                            node: id,
+                        };
+                        let by = format::found_line(&self.mirror, &mut self.refs, cover);
+                        return Err(failure(
+                            ErrorCode::Covered,
+                            format!(
+                                "{line} is covered at {},{} by {by}, and no part of it is left to aim at",
+                                num(at.x / k),
+                                num(at.y / k)
+                            ),
+                            "close or move what lies on top, or act on the target with `action`",
+                        ));
+                    }
+                }
             }
         }
         let k = self.mirror.windows[&found.window].units_per_logical();
+        let whole = bounds.width() * bounds.height();
+        let visible = (shown < whole).then(|| ((shown / whole * 100.0).floor() as u32).max(1));
         Ok(Aim {
             window: found.window,
             x: centre.x / k,
             y: centre.y / k,
             line: Some(line),
             found: Some(found),
+            visible,
         })
     }
 
@@ -290,6 +327,7 @@ impl Live {
             y: p.y,
             line: None,
             found: None,
+            visible: None,
         })
     }
 }

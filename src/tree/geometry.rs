@@ -75,9 +75,111 @@ pub(crate) fn contains(r: Rect, p: AkPoint) -> bool {
     p.x >= r.x0 && p.x < r.x1 && p.y >= r.y0 && p.y < r.y1
 }
 
+/// What of `area` the rectangles `covers` leave free: the largest free rectangle (by area; the
+/// first found of equal ones), or `None` when nothing is free, and the free area in all.
+///
+/// The edges of `area` and of the covers cut `area` into cells, each wholly free or wholly
+/// covered; every free rectangle is a run of free cells, so the largest is found among them (a
+/// few covers: the quadratic scan over cell columns is cheap).
+pub(crate) fn largest_free(area: Rect, covers: &[Rect]) -> (Option<Rect>, f64) {
+    let cut = |lo: f64, hi: f64, edges: &mut dyn Iterator<Item = f64>| -> Vec<f64> {
+        let mut v: Vec<f64> = std::iter::once(lo)
+            .chain(std::iter::once(hi))
+            .chain(edges.filter(|e| *e > lo && *e < hi))
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
+    };
+    let xs = cut(
+        area.x0,
+        area.x1,
+        &mut covers.iter().flat_map(|c| [c.x0, c.x1]),
+    );
+    let ys = cut(
+        area.y0,
+        area.y1,
+        &mut covers.iter().flat_map(|c| [c.y0, c.y1]),
+    );
+    let (nx, ny) = (xs.len() - 1, ys.len() - 1);
+    // free[j][i]: the cell of column i and row j is free.
+    let free: Vec<Vec<bool>> = (0..ny)
+        .map(|j| {
+            (0..nx)
+                .map(|i| {
+                    let centre = AkPoint::new((xs[i] + xs[i + 1]) / 2.0, (ys[j] + ys[j + 1]) / 2.0);
+                    !covers.iter().any(|c| contains(*c, centre))
+                })
+                .collect()
+        })
+        .collect();
+    let mut total = 0.0;
+    for (j, row) in free.iter().enumerate() {
+        for (i, &f) in row.iter().enumerate() {
+            if f {
+                total += (xs[i + 1] - xs[i]) * (ys[j + 1] - ys[j]);
+            }
+        }
+    }
+    let mut best: Option<(f64, Rect)> = None;
+    for i0 in 0..nx {
+        for i1 in i0..nx {
+            // Runs of rows whose cells i0..=i1 are all free.
+            let mut start = None;
+            for j in 0..=ny {
+                let open = j < ny && free[j][i0..=i1].iter().all(|&f| f);
+                match (open, start) {
+                    (true, None) => start = Some(j),
+                    (false, Some(j0)) => {
+                        let r = Rect::new(xs[i0], ys[j0], xs[i1 + 1], ys[j]);
+                        let a = r.width() * r.height();
+                        if best.is_none_or(|(b, _)| a > b) {
+                            best = Some((a, r));
+                        }
+                        start = None;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    (best.map(|(_, r)| r), total)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_largest_free_rectangle_is_what_the_covers_leave() {
+        let area = Rect::new(0.0, 0.0, 90.0, 30.0);
+        // Nothing on top: the whole area.
+        assert_eq!(largest_free(area, &[]), (Some(area), 2700.0));
+        // Two thirds covered from the right: the left third.
+        let right = Rect::new(30.0, -10.0, 200.0, 50.0);
+        assert_eq!(
+            largest_free(area, &[right]),
+            (Some(Rect::new(0.0, 0.0, 30.0, 30.0)), 900.0)
+        );
+        // A cover in the middle: the larger side wins, the free area counts both.
+        let middle = Rect::new(20.0, 0.0, 40.0, 30.0);
+        assert_eq!(
+            largest_free(area, &[middle]),
+            (Some(Rect::new(40.0, 0.0, 90.0, 30.0)), 2100.0)
+        );
+        // An L of two covers leaves the corner's strip.
+        let top = Rect::new(0.0, 0.0, 90.0, 10.0);
+        let left = Rect::new(0.0, 0.0, 60.0, 30.0);
+        assert_eq!(
+            largest_free(area, &[top, left]),
+            (Some(Rect::new(60.0, 10.0, 90.0, 30.0)), 600.0)
+        );
+        // Wholly covered: nothing free.
+        assert_eq!(
+            largest_free(area, &[Rect::new(-1.0, -1.0, 91.0, 31.0)]),
+            (None, 0.0)
+        );
+    }
 
     #[test]
     fn only_rectangles_with_every_coordinate_finite_are_kept() {

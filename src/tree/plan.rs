@@ -417,6 +417,9 @@ fn move_to(aim: &Aim) -> Step {
 
 fn pointer_summary(out: &mut String, aim: &Aim) {
     let _ = writeln!(out, "path pointer\nat {},{}", num(aim.x), num(aim.y));
+    if let Some(percent) = aim.visible {
+        let _ = writeln!(out, "visible {percent}%");
+    }
     if let Some(line) = &aim.line {
         let _ = writeln!(out, "target {line}");
     }

@@ -43,13 +43,43 @@ fn a_clear_target_is_aimed_at_its_centre() {
 }
 
 #[test]
-fn a_later_interactive_node_on_top_covers_the_target() {
+fn a_partly_covered_target_is_aimed_at_the_largest_part_left_visible() {
+    // `over` (20..100 x 15..45) covers all of `save` (10..90 x 10..40) but a strip 10 wide on
+    // the left (10x30) and one 5 high on top (80x5): the top strip is larger.
     let mut t = trees(vec![button("save", 10.0, 10.0), button("over", 20.0, 15.0)]);
+    let summary = click(&mut t, "save").unwrap();
+    assert!(summary.contains("at 50,12.5\n"), "{summary}");
+    // 10x30 + 70x5 of 80x30 is visible.
+    assert!(summary.contains("visible 27%\n"), "{summary}");
+    // The node on top is itself clear, and whole.
+    let summary = click(&mut t, "over").unwrap();
+    assert!(!summary.contains("visible"), "{summary}");
+}
+
+#[test]
+fn a_wholly_covered_target_is_refused_naming_what_lies_on_top() {
+    let big = Widget::new("over", Role::Button, "over")
+        .bounds(Bounds::new(0.0, 0.0, 200.0, 100.0))
+        .action(Action::Click);
+    let mut t = trees(vec![button("save", 10.0, 10.0), big]);
     let err = click(&mut t, "save").unwrap_err();
     assert_eq!(err.code, ErrorCode::Covered, "{}", err.message);
     assert!(err.message.contains("\"over\""), "{}", err.message);
-    // The node on top is itself clear.
-    assert!(click(&mut t, "over").is_ok());
+    assert!(
+        err.message.contains("no part of it is left"),
+        "{}",
+        err.message
+    );
+    // Two nodes that leave only a sliver under 2 pixels between them cover it too.
+    let left = Widget::new("l", Role::Button, "l")
+        .bounds(Bounds::new(0.0, 0.0, 49.0, 100.0))
+        .action(Action::Click);
+    let right = Widget::new("r", Role::Button, "r")
+        .bounds(Bounds::new(50.0, 0.0, 100.0, 100.0))
+        .action(Action::Click);
+    let mut t = trees(vec![button("save", 10.0, 10.0), left, right]);
+    let err = click(&mut t, "save").unwrap_err();
+    assert_eq!(err.code, ErrorCode::Covered, "{}", err.message);
 }
 
 #[test]
@@ -322,12 +352,15 @@ mod layers {
     fn without_layers_tree_order_is_paint_order() {
         let mut t = popup();
         assert!(click(&mut t, "later").is_ok());
-        let why = refused(&mut t, "Copy", ErrorCode::Covered);
-        assert!(why.contains("\"later\""), "{why}");
+        // `later` is on top of `Copy` (tree order): the click aims at the strip of `Copy` above
+        // it, the largest part left.
+        let aimed = "at 105,45\nvisible 54%\n";
+        let summary = click(&mut t, "Copy").unwrap();
+        assert!(summary.contains(aimed), "{summary}");
         // Ids the tree does not hold say nothing: still tree order.
         layers(&mut t, &[99], Some(98), vec![(97, None)]);
         assert!(click(&mut t, "later").is_ok());
-        assert_eq!(click(&mut t, "Copy").unwrap_err().code, ErrorCode::Covered);
+        assert!(click(&mut t, "Copy").unwrap().contains(aimed));
     }
 
     #[test]
