@@ -96,11 +96,13 @@ fn act() -> impl Strategy<Value = ActOptions> {
         any::<bool>(),
         prop::option::of(1u32..100),
         prop::option::of(0u64..100_000),
+        prop::option::of(0u64..100_000),
     )
-        .prop_map(|(settle, frames, timeout_ms)| ActOptions {
+        .prop_map(|(settle, frames, timeout_ms, wait_ms)| ActOptions {
             settle,
             frames: if settle { frames } else { None },
             timeout_ms,
+            wait_ms,
         })
 }
 

@@ -97,15 +97,15 @@ fn a_recorded_session_replays_green_on_a_fresh_app_and_red_on_a_changed_ui() {
 
     // Refs became selectors; read-only commands are not in it; the refusal is a comment.
     assert!(
-        written.contains("\nfill role=textbox name=\"Name\" \"Ada\" --settle\n"),
+        written.contains("\nfill role=textbox name=\"Name\" \"Ada\" --settle --wait 5000\n"),
         "{written}"
     );
     assert!(
-        written.contains("\nclick role=checkbox name=\"Subscribe\" --settle\n"),
+        written.contains("\nclick role=checkbox name=\"Subscribe\" --settle --wait 5000\n"),
         "{written}"
     );
     assert!(
-        written.contains("\nclick role=button name=\"Submit\" --settle\n"),
+        written.contains("\nclick role=button name=\"Submit\" --settle --wait 5000\n"),
         "{written}"
     );
     assert!(

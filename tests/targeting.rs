@@ -346,3 +346,51 @@ fn a_press_the_target_took_is_verified_and_one_not_reported_is_not() {
         "{response:?}"
     );
 }
+
+#[test]
+fn an_action_with_wait_acts_once_its_target_appears_and_without_it_is_refused_at_once() {
+    // A button that appears 10 frames after the app is handed F1, as a dialog fades in.
+    let scene = |later: bool| {
+        let mut nodes = vec![
+            (0, node(Role::Window, "w", [0.0, 0.0, 400.0, 300.0], &[1])),
+            (1, node(Role::Button, "Open", [10.0, 10.0, 90.0, 40.0], &[])),
+        ];
+        if later {
+            nodes[0].1.push_child(NodeId(2));
+            nodes.push((
+                2,
+                node(Role::Button, "Later", [100.0, 100.0, 180.0, 130.0], &[]),
+            ));
+        }
+        tree(nodes)
+    };
+    let mut since_f1: Option<u32> = None;
+    let app = TestApp::builder()
+        .name("targeting")
+        .window(window_state("Targeting", 1.0))
+        .tree(scene(false))
+        .react(move |handed| {
+            if handed.contains(&Handed::Key("F1".into(), true)) {
+                since_f1 = Some(0);
+            }
+            let n = since_f1.as_mut()?;
+            *n += 1;
+            (*n == 10).then(|| scene(true))
+        })
+        .start();
+    // Without --wait: refused at once, nothing handed.
+    let why = refused(&app, "click name=Later", ErrorCode::NotFound);
+    assert!(!why.contains("after waiting"), "{why}");
+    assert!(app.ok("key F1").contains("keys F1"));
+    // With it: the click waits for the button, then lands on it.
+    let body = clicks(&app, "click name=Later --wait 5000", 140.0, 115.0);
+    assert!(body.contains("button \"Later\""), "{body}");
+    // A target that never comes is refused at the end with the check that failed.
+    let started = Instant::now();
+    let why = refused(&app, "click name=Never --wait 300", ErrorCode::NotFound);
+    assert!(why.starts_with("after waiting "), "{why}");
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    // One no frame can lift is refused at once, wait or not.
+    let why = refused(&app, "click @e999 --wait 5000", ErrorCode::NotFound);
+    assert!(!why.contains("after waiting"), "{why}");
+}

@@ -62,6 +62,9 @@ pub struct ActOptions {
     pub frames: Option<u32>,
     /// `--timeout MS`: give up after this long.
     pub timeout_ms: Option<u64>,
+    /// `--wait MS`: wait up to this long for the target to be actionable (one node, shown,
+    /// enabled, not covered, its bounds unchanged over two frames) before acting.
+    pub wait_ms: Option<u64>,
 }
 
 /// A mouse button.
@@ -184,17 +187,24 @@ impl Command {
 
     /// How long the app may hold this command before it answers, on top of carrying it out: a
     /// `wait`'s or `settle`'s `--timeout`, an action's `--timeout` with `--settle`, a `journal`'s
-    /// `--wait`. A client waits at least this long (and a margin for the answer to arrive).
+    /// `--wait`, an action's `--wait`. A client waits at least this long (and a margin for the
+    /// answer to arrive).
     pub fn held_in_app_ms(&self) -> Option<u64> {
         match self {
             Command::Wait { timeout_ms, .. } | Command::Settle { timeout_ms, .. } => {
                 Some(timeout_ms.unwrap_or(DEFAULT_WAIT_MS))
             }
             Command::Journal { timeout_ms, .. } => *timeout_ms,
-            _ => self
-                .act_options()
-                .filter(|o| o.settle)
-                .map(|o| o.timeout_ms.unwrap_or(DEFAULT_WAIT_MS)),
+            _ => {
+                let opts = self.act_options()?;
+                let settle = opts
+                    .settle
+                    .then(|| opts.timeout_ms.unwrap_or(DEFAULT_WAIT_MS));
+                match (opts.wait_ms, settle) {
+                    (None, None) => None,
+                    (wait, settle) => Some(wait.unwrap_or(0) + settle.unwrap_or(0)),
+                }
+            }
         }
     }
 }

@@ -220,8 +220,18 @@ const TIMEOUT: Flag = Flag::count(
     "how long the app waits, in milliseconds, before it answers timeout (not_settled for --settle)",
 );
 
+const WAIT: Flag = Flag::count(
+    "wait",
+    "MS",
+    "wait up to MS milliseconds for the target to be actionable (one node, shown, enabled, not covered, its bounds unchanged over two frames), then act; at the end, the check that failed last",
+);
+
 /// The flags every app-side action takes (`ACT` in docs/protocol.md).
-const ACT: &[FlagRule] = &[FlagRule::Needs(SETTLE, FRAMES), FlagRule::Free(TIMEOUT)];
+const ACT: &[FlagRule] = &[
+    FlagRule::Needs(SETTLE, FRAMES),
+    FlagRule::Free(TIMEOUT),
+    FlagRule::Free(WAIT),
+];
 
 const TARGET: Arg = Arg::one(
     "TARGET",
@@ -375,6 +385,7 @@ verbs! {
             ),
             FlagRule::Needs(SETTLE, FRAMES),
             FlagRule::Free(TIMEOUT),
+            FlagRule::Free(WAIT),
         ];
     Hover => "hover", App,
         "Moves the pointer over a node (tooltips, hover states).",
@@ -527,26 +538,26 @@ mod tests {
         );
         assert_eq!(
             usage(Verb::Click),
-            "click TARGET [--double] [--right|--middle] [--settle [--frames K]] [--timeout MS]"
+            "click TARGET [--double] [--right|--middle] [--settle [--frames K]] [--timeout MS] [--wait MS]"
         );
         assert_eq!(
             usage(Verb::Scroll),
-            "scroll TARGET DX DY [--settle [--frames K]] [--timeout MS]"
+            "scroll TARGET DX DY [--settle [--frames K]] [--timeout MS] [--wait MS]"
         );
         assert_eq!(usage(Verb::Screenshot), "screenshot [LABEL] [--ref TARGET]");
         assert_eq!(usage(Verb::Clean), "clean [--keep N] [--dry-run]");
         assert_eq!(usage(Verb::Journal), "journal [--after N] [--wait MS]");
         assert_eq!(
             usage(Verb::Drag),
-            "drag FROM [to] TO [--settle [--frames K]] [--timeout MS]"
+            "drag FROM [to] TO [--settle [--frames K]] [--timeout MS] [--wait MS]"
         );
         assert_eq!(
             usage(Verb::Key),
-            "key CHORD [CHORD...] [--settle [--frames K]] [--timeout MS]"
+            "key CHORD [CHORD...] [--settle [--frames K]] [--timeout MS] [--wait MS]"
         );
         assert_eq!(
             usage(Verb::Action),
-            "action TARGET NAME [VALUE] [--settle [--frames K]] [--timeout MS]"
+            "action TARGET NAME [VALUE] [--settle [--frames K]] [--timeout MS] [--wait MS]"
         );
     }
 

@@ -9,6 +9,7 @@
 //! Every command's state is one [`jobs::Job`] in one map: exactly one response per entry holds
 //! because answering takes the job out, and shutdown is one loop over the map.
 
+mod actionable;
 mod deadlines;
 mod entries;
 mod intake;
@@ -87,6 +88,8 @@ pub(crate) struct Service {
     left_on_disk: bool,
     /// Shutting down: nothing more is carried out, everything owed is answered.
     stopping: bool,
+    /// The action whose target is waited for (`--wait`): its turn is taken again until then.
+    actionable: Option<actionable::Actionable>,
     answered: u64,
 }
 
@@ -153,6 +156,7 @@ pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
         on_disk: 0,
         left_on_disk: false,
         stopping: false,
+        actionable: None,
         answered: 0,
     };
     publish(&dir, READY_FILE, ready.to_text().as_bytes())?;
@@ -215,6 +219,16 @@ impl Service {
                 self.read_entries();
             }
             self.check_waits();
+            // The action waiting for its target tries again on what changed (unless it was
+            // answered meanwhile: withdrawn, or past its client's deadline).
+            if let Some(a) = &self.actionable {
+                if matches!(self.jobs.get(a.seq), Some(Job::Queued { .. })) {
+                    self.drain_scene();
+                    self.take_turns();
+                } else {
+                    self.actionable = None;
+                }
+            }
             if self.check_settles() {
                 // The settled command no longer holds up the ones behind it.
                 self.take_turns();
@@ -272,6 +286,9 @@ impl Service {
         let mut due = self
             .jobs
             .next_deadline(self.cfg.reap_after, self.cfg.response_ttl);
+        if let Some(a) = &self.actionable {
+            due = Some(due.map_or(a.until(), |d| d.min(a.until())));
+        }
         if let (true, Some(at)) = (self.artifacts_stale, self.artifacts_at) {
             due = Some(due.map_or(at + ARTIFACT_INTERVAL, |d| d.min(at + ARTIFACT_INTERVAL)));
         }
@@ -439,11 +456,26 @@ impl Service {
                 self.trees.plan(&command)
             }
         }));
+        let wait = command.act_options().and_then(|o| o.wait_ms);
         let plan = match planned {
             Ok(Ok(plan)) => plan,
             Ok(Err(failure)) => {
-                self.fail(seq, Some(verb), failure);
-                return Forwarded::No;
+                let verdict = wait.map(|ms| {
+                    actionable::Actionable::of(&mut self.actionable, seq, ms, deadline)
+                        .refused(failure.clone(), &command)
+                });
+                return match verdict {
+                    Some(actionable::Verdict::Again) => self.again(seq, command, deadline),
+                    Some(actionable::Verdict::Refuse(f)) => {
+                        self.actionable = None;
+                        self.fail(seq, Some(verb), f);
+                        Forwarded::No
+                    }
+                    Some(actionable::Verdict::Act) | None => {
+                        self.fail(seq, Some(verb), failure);
+                        Forwarded::No
+                    }
+                };
             }
             Err(panic) => {
                 let failure = internal_error(&format!("planning {verb}"), &*panic);
@@ -451,6 +483,24 @@ impl Service {
                 return Forwarded::No;
             }
         };
+        if let (Some(ms), Some(p)) = (wait, &plan) {
+            let frame = self.published();
+            match actionable::Actionable::of(&mut self.actionable, seq, ms, deadline)
+                .planned(frame, &p.summary)
+            {
+                actionable::Verdict::Act => self.actionable = None,
+                actionable::Verdict::Again => {
+                    // A frame must come to show whether the target holds still.
+                    self.wake_app();
+                    return self.again(seq, command, deadline);
+                }
+                actionable::Verdict::Refuse(f) => {
+                    self.actionable = None;
+                    self.fail(seq, Some(verb), f);
+                    return Forwarded::No;
+                }
+            }
+        }
         let settle = command
             .act_options()
             .filter(|o| o.settle)
@@ -485,15 +535,7 @@ impl Service {
                 // The render side has not drained the channel: a stalled frame loop that still
                 // holds orders the service withdrew at their deadlines. The entry is taken; the
                 // command waits for its turn again (or its deadline).
-                self.jobs.insert(
-                    seq,
-                    Job::Queued {
-                        command: order.command,
-                        deadline,
-                        taken: true,
-                    },
-                );
-                Forwarded::Later
+                self.again(seq, order.command, deadline)
             }
             Err(TrySendError::Disconnected(_)) => {
                 let failure = Failure::new(
@@ -505,6 +547,12 @@ impl Service {
                 Forwarded::No
             }
         }
+    }
+
+    /// The command takes its turn again later (its entry is taken already); later ones wait.
+    fn again(&mut self, seq: u64, command: Command, deadline: Option<Instant>) -> Forwarded {
+        self.jobs.requeue(seq, command, deadline);
+        Forwarded::Later
     }
 
     /// Reads a screenshot's pixels back, crops, encodes and publishes the PNG, and answers. A panic

@@ -94,10 +94,12 @@ impl App {
         r.body().to_owned()
     }
 
-    /// The options of an action: `--settle` when actions settle.
+    /// The options of an action: `--settle` when actions settle, and `--wait` for the target to
+    /// be actionable (a test acts as a person would, on what is there once it is there).
     pub(crate) fn act_options(&self) -> ActOptions {
         ActOptions {
             settle: self.settle,
+            wait_ms: Some(crate::protocol::DEFAULT_WAIT_MS),
             ..ActOptions::default()
         }
     }

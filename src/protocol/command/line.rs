@@ -69,6 +69,7 @@ impl Command {
                 settle: a.has("settle"),
                 frames: a.number("frames")?,
                 timeout_ms: a.number("timeout")?,
+                wait_ms: a.number("wait")?,
             })
         };
         let target_only = || -> Result<Target, ParseError> {
@@ -392,6 +393,7 @@ impl Flags {
         self.switch("settle", opts.settle);
         self.value("frames", opts.frames);
         self.value("timeout", opts.timeout_ms);
+        self.value("wait", opts.wait_ms);
     }
 }
 
