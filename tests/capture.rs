@@ -35,15 +35,14 @@ fn capture_app() -> SteppedApp {
         .stepped()
 }
 
-/// Runs frames that clear `texture` to `rgba` and hand it to `capture`, until `line` is answered.
-fn shoot(
+/// The 64x32 texture the capture app's frames are drawn into, of `format` and `usage` (plus
+/// `RENDER_ATTACHMENT`).
+fn frame_texture(
+    device: &wgpu::Device,
     format: wgpu::TextureFormat,
     usage: wgpu::TextureUsages,
-    line: &str,
-) -> (Response, Vec<u8>) {
-    let (device, queue) = device();
-    let app = capture_app();
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
         label: None,
         size: wgpu::Extent3d {
             width: 64,
@@ -56,7 +55,18 @@ fn shoot(
         format,
         usage: usage | wgpu::TextureUsages::RENDER_ATTACHMENT,
         view_formats: &[],
-    });
+    })
+}
+
+/// Runs frames that clear `texture` to `rgba` and hand it to `capture`, until `line` is answered.
+fn shoot(
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+    line: &str,
+) -> (Response, Vec<u8>) {
+    let (device, queue) = device();
+    let app = capture_app();
+    let texture = frame_texture(&device, format, usage);
     let seq = app.client().enqueue_line(line).unwrap();
     let mut slowest = Duration::ZERO;
     let response = app.frames_until_answered(seq, |frame| {
@@ -179,20 +189,11 @@ fn a_screenshot_waits_for_the_next_drawn_frame_when_a_captured_window_skips_one(
     // drawing; a window it has captured before keeps its screenshot for the next frame it draws.
     let (device, queue) = device();
     let app = capture_app();
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: None,
-        size: wgpu::Extent3d {
-            width: 64,
-            height: 32,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8Unorm,
-        usage: wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::RENDER_ATTACHMENT,
-        view_formats: &[],
-    });
+    let texture = frame_texture(
+        &device,
+        wgpu::TextureFormat::Rgba8Unorm,
+        wgpu::TextureUsages::COPY_SRC,
+    );
     let draw = |frame: &mut winit_automation::Frame| {
         let mut encoder = device.create_command_encoder(&Default::default());
         frame.capture(window_id(), &device, &mut encoder, &texture);

@@ -623,16 +623,7 @@ fn a_refusal_hint_names_only_actions_the_node_lists() {
 
 #[test]
 fn a_frame_opened_while_one_is_open_joins_it_takes_no_input_and_publishes_nothing() {
-    let app = TestApp::builder()
-        .window(window_state("Join", 1.0))
-        .tree(Form::default().update())
-        .stepped();
-    app.frame(|_| {});
-    let seq = app.client().enqueue_line("key Escape").unwrap();
-    assert!(
-        app.woken(common::PATIENCE),
-        "the key never reached the render side"
-    );
+    let (app, seq) = key_waiting();
     let automation = app.automation();
     let mut open = automation.frame();
     let number = open.number();
@@ -690,16 +681,7 @@ fn a_resize_is_answered_once_the_window_has_the_size_and_refused_when_the_app_ig
 fn a_frame_that_never_asks_for_input_leaves_it_for_the_next_frame() {
     // A setup frame that only hands over a tree (the test harness's first frame did this) must
     // not swallow a command: `quit` was answered and never seen by the app's loop.
-    let app = TestApp::builder()
-        .window(window_state("Lazy", 1.0))
-        .tree(Form::default().update())
-        .stepped();
-    app.frame(|_| {});
-    let seq = app.client().enqueue_line("key Escape").unwrap();
-    assert!(
-        app.woken(common::PATIENCE),
-        "the key never reached the render side"
-    );
+    let (app, seq) = key_waiting();
     let automation = app.automation();
     let mut frame = automation.frame();
     frame.tree_update(common::window_id(), Form::default().update());
@@ -716,4 +698,20 @@ fn a_frame_that_never_asks_for_input_leaves_it_for_the_next_frame() {
     );
     frame.finish();
     assert!(app.client().wait(seq).unwrap().is_ok());
+}
+
+/// A stepped app past its first frame, with a `key Escape` the render side has been handed
+/// (its waker ran) and no frame has taken yet; and the key's seq.
+fn key_waiting() -> (common::SteppedApp, u64) {
+    let app = TestApp::builder()
+        .window(window_state("Keyed", 1.0))
+        .tree(Form::default().update())
+        .stepped();
+    app.frame(|_| {});
+    let seq = app.client().enqueue_line("key Escape").unwrap();
+    assert!(
+        app.woken(common::PATIENCE),
+        "the key never reached the render side"
+    );
+    (app, seq)
 }
