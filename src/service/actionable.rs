@@ -16,7 +16,13 @@ pub(super) struct Actionable {
     /// The last attempt that planned: the published frame it saw and the plan's summary (the aim
     /// point and the target's line, bounds included).
     seen: Option<(u64, String)>,
+    /// The published frame the app was last woken at, for the frame that shows whether the
+    /// target holds still: once per frame.
+    woken_at: Option<u64>,
 }
+
+/// How long before the client's deadline the wait ends.
+const DEADLINE_MARGIN: Duration = Duration::from_millis(50);
 
 /// What to do after an attempt.
 pub(super) enum Verdict {
@@ -33,11 +39,15 @@ impl Actionable {
     pub fn new(seq: u64, wait_ms: u64, deadline: Option<Instant>) -> Actionable {
         let started = Instant::now();
         let until = started + Duration::from_millis(wait_ms);
+        // Ends a little before the client's deadline, so the answer is the check that failed,
+        // not `expired`.
+        let before = |d: Instant| d.checked_sub(DEADLINE_MARGIN).unwrap_or(started);
         Actionable {
             seq,
             started,
-            until: deadline.map_or(until, |d| d.min(until)),
+            until: deadline.map_or(until, |d| before(d).min(until)),
             seen: None,
+            woken_at: None,
         }
     }
 
@@ -59,26 +69,34 @@ impl Actionable {
         self.until
     }
 
+    /// Whether to wake the app for the frame an attempt in published frame `frame` waits for:
+    /// once per frame, so a plan repeated within one frame does not flood the app.
+    pub fn wake_for(&mut self, frame: u64) -> bool {
+        self.woken_at.replace(frame) != Some(frame)
+    }
+
     /// An attempt planned the action in published frame `frame`: it is acted on when the previous
-    /// attempt planned the same in an earlier frame (the target held still over two frames).
+    /// attempt planned the same in an earlier frame (the target held still over two frames), or
+    /// when the wait is over and no frame came since this plan's (nothing could move it).
     pub fn planned(&mut self, frame: u64, summary: &str) -> Verdict {
-        if let Some((seen, last)) = &self.seen
-            && *seen < frame
-        {
-            if last == summary {
-                return Verdict::Act;
-            }
-            if Instant::now() >= self.until {
-                return Verdict::Refuse(Failure::new(
-                    ErrorCode::Timeout,
-                    format!(
-                        "the target kept moving for {} ms; last aimed: {}",
-                        self.started.elapsed().as_millis(),
-                        summary.lines().collect::<Vec<_>>().join(", ")
-                    ),
-                    "wait until it stops (settle), or act on it with `action`",
-                ));
-            }
+        let over = Instant::now() >= self.until;
+        match &self.seen {
+            Some((seen, last)) if *seen < frame && last == summary => return Verdict::Act,
+            Some((seen, _)) if *seen >= frame && over => return Verdict::Act,
+            None if over => return Verdict::Act,
+            _ => {}
+        }
+        // Here a plan differs from the last frame's: it moved.
+        if over {
+            return Verdict::Refuse(Failure::new(
+                ErrorCode::Timeout,
+                format!(
+                    "the target kept moving for {} ms; last aimed: {}",
+                    self.started.elapsed().as_millis(),
+                    summary.lines().collect::<Vec<_>>().join(", ")
+                ),
+                "wait until it stops (settle), or act on it with `action`",
+            ));
         }
         if self.seen.as_ref().is_none_or(|(seen, _)| *seen < frame) {
             self.seen = Some((frame, summary.to_owned()));
@@ -158,6 +176,20 @@ mod tests {
         // It moved: the new aim must hold for another frame.
         assert!(matches!(a.planned(8, "at 3,4"), Verdict::Again));
         assert!(matches!(a.planned(9, "at 3,4"), Verdict::Act));
+        // A wait that is over with no frame since the plan acts on it: nothing could move it
+        // (an app that draws no frame must not keep the service asking).
+        let mut a = Actionable::new(1, 0, None);
+        assert!(matches!(a.planned(7, "at 1,2"), Verdict::Act));
+        // One that moved between the last two frames is refused.
+        let mut a = Actionable::new(1, 30, None);
+        assert!(matches!(a.planned(7, "at 1,2"), Verdict::Again));
+        std::thread::sleep(Duration::from_millis(40));
+        let Verdict::Refuse(f) = a.planned(8, "at 3,4") else {
+            panic!("it kept moving")
+        };
+        assert_eq!(f.code, ErrorCode::Timeout);
+        // The app is woken once per frame.
+        assert!(a.wake_for(8) && !a.wake_for(8) && a.wake_for(9));
     }
 
     #[test]
@@ -194,7 +226,8 @@ mod tests {
 
     #[test]
     fn the_client_s_deadline_ends_the_wait_first() {
-        let a = Actionable::new(1, 60_000, Some(Instant::now()));
-        assert!(a.until() <= Instant::now());
+        let deadline = Instant::now() + Duration::from_secs(1);
+        let a = Actionable::new(1, 60_000, Some(deadline));
+        assert!(a.until() < deadline);
     }
 }

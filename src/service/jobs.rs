@@ -181,7 +181,6 @@ impl Jobs {
         self.map.insert(seq, job);
     }
 
-    /// Takes the job out: the caller answers it or puts it back in a new state.
     /// A command whose turn came takes it again later: queued, its entry already taken.
     pub fn requeue(&mut self, seq: u64, command: Command, deadline: Option<Instant>) {
         self.insert(
@@ -194,6 +193,7 @@ impl Jobs {
         );
     }
 
+    /// Takes the job out: the caller answers it or puts it back in a new state.
     pub fn take(&mut self, seq: u64) -> Option<Job> {
         self.map.remove(&seq)
     }

@@ -488,10 +488,13 @@ impl Service {
             match actionable::Actionable::of(&mut self.actionable, seq, ms, deadline)
                 .planned(frame, &p.summary)
             {
-                actionable::Verdict::Act => self.actionable = None,
+                // Cleared once the order is sent (a full channel takes the turn again).
+                actionable::Verdict::Act => {}
                 actionable::Verdict::Again => {
                     // A frame must come to show whether the target holds still.
-                    self.wake_app();
+                    if self.actionable.as_mut().is_some_and(|a| a.wake_for(frame)) {
+                        self.wake_app();
+                    }
                     return self.again(seq, command, deadline);
                 }
                 actionable::Verdict::Refuse(f) => {
@@ -519,6 +522,9 @@ impl Service {
         };
         match self.link.orders.try_send(order) {
             Ok(()) => {
+                if self.actionable.as_ref().is_some_and(|a| a.seq == seq) {
+                    self.actionable = None;
+                }
                 self.jobs.insert(
                     seq,
                     Job::Forwarded {
