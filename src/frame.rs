@@ -97,8 +97,6 @@ mod sealed {
 #[must_use = "a frame ends when it is dropped: keep it until the frame is drawn and submitted"]
 pub struct Frame<S: Stage = Building> {
     end: End,
-    /// Whether [`Frame::input`] was called (it takes the input once).
-    asked: bool,
     stage: PhantomData<fn() -> S>,
 }
 
@@ -110,12 +108,14 @@ struct End {
     opened: bool,
     /// The frame [`Frame::publish`] published, and whether all of it reached the service.
     published: Option<(u64, bool)>,
+    /// Whether [`Frame::input`] was called (it takes the input once).
+    asked: bool,
 }
 
 impl Drop for End {
     fn drop(&mut self) {
         if self.opened {
-            self.render.end_frame(self.published.take());
+            self.render.end_frame(self.published.take(), self.asked);
         }
     }
 }
@@ -127,8 +127,8 @@ impl Frame<Building> {
                 render: Arc::clone(render),
                 opened: render.open_frame(),
                 published: None,
+                asked: false,
             },
-            asked: false,
             stage: PhantomData,
         }
     }
@@ -145,7 +145,7 @@ impl Frame<Building> {
     /// [`Input::Request`] needs an answer from the app. A frame that joined an open one
     /// ([`Automation::frame`](crate::Automation::frame)) yields nothing.
     pub fn input(&mut self) -> Inputs {
-        let inner = if self.end.opened && !std::mem::replace(&mut self.asked, true) {
+        let inner = if self.end.opened && !std::mem::replace(&mut self.end.asked, true) {
             self.end.render.take_input()
         } else {
             Vec::new().into_iter()
@@ -201,8 +201,6 @@ impl Frame<Building> {
         }
         Frame {
             end,
-            // A published frame takes no input: what waits goes to the next frame.
-            asked: true,
             stage: PhantomData,
         }
     }

@@ -2,8 +2,9 @@
 //! only from the app's frame loop, through [`crate::Frame`] and [`crate::Automation`].
 //!
 //! Runs on the render thread: it never blocks, never touches the file system and formats text
-//! only on error paths (a refusal's message). Per frame it takes one uncontended lock in [`RenderSide::take_input`] (one `try_recv`
-//! per order waiting) and one in [`RenderSide::end_frame`] (the replies held for a press report,
+//! only on error paths (a refusal's message). Per frame it takes one uncontended lock in
+//! [`RenderSide::open_frame`], one in [`RenderSide::take_input`] (one `try_recv` per order
+//! waiting) and one in [`RenderSide::end_frame`] (the replies held for a press report,
 //! an atomic increment, the `try_send`s of scene changes still held back, an atomic store, one
 //! `try_send` of the frame's end time, and one more `try_send` when a reply was given). An idle
 //! frame allocates nothing (`tests/frame_cost.rs`), nor does an unchanged [`RenderSide::layers`]
@@ -261,13 +262,15 @@ impl RenderSide {
     }
 
     /// Ends the frame after it was drawn: publishes it (unless `publish` did, which returned
-    /// `published`) and hands its screenshot copies to the service thread.
-    pub fn end_frame(&self, published: Option<(u64, bool)>) {
+    /// `published`) and hands its screenshot copies to the service thread. A frame that did not
+    /// ask for its input (`asked`) while orders wait asks for the next frame, which may.
+    pub fn end_frame(&self, published: Option<(u64, bool)>, asked: bool) {
         let (stages_left, flushed, replied_for_next) = {
             let mut guard = self.state();
             let state = &mut *guard;
             state.open = false;
-            let joined = std::mem::take(&mut state.joined);
+            let joined =
+                std::mem::take(&mut state.joined) || (!asked && !self.link.orders.is_empty());
             let (frame, flushed) = published.unwrap_or_else(|| self.publish_locked(state));
             // Copies are handed over once their frame is published (else next time).
             let replied = flushed && self.finish_captures(state, frame);
@@ -315,9 +318,20 @@ impl RenderSide {
         }
         let windows = &state.windows;
         state.sizing.retain_mut(|s| {
-            let current = windows.get(&s.window).map(|w| (w.width, w.height));
+            let Some(current) = windows.get(&s.window).map(|w| (w.width, w.height)) else {
+                self.replier.send(
+                    s.seq,
+                    s.verb,
+                    Err(Failure::new(
+                        ErrorCode::NotApplied,
+                        format!("window {} closed before it took the size", s.window),
+                        "resize a window that is open (windows lists them)",
+                    )),
+                );
+                return false;
+            };
             let (w, h) = (f64::from(s.size.0), f64::from(s.size.1));
-            if current.is_some_and(|(cw, ch)| (cw - w).abs() <= 1.0 && (ch - h).abs() <= 1.0) {
+            if (current.0 - w).abs() <= 1.0 && (current.1 - h).abs() <= 1.0 {
                 self.replier
                     .send(s.seq, s.verb, Ok(std::mem::take(&mut s.summary)));
                 return false;
@@ -326,7 +340,7 @@ impl RenderSide {
             if s.frames < RESIZE_FRAMES || s.since.elapsed() < RESIZE_WAIT {
                 return true;
             }
-            let (cw, ch) = current.unwrap_or((0.0, 0.0));
+            let (cw, ch) = current;
             self.replier.send(
                 s.seq,
                 s.verb,
@@ -341,7 +355,7 @@ impl RenderSide {
                         s.size.0,
                         s.size.1
                     ),
-                    "the app applies Input::Resize (winit: Window::request_inner_size; headless: its texture and Automation::window_state) and the plugin sees the new size (Automation::window_event's Resized, or window_state)",
+                    "the app applies Input::Resize (winit: Window::request_inner_size; headless: its texture and Automation::window_state) and the plugin sees the new size (Automation::window_event's Resized, or window_state); a window manager may also refuse or clamp the size",
                 )),
             );
             false

@@ -29,7 +29,7 @@ impl Render {
     pub fn publish(&self) -> (u64, bool) {
         (0, true)
     }
-    pub fn end_frame(&self, _: Option<(u64, bool)>) {}
+    pub fn end_frame(&self, _: Option<(u64, bool)>, _: bool) {}
     pub fn tree_update(&self, _: u64, _: accesskit::TreeUpdate) {}
     pub fn widgets(&self, _: u64, _: Vec<Widget>) {}
     pub fn layers(&self, _: u64, _: &Layers) {}

@@ -237,7 +237,12 @@ impl Live {
                         centre = centre_of(r);
                         top = hit(w, &stack, state.root(), centre).0;
                     }
-                    _ => {
+                    free => {
+                        let why = if free.is_some() {
+                            format!("and the aim gave up after stepping around {MAX_COVERS} nodes")
+                        } else {
+                            "and no part of it is left to aim at".to_owned()
+                        };
                         let (id, at) = first.expect("set above");
                         let cover = Found {
                             window: found.window,
@@ -247,7 +252,7 @@ impl Live {
                         return Err(failure(
                             ErrorCode::Covered,
                             format!(
-                                "{line} is covered at {},{} by {by}, and no part of it is left to aim at",
+                                "{line} is covered at {},{} by {by}, {why}",
                                 num(at.x / k),
                                 num(at.y / k)
                             ),

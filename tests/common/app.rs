@@ -596,7 +596,8 @@ fn answer(automation: &Automation, request: Request) {
 /// One frame is open at a time, kept between calls: [`SteppedApp::begin_frame`] (or the first
 /// [`SteppedApp::open_frame`]) opens it, [`SteppedApp::end_frame`] ends it (publishes it). A
 /// frame opened before `begin_frame` (the initial tree's, or one `open_frame` opened to take a
-/// tree) is the frame `begin_frame` hands over: its input is what waited when it was opened.
+/// tree) is the frame `begin_frame` hands over: its input is what waits when `begin_frame` asks
+/// for it (`Frame::input`).
 pub struct SteppedApp {
     /// First, with the open frame: the plugin stops (once both are gone) before its directory
     /// goes.
