@@ -105,8 +105,8 @@ impl Actionable {
     }
 
     /// An attempt was refused with `failure`: taken again while the wait lasts, when the refusal
-    /// is one a later frame can lift (the node appears, shows, is enabled, is uncovered, gets an
-    /// area, or a selector narrows to one node).
+    /// is one a later frame can lift (the node appears, shows, is enabled, is uncovered, or gets an
+    /// area).
     /// `command` is the action: a ref that names no node never will (refs are not reused).
     pub fn refused(&mut self, failure: Failure, command: &Command) -> Verdict {
         self.seen = None;
@@ -145,12 +145,12 @@ fn names_a_ref(command: &Command) -> bool {
 }
 
 /// Whether a later frame can lift a refusal with `code`. A stale ref, a missing action or a bad
-/// argument never changes.
+/// argument never changes; an ambiguous selector is refused at once too (as Playwright's strict
+/// mode does): waiting for the matches to narrow to one hides a selector that needs a term.
 fn lifts_with_time(code: ErrorCode) -> bool {
     matches!(
         code,
         ErrorCode::NotFound
-            | ErrorCode::Ambiguous
             | ErrorCode::Offscreen
             | ErrorCode::Disabled
             | ErrorCode::Covered
@@ -217,6 +217,10 @@ mod tests {
             panic!("a stale ref never heals")
         };
         assert_eq!(f.message, "@e3 button \"Save\" is disabled");
+        assert!(matches!(
+            a.refused(failure(ErrorCode::Ambiguous), &click),
+            Verdict::Refuse(_)
+        ));
         let by_ref = Command::parse("click @e3").unwrap();
         assert!(matches!(
             a.refused(failure(ErrorCode::NotFound), &by_ref),
