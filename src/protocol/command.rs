@@ -185,6 +185,23 @@ impl Command {
         }
     }
 
+    /// The targets an action aims at: its target, or both ends of a `drag`; none for other
+    /// commands.
+    #[cfg(feature = "automation")]
+    pub(crate) fn action_targets(&self) -> impl Iterator<Item = &Target> {
+        let (first, second) = match self {
+            Command::Click { target, .. }
+            | Command::Hover { target, .. }
+            | Command::Scroll { target, .. }
+            | Command::Fill { target, .. }
+            | Command::Action { target, .. }
+            | Command::Focus { target, .. } => (Some(target), None),
+            Command::Drag { from, to, .. } => (Some(from), Some(to)),
+            _ => (None, None),
+        };
+        first.into_iter().chain(second)
+    }
+
     /// How long the app may hold this command before it answers, on top of carrying it out: a
     /// `wait`'s or `settle`'s `--timeout`, an action's `--timeout` with `--settle`, a `journal`'s
     /// `--wait`, an action's `--wait`. A client waits at least this long (and a margin for the

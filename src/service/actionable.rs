@@ -131,17 +131,9 @@ impl Actionable {
 
 /// Whether the action's target (or a drag's either end) is a ref.
 fn names_a_ref(command: &Command) -> bool {
-    let is_ref = |t: &Target| matches!(t, Target::Ref(_));
-    match command {
-        Command::Click { target, .. }
-        | Command::Hover { target, .. }
-        | Command::Scroll { target, .. }
-        | Command::Fill { target, .. }
-        | Command::Action { target, .. }
-        | Command::Focus { target, .. } => is_ref(target),
-        Command::Drag { from, to, .. } => is_ref(from) || is_ref(to),
-        _ => false,
-    }
+    command
+        .action_targets()
+        .any(|t| matches!(t, Target::Ref(_)))
 }
 
 /// Whether a later frame can lift a refusal with `code`. A stale ref, a missing action or a bad
