@@ -184,6 +184,18 @@ impl Frame<Building> {
         self.end.render.pointer_hit(u64::from(window), node);
     }
 
+    /// `window`'s toolkit ran its pass in this frame: it handled the input delivered to `window`
+    /// so far, and its [`Frame::pointer_hit`] report, if any, is in. For adapters whose windows
+    /// run their passes in winit redraws of their own, after the frame that took the input (egui's
+    /// deferred viewports; the egui plugin calls it for every viewport's pass): once a window has
+    /// announced a pass, the answer to a press delivered to it waits for its next pass, for at
+    /// least 3 frames and 1 s, before it says `hit unverified` (protocol section 4.6, "Verified
+    /// hits"). A window never announced is answered when its press's frame ends. Never allocates
+    /// after the window's first call.
+    pub fn window_pass(&mut self, window: WindowId) {
+        self.end.render.window_pass(u64::from(window));
+    }
+
     /// Whether `window` is animating: it wants more frames with no input (egui: a zero repaint
     /// delay, see `winit_automation::egui::is_animating`). `settle` waits until no window
     /// animates as well as for an unchanged tree. Unchanged, it costs a comparison.

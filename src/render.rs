@@ -61,9 +61,12 @@ struct State {
     animating: Vec<u64>,
     /// The layers last sent for each window: an equal value is not sent again.
     layers: HashMap<u64, Layers>,
-    /// Answers whose last stage pressed this frame: sent by `end_frame`, after the app's
-    /// `pointer_hit` report.
+    /// Answers whose last stage pressed: sent when the frame ends, after the app's `pointer_hit`
+    /// report, or later for a window whose pass has not run yet ([`Awaiting`]).
     held: Vec<Held>,
+    /// The windows whose adapter says when their pass runs ([`RenderSide::window_pass`]): their
+    /// toolkit may handle a press in a later frame than the one that delivered it.
+    passes: Vec<u64>,
     /// Resizes delivered, waiting for the window to report the size.
     sizing: Vec<Sizing>,
     /// Screenshots delivered this frame, waiting for `capture`.
@@ -92,9 +95,46 @@ struct Pending {
     claim: Claim,
     /// What the app reported for its press ([`RenderSide::pointer_hit`]).
     reported: Option<Option<accesskit::NodeId>>,
-    /// Whether this frame delivered its press (reports are taken until `end_frame`).
-    pressed_now: bool,
+    /// Set when its press is delivered: reports are taken until it is given up.
+    awaiting: Option<Awaiting>,
 }
+
+/// A delivered press whose report the plugin still takes. A frame's end gives it up, unless the
+/// press's window is one whose pass the adapter announces ([`RenderSide::window_pass`]) and its
+/// pass has not run since the press: egui runs a deferred viewport's pass in a winit redraw of
+/// its own, after the frame that delivered the input. Then it waits for that pass, for at least
+/// [`HIT_FRAMES`] frames and [`HIT_WAIT`] (a hidden window runs no pass; its answer then says
+/// `hit unverified`).
+#[derive(Debug, Clone, Copy)]
+struct Awaiting {
+    /// The press's window ran its pass since the press was delivered.
+    seen: bool,
+    frames: u32,
+    since: Instant,
+}
+
+impl Awaiting {
+    fn new() -> Awaiting {
+        Awaiting {
+            seen: false,
+            frames: 0,
+            since: Instant::now(),
+        }
+    }
+
+    /// Whether a frame that ends keeps waiting (counting the frame) rather than giving it up.
+    fn waits_past_frame(&mut self, window: u64, passes: &[u64]) -> bool {
+        let waits = !self.seen
+            && passes.contains(&window)
+            && (self.frames < HIT_FRAMES || self.since.elapsed() < HIT_WAIT);
+        self.frames += u32::from(waits);
+        waits
+    }
+}
+
+/// How long, and for at least how many frames, a press waits for its window's pass.
+const HIT_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+const HIT_FRAMES: u32 = 3;
 
 /// A delivered `resize`, answered once the window reports the size it asked for.
 struct Sizing {
@@ -115,12 +155,14 @@ struct Sizing {
 const RESIZE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 const RESIZE_FRAMES: u32 = 3;
 
-/// A delivered order's answer, held until the frame that pressed ends.
+/// A delivered order's answer, held until the frame that pressed ends (or its window's pass ran,
+/// [`Awaiting`]).
 struct Held {
     seq: u64,
     verb: Verb,
     summary: String,
     hit: Hit,
+    awaiting: Awaiting,
 }
 
 impl Drop for RenderSide {
@@ -162,6 +204,7 @@ impl RenderSide {
                 animating: Vec::new(),
                 layers: HashMap::new(),
                 held: Vec::new(),
+                passes: Vec::new(),
                 sizing: Vec::new(),
                 wanted: Vec::new(),
                 staged: Vec::new(),
@@ -291,13 +334,30 @@ impl RenderSide {
     /// whether it was published.
     fn publish_locked(&self, state: &mut State) -> (u64, bool) {
         self.check_sizes(state);
-        // The answers held for the app's press report go with this frame (stamped with it).
-        for held in state.held.drain(..) {
-            self.replier
-                .send_hit(held.seq, held.verb, Ok(held.summary), Some(held.hit));
+        // The answers held for the app's press report go with this frame (stamped with it),
+        // unless their window's pass is still to run.
+        let passes = &state.passes;
+        if !state.held.is_empty() {
+            for mut held in std::mem::take(&mut state.held) {
+                if held
+                    .awaiting
+                    .waits_past_frame(held.hit.check.window, passes)
+                {
+                    state.held.push(held);
+                } else {
+                    self.replier
+                        .send_hit(held.seq, held.verb, Ok(held.summary), Some(held.hit));
+                }
+            }
         }
         for p in state.pending.iter_mut() {
-            p.pressed_now = false;
+            let window = p.plan.as_ref().and_then(|plan| plan.press.as_ref());
+            if let (Some(a), Some(check)) = (&mut p.awaiting, window)
+                && a.waits_past_frame(check.window, passes)
+            {
+                continue;
+            }
+            p.awaiting = None;
         }
         let frame = self.link.counters.building.fetch_add(1, Ordering::SeqCst);
         let flushed = self.flush_backlog(&mut state.backlog);
@@ -457,10 +517,10 @@ impl RenderSide {
 }
 
 impl State {
-    /// Whether answers wait for frames to come: input stages left to deliver, or resizes waiting
-    /// for their window's size.
+    /// Whether answers wait for frames to come: input stages left to deliver, resizes waiting
+    /// for their window's size, or presses for their window's pass.
     fn waits_for_frames(&self) -> bool {
-        !self.pending.is_empty() || !self.sizing.is_empty()
+        !self.pending.is_empty() || !self.sizing.is_empty() || !self.held.is_empty()
     }
 }
 

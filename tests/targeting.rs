@@ -394,3 +394,59 @@ fn an_action_with_wait_acts_once_its_target_appears_and_without_it_is_refused_at
     let why = refused(&app, "click @e999 --wait 5000", ErrorCode::NotFound);
     assert!(!why.contains("after waiting"), "{why}");
 }
+
+/// A window whose adapter announces its passes (`Frame::window_pass`: egui's deferred viewports,
+/// which run in redraws of their own) may handle a press in a later frame than the one that
+/// handed it over. The answer waits for that window's next pass and its report: verified or
+/// missed as in the frame of the press; a window whose pass never comes is answered `hit
+/// unverified` once the wait is over.
+#[test]
+fn a_press_waits_for_its_window_s_next_pass_when_the_adapter_announces_passes() {
+    let app = buttons();
+    app.open_frame().window_pass(window_id());
+    app.end_frame();
+    for (took, verified) in [(NodeId(1), true), (NodeId(2), false)] {
+        let seq = app.client().enqueue_line("click name=Save").unwrap();
+        // Frames, with no pass of the window, until one hands the press over.
+        let deadline = Instant::now() + PATIENCE;
+        while !app
+            .frame(|_| {})
+            .iter()
+            .any(|h| matches!(h, Handed::Button(_, true)))
+        {
+            assert!(Instant::now() < deadline, "the press was never handed over");
+        }
+        let pressed_in = app.published_frame();
+        // The window's pass comes in a later frame, and reports what took the press.
+        let response = app.frames_until_answered(seq, |frame| {
+            frame.window_pass(window_id());
+            frame.pointer_hit(window_id(), Some(took));
+        });
+        // Without the wait, the answer would have gone with the press's frame, unverified.
+        if verified {
+            let body = response.body();
+            assert!(body.ends_with("hit verified\n"), "{response:?}");
+            let answered_in: u64 = body
+                .strip_prefix("frame ")
+                .and_then(|rest| rest.split('\n').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("no frame in {body:?}"));
+            assert!(answered_in > pressed_in, "{pressed_in}: {body}");
+        } else {
+            let failure = response.failure().expect("missed");
+            assert_eq!(failure.code, ErrorCode::Missed, "{}", failure.message);
+            assert!(
+                failure.message.contains("button \"Cancel\""),
+                "{}",
+                failure.message
+            );
+        }
+    }
+    // No pass comes: the answer goes once the wait is over, unverified.
+    let seq = app.client().enqueue_line("click name=Save").unwrap();
+    let response = app.frames_until_answered(seq, |_| {});
+    assert!(
+        response.body().ends_with("hit unverified\n"),
+        "{response:?}"
+    );
+}

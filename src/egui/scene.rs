@@ -215,8 +215,9 @@ impl EguiScene {
         self.hit
     }
 
-    /// Reads the frame and tells `frame` about `window`: its layers
-    /// ([`crate::Frame::layers`]), the node that took a press
+    /// Reads the frame and tells `frame` about `window`: that its pass ran
+    /// ([`crate::Frame::window_pass`]), its layers ([`crate::Frame::layers`]), the node that
+    /// took a press
     /// ([`crate::Frame::pointer_hit`], only when egui says), and whether egui animates
     /// ([`crate::Frame::animating`], from [`super::is_animating`]). Call it once per frame,
     /// after `Context::run_ui`, with the frame's output.
@@ -228,6 +229,8 @@ impl EguiScene {
         window: winit::window::WindowId,
     ) {
         self.read(ctx, output);
+        // The viewport's pass ran: its press report, if any, is the one below.
+        frame.window_pass(window);
         frame.animating(
             window,
             super::animating::is_animating_viewport(output, self.viewport),

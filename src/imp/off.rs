@@ -34,6 +34,7 @@ impl Render {
     pub fn widgets(&self, _: u64, _: Vec<Widget>) {}
     pub fn layers(&self, _: u64, _: &Layers) {}
     pub fn pointer_hit(&self, _: u64, _: Option<accesskit::NodeId>) {}
+    pub fn window_pass(&self, _: u64) {}
     pub fn animating(&self, _: u64, _: bool) {}
     pub fn frame_number(&self) -> u64 {
         0

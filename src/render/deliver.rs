@@ -6,7 +6,7 @@ use std::time::Instant;
 use winit::window::WindowId;
 
 use super::events::{expired, to_input};
-use super::{Held, Pending, RenderSide, Sizing, scale_of};
+use super::{Awaiting, Held, Pending, RenderSide, Sizing, scale_of};
 use crate::capture::Wanted;
 use crate::input::{Input, Request};
 use crate::link::{Hit, Order, Step};
@@ -52,7 +52,7 @@ impl RenderSide {
                 deadline,
                 claim,
                 reported: None,
-                pressed_now: false,
+                awaiting: None,
             });
         }
         if state.pending.is_empty() {
@@ -127,7 +127,9 @@ impl RenderSide {
             let scale = scale_of(&state.windows, plan.window);
             let mut captured = false;
             let mut resized = None;
-            p.pressed_now = plan.press.as_ref().is_some_and(|c| c.stage == p.next);
+            if plan.press.as_ref().is_some_and(|c| c.stage == p.next) {
+                p.awaiting = Some(Awaiting::new());
+            }
             if let Some(stage) = plan.stages.get_mut(p.next) {
                 for step in stage.drain(..) {
                     if let Step::Resize { width, height } = step {
@@ -170,9 +172,10 @@ impl RenderSide {
                     state.pending.pop_front();
                     continue;
                 }
-                match plan.press.take() {
-                    // Pressed this frame: the app reports what took it before the frame ends.
-                    Some(check) if p.pressed_now => state.held.push(Held {
+                match (plan.press.take(), p.awaiting.take()) {
+                    // The app reports what took the press before the frame ends (or, for a
+                    // window whose pass is still to run, once it ran).
+                    (Some(check), Some(awaiting)) => state.held.push(Held {
                         seq,
                         verb,
                         summary,
@@ -180,8 +183,9 @@ impl RenderSide {
                             check,
                             reported: p.reported,
                         },
+                        awaiting,
                     }),
-                    Some(check) => self.replier.send_hit(
+                    (Some(check), None) => self.replier.send_hit(
                         seq,
                         verb,
                         Ok(summary),
@@ -190,7 +194,7 @@ impl RenderSide {
                             reported: p.reported,
                         }),
                     ),
-                    None => self.replier.send(seq, verb, Ok(summary)),
+                    (None, _) => self.replier.send(seq, verb, Ok(summary)),
                 }
             }
             state.pending.pop_front();

@@ -4,7 +4,7 @@
 
 use winit::event::WindowEvent;
 
-use super::RenderSide;
+use super::{RenderSide, State};
 use crate::link::SceneChange;
 use crate::window::{Layers, WindowState};
 
@@ -30,8 +30,8 @@ impl RenderSide {
         self.flush_backlog(&mut state.backlog);
     }
 
-    /// Records which node took the press this frame delivered to `window`; ignored in a frame
-    /// that delivered none.
+    /// Records which node took the press delivered to `window` this frame (or, for a window whose
+    /// pass is announced, since its last pass); ignored when there is none.
     pub fn pointer_hit(&self, window: u64, node: Option<accesskit::NodeId>) {
         let mut guard = self.state();
         let state = &mut *guard;
@@ -40,7 +40,7 @@ impl RenderSide {
                 held.hit.check.record(&mut held.hit.reported, node);
             }
         }
-        for p in state.pending.iter_mut().filter(|p| p.pressed_now) {
+        for p in state.pending.iter_mut().filter(|p| p.awaiting.is_some()) {
             if let Some(check) = p.plan.as_ref().and_then(|plan| plan.press.as_ref())
                 && check.window == window
             {
@@ -160,9 +160,25 @@ impl RenderSide {
         self.flush_backlog(&mut state.backlog);
     }
 
+    /// `window`'s toolkit ran its pass (handled its input) in this frame: a press delivered to it
+    /// is reported in this pass, so its answer need wait no longer ([`Awaiting`]). Announced by
+    /// an adapter whose windows run their passes in frames of their own (the egui plugin's
+    /// deferred viewports); a window never announced is answered when its press's frame ends.
+    pub fn window_pass(&self, window: u64) {
+        let mut guard = self.state();
+        let state = &mut *guard;
+        if !state.passes.contains(&window) {
+            state.passes.push(window);
+        }
+        see_pass(state, window);
+    }
+
     pub fn window_closed(&self, window: u64) {
         {
             let mut state = self.state();
+            // A closed window runs no more passes: its presses are answered with this frame.
+            see_pass(&mut state, window);
+            state.passes.retain(|w| *w != window);
             state.windows.remove(&window);
             state.animating.retain(|w| *w != window);
             state.layers.remove(&window);
@@ -182,6 +198,25 @@ fn same_layers(a: &Layers, b: &Layers) -> bool {
             .iter()
             .zip(&b.clips)
             .all(|((i, r), (j, q))| i == j && bits(r) == bits(q))
+}
+
+/// Marks the presses waiting for `window`'s pass as seen.
+fn see_pass(state: &mut State, window: u64) {
+    for held in state.held.iter_mut() {
+        if held.hit.check.window == window {
+            held.awaiting.seen = true;
+        }
+    }
+    for p in state.pending.iter_mut() {
+        let of_window = p
+            .plan
+            .as_ref()
+            .and_then(|plan| plan.press.as_ref())
+            .is_some_and(|check| check.window == window);
+        if let (Some(a), true) = (&mut p.awaiting, of_window) {
+            a.seen = true;
+        }
+    }
 }
 
 #[cfg(test)]
