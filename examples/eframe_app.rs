@@ -47,6 +47,8 @@ struct Greeter {
     greeting: String,
     greeted: u32,
     loud: bool,
+    /// A form row's unnamed checkbox: its label is the text before it.
+    snap: bool,
     level: f32,
     settings: Arc<Settings>,
     /// Whether the about window (an immediate viewport) is open.
@@ -81,6 +83,10 @@ impl eframe::App for Greeter {
             ui.label(&self.greeting);
             ui.label(format!("Greeted {} times", self.greeted));
             ui.checkbox(&mut self.loud, "Loud");
+            ui.horizontal(|ui| {
+                ui.label("Snap to grid:");
+                ui.checkbox(&mut self.snap, "");
+            });
             ui.add(egui::Slider::new(&mut self.level, 0.0..=10.0).text("Level"));
             if ui.button("Settings").clicked() {
                 self.settings.open.store(true, Ordering::Relaxed);

@@ -327,7 +327,10 @@ fn snapshot_find_get_and_wait_against_an_app_that_feeds_a_tree() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("button \"Save\""), "{text}");
-    assert!(text.contains("[45 items below]"), "{text}");
+    assert!(
+        text.contains("[45 items below in @e6 list \"Files\"]"),
+        "{text}"
+    );
     let save = text
         .lines()
         .find(|l| l.contains("button \"Save\""))

@@ -32,7 +32,12 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window() {
             "{widget}"
         );
     }
-    assert!(s.contains("[37 items below]"), "{s}");
+    // The list's hidden rows: one hint, naming the list by a ref to scroll it with.
+    let list = ref_of(&s, "list \"Items\"");
+    assert!(
+        s.contains(&format!("[37 items below in {list} list \"Items\"]")),
+        "{s}"
+    );
     assert!(
         !s.contains("Item 14"),
         "scrolled-out items are hints, not lines: {s}"
@@ -81,10 +86,15 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window() {
 
     // Scrolling the list changes the hidden hints.
     let body = demo.ok("scroll role=list 0 200 --settle");
-    assert!(body.contains("[6 items above]"), "{body}");
+    let in_list = format!("in {list} list \"Items\"]");
+    assert!(
+        body.contains(&format!("[6 items above {in_list}")),
+        "{body}"
+    );
     let s = demo.snapshot();
     assert!(
-        s.contains("[6 items above]") && s.contains("[31 items below]"),
+        s.contains(&format!("[6 items above {in_list}"))
+            && s.contains(&format!("[31 items below {in_list}")),
         "{s}"
     );
     assert!(s.contains("listitem \"Item 14\""), "{s}");

@@ -260,7 +260,7 @@ fn the_gallery_is_ready_when_start_returns_and_its_tree_has_no_refs() {
         app.snapshot()
     );
     let tree = app.tree();
-    assert!(tree.contains(" item under window "), "{tree}");
+    assert!(tree.contains(" under window "), "{tree}");
     let refs = tree
         .match_indices("@e")
         .filter(|(i, _)| tree[i + 2..].starts_with(|c: char| c.is_ascii_digit()))

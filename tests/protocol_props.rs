@@ -78,6 +78,8 @@ fn target() -> impl Strategy<Value = Target> {
         text().prop_map(Term::NameContains),
         text().prop_map(Term::Text),
         text().prop_map(Term::TextContains),
+        text().prop_map(Term::Label),
+        text().prop_map(Term::LabelContains),
         "[A-Za-z0-9_.-]{1,10}".prop_map(Term::Id),
     ];
     prop_oneof![
@@ -187,6 +189,7 @@ fn node_line() -> impl Strategy<Value = NodeLine> {
             "[a-z]{1,12}",
             text(),
             prop::option::of(value),
+            prop::option::of(text()),
         ),
         (
             any::<[bool; 5]>(),
@@ -197,10 +200,11 @@ fn node_line() -> impl Strategy<Value = NodeLine> {
         prop::collection::vec("[a-z_]{1,12}", 0..4),
     )
         .prop_map(
-            |((r, role, name, value), (flags, toggled, expanded), bounds, actions)| {
+            |((r, role, name, value, label), (flags, toggled, expanded), bounds, actions)| {
                 let [focused, disabled, selected, hidden, offscreen] = flags;
                 NodeLine {
                     name,
+                    label,
                     value,
                     focused,
                     disabled,

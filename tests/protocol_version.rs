@@ -131,19 +131,21 @@ const ROOT: NodeId = NodeId(1);
 const EMAIL: NodeId = NodeId(2);
 const REMEMBER: NodeId = NodeId(3);
 const FILES: NodeId = NodeId(4);
+const NEWS_LABEL: NodeId = NodeId(5);
+const NEWS: NodeId = NodeId(6);
 /// List items are `ITEM0 + i`.
 const ITEM0: u64 = 100;
 const ITEMS: u64 = 8;
 
 /// This test's own fixture (a change to a shared fixture must not read as a protocol change): a
-/// window holding a focused text field with a value, a checked check box, and a 60-pixel list of
-/// eight 20-pixel items, three of them visible.
+/// window holding a focused text field with a value, a checked check box, a 60-pixel list of
+/// eight 20-pixel items, three of them visible, and an unnamed check box after its label.
 fn fixture() -> TreeUpdate {
     let rect = |x: f64, y: f64, w: f64, h: f64| Rect::new(x, y, x + w, y + h);
     let mut root = Node::new(Role::Window);
     root.set_label("Demo");
     root.set_bounds(rect(0.0, 0.0, 800.0, 600.0));
-    root.set_children(vec![EMAIL, REMEMBER, FILES]);
+    root.set_children(vec![EMAIL, REMEMBER, FILES, NEWS_LABEL, NEWS]);
 
     let mut email = Node::new(Role::TextInput);
     email.set_label("Email");
@@ -158,6 +160,14 @@ fn fixture() -> TreeUpdate {
     remember.set_bounds(rect(20.0, 60.0, 150.0, 24.0));
     remember.add_action(Action::Click);
 
+    let mut news_label = Node::new(Role::Label);
+    news_label.set_value("Newsletter:");
+    news_label.set_bounds(rect(20.0, 100.0, 80.0, 20.0));
+    let mut news = Node::new(Role::CheckBox);
+    news.set_toggled(Toggled::False);
+    news.set_bounds(rect(110.0, 100.0, 20.0, 20.0));
+    news.add_action(Action::Click);
+
     let mut files = Node::new(Role::List);
     files.set_label("Files");
     files.set_bounds(rect(400.0, 20.0, 300.0, 60.0));
@@ -170,6 +180,8 @@ fn fixture() -> TreeUpdate {
         (EMAIL, email),
         (REMEMBER, remember),
         (FILES, files),
+        (NEWS_LABEL, news_label),
+        (NEWS, news),
     ];
     for i in 0..ITEMS {
         let mut item = Node::new(Role::ListItem);
@@ -377,13 +389,15 @@ fn the_golden_of_what_the_protocol_version_covers() {
         "regular node, toggled",
         line_with(&regular, "\"Remember me\""),
     );
-    view("regular hint", line_with(&regular, "below]"));
+    view("regular hint", line_with(&regular, "items below"));
+    view("regular node, labelled", line_with(&regular, "label="));
     view("-i node", line_with(&interactive, "textbox \"Email\""));
     view(
         "-i --bounds --actions node",
         line_with(&interactive_full, "textbox \"Email\""),
     );
-    view("-i hint", line_with(&interactive, "below]"));
+    view("-i hint", line_with(&interactive, "items below"));
+    view("-i node, labelled", line_with(&interactive, "label="));
     view("--raw node, cut off", line_with(&raw, "\"file-7.txt\""));
     view("find", &find.lines().take(2).collect::<Vec<_>>().join("\n"));
     view("journal head", line_with(&journal, "next "));

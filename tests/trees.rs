@@ -140,13 +140,22 @@ fn scrolling_the_list_moves_the_hidden_hints() {
     let mut form = Form::default();
     let app = with_form(&form);
     let top = app.snapshot("");
-    assert!(top.contains("[45 items below]"), "{top}");
+    assert!(
+        top.contains("[45 items below in @e6 list \"Files\"]"),
+        "{top}"
+    );
     assert!(!top.contains("above]"));
     form.scroll = 200.0; // ten items up
     app.open_frame().tree_update(win(1), form.update());
     let middle = app.snapshot("");
-    assert!(middle.contains("[10 items above]"), "{middle}");
-    assert!(middle.contains("[35 items below]"), "{middle}");
+    assert!(
+        middle.contains("[10 items above in @e6 list \"Files\"]"),
+        "{middle}"
+    );
+    assert!(
+        middle.contains("[35 items below in @e6 list \"Files\"]"),
+        "{middle}"
+    );
     assert!(middle.contains("\"file-10.txt\""));
     assert!(!middle.contains("\"file-09.txt\""));
 }
@@ -369,7 +378,7 @@ fn a_node_whose_bounds_are_not_finite_prints_no_bounds_and_hides_none_of_its_chi
         .unwrap_or_else(|| panic!("no unbounded row in\n{regular}"));
     assert!(!everywhere.contains("bounds="), "{everywhere}");
     assert!(!regular.contains("left]"), "{regular}");
-    assert!(regular.contains("[1 item below]"), "{regular}");
+    assert!(regular.contains("[1 item below the window]"), "{regular}");
     assert!(!regular.contains("\"row below\""), "{regular}");
     // The raw projection marks only that row off-screen.
     let raw = app.snapshot("--raw");
@@ -615,7 +624,10 @@ fn diff_and_unchanged_compare_with_the_last_snapshot_of_the_same_view() {
     let app = with_form(&form);
     app.end_frame();
     let regular = app.snapshot("");
-    assert!(regular.contains("[45 items below]"), "{regular}");
+    assert!(
+        regular.contains("[45 items below in @e6 list \"Files\"]"),
+        "{regular}"
+    );
     let interactive = app.snapshot("-i");
     assert!(interactive.contains("\"Remember me\""), "{interactive}");
     // Another projection in between does not make the regular one look changed.
@@ -654,7 +666,10 @@ fn diff_and_unchanged_compare_with_the_last_snapshot_of_the_same_view() {
     form.scroll = 20.0;
     app.open_frame().tree_update(win(1), form.update());
     let list = app.snapshot("--scope role=list --diff");
-    assert!(list.contains("+ [1 item above]"), "{list}");
+    assert!(
+        list.contains("+ [1 item above in @e6 list \"Files\"]"),
+        "{list}"
+    );
     assert!(!list.contains("Remember me"), "{list}");
 }
 
@@ -711,7 +726,7 @@ fn a_ten_thousand_node_tree_and_a_five_thousand_level_tree() {
         60
     );
     assert!(
-        regular.contains("[9940 items below]"),
+        regular.contains("[9940 items below the window]"),
         "{}",
         &regular[regular.len() - 200..]
     );
@@ -767,7 +782,7 @@ fn a_scoped_snapshot_hides_what_the_scope_s_ancestors_clip() {
     assert!(scoped.contains("\"file-30.txt\""));
     let list = app.snapshot("--scope role=list --force");
     assert!(!list.contains("\"file-30.txt\""), "{list}");
-    assert!(list.contains("[45 items below]"));
+    assert!(list.contains("[45 items below in @e6 list \"Files\"]"));
 }
 
 #[test]
@@ -778,9 +793,18 @@ fn diff_keeps_repeated_hint_lines_apart() {
     form.scroll = 20.0;
     app.open_frame().tree_update(win(1), form.update());
     let diff = app.snapshot("--diff");
-    assert!(diff.contains("- [45 items below]"), "{diff}");
-    assert!(diff.contains("+ [44 items below]"), "{diff}");
-    assert!(diff.contains("+ [1 item above]"), "{diff}");
+    assert!(
+        diff.contains("- [45 items below in @e6 list \"Files\"]"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("+ [44 items below in @e6 list \"Files\"]"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("+ [1 item above in @e6 list \"Files\"]"),
+        "{diff}"
+    );
 }
 
 #[test]
@@ -823,7 +847,10 @@ fn a_scope_inside_a_scroll_view_keeps_the_scroll_view_s_clip() {
     let scoped = app.snapshot("--scope name=Rows");
     assert!(scoped.contains("\"Near\""), "{scoped}");
     assert!(!scoped.contains("\"Far\""), "{scoped}");
-    assert!(scoped.contains("[1 item below]"), "{scoped}");
+    assert!(
+        scoped.contains("[1 item below in @e3 scrollview]"),
+        "{scoped}"
+    );
 }
 
 /// The snapshot formatter writes node lines itself (no `NodeLine` per node: a 10,000-node snapshot
@@ -917,4 +944,196 @@ fn every_node_line_the_app_writes_parses_as_a_node_line_and_writes_back_the_same
     ] {
         assert!(words.contains(word), "no {word} line in {texts:?}");
     }
+}
+
+/// A tree view in a scroll view: rows of several items each, cut off below the view's edge, and
+/// a wide row cut off on the right. The snapshot says it once per container and direction, after
+/// the container's last shown node, naming the container by a ref the agent can scroll, not once
+/// per row detached from it; `-i`, which prints no scroll view, still names it.
+#[test]
+fn cut_off_items_are_one_hint_per_container_and_direction() {
+    let app = bare();
+    app.automation()
+        .window_state(win(1), window_state("Tree", 1.0));
+    let rect = |x0: f64, y0: f64, x1: f64, y1: f64| accesskit::Rect::new(x0, y0, x1, y1);
+    let mut nodes = Vec::new();
+    let mut root = Node::new(Role::Window);
+    root.set_children(vec![NodeId(1)]);
+    nodes.push((NodeId(0), root));
+    let mut view = Node::new(Role::ScrollView);
+    view.set_label("Tree");
+    view.set_bounds(rect(0.0, 0.0, 200.0, 100.0));
+    view.set_clips_children();
+    // Four rows (groups without bounds of their own), three items each at y = 40 * row + 20 *
+    // item: 0..100 is shown, so the first two rows show all three, the third one, the last none.
+    let rows: Vec<NodeId> = (0..4).map(|r| NodeId(10 + r)).collect();
+    view.set_children(rows.clone());
+    nodes.push((NodeId(1), view));
+    for (r, &row_id) in rows.iter().enumerate() {
+        let mut row = Node::new(Role::Group);
+        let items: Vec<NodeId> = (0..3).map(|i| NodeId(100 + 10 * r as u64 + i)).collect();
+        row.set_children(items.clone());
+        nodes.push((row_id, row));
+        for (i, &id) in items.iter().enumerate() {
+            let y = 40.0 * r as f64 + 20.0 * i as f64;
+            let mut item = Node::new(Role::TreeItem);
+            item.set_label(format!("item {r}.{i}"));
+            item.add_action(Action::Click);
+            item.set_bounds(rect(0.0, y, 150.0, y + 20.0));
+            nodes.push((id, item));
+        }
+    }
+    // A row's item wholly to the right of the view.
+    let mut right = Node::new(Role::TreeItem);
+    right.set_label("far right");
+    right.add_action(Action::Click);
+    right.set_bounds(rect(300.0, 0.0, 400.0, 20.0));
+    nodes.push((NodeId(200), right));
+    if let Some((_, row)) = nodes.iter_mut().find(|(id, _)| *id == NodeId(10)) {
+        row.push_child(NodeId(200));
+    }
+    app.open_frame().tree_update(
+        win(1),
+        TreeUpdate {
+            nodes,
+            tree: Some(accesskit::TreeInfo::new(NodeId(0))),
+            tree_id: TreeId::ROOT,
+            focus: NodeId(0),
+        },
+    );
+    let regular = app.snapshot("--force");
+    let view_ref = ref_of(&regular, "scrollview \"Tree\"");
+    let hints: Vec<&str> = regular
+        .lines()
+        .filter(|l| l.trim_start().starts_with('['))
+        .collect();
+    // Two items of the third row and the whole fourth (their groups have no bounds: each item
+    // counts): 5 items, one line where the rows would have said it twice; the far-right item of
+    // the first row, one more.
+    assert_eq!(
+        hints,
+        [
+            format!("      [5 items below in {view_ref} scrollview \"Tree\"]"),
+            format!("      [1 item right in {view_ref} scrollview \"Tree\"]"),
+        ],
+        "{regular}"
+    );
+    // The hints come after the view's last node, at its children's indentation.
+    assert!(
+        regular.ends_with(&format!(
+            "item 2.0\" bounds=0,80,150x20 actions=click\n      @e13 group\n{}\n{}\n",
+            hints[0], hints[1]
+        )),
+        "{regular}"
+    );
+    // `-i` prints no scroll view but names it, with the same ref.
+    let interactive = app.snapshot("-i");
+    assert!(
+        interactive.contains(&format!(
+            "  [5 items below in {view_ref} scrollview \"Tree\"]\n"
+        )),
+        "{interactive}"
+    );
+    // The ref the hint gave scrolls that view: it resolves to it.
+    let got = app.ok(&format!("get {view_ref}"));
+    assert!(
+        got.starts_with(&format!("{view_ref} scrollview \"Tree\"")),
+        "{got}"
+    );
+}
+
+/// A settings row as egui grids and forms publish it: a text node, then a control with no name
+/// of its own. The control carries the text as `label=`, never as its name, and `label=` /
+/// `label~=` select it; a named control, a text on another row, and a paragraph are no labels.
+#[test]
+fn an_unnamed_control_takes_the_label_placed_before_it_in_its_row() {
+    let app = bare();
+    app.automation()
+        .window_state(win(1), window_state("Settings", 1.0));
+    let rect = |x0: f64, y0: f64, x1: f64, y1: f64| accesskit::Rect::new(x0, y0, x1, y1);
+    let text = |value: &str, r: accesskit::Rect| {
+        let mut n = Node::new(Role::Label);
+        n.set_value(value);
+        n.set_bounds(r);
+        n
+    };
+    let control = |role: Role, r: accesskit::Rect| {
+        let mut n = Node::new(role);
+        n.add_action(Action::Click);
+        n.set_bounds(r);
+        n
+    };
+    let mut root = Node::new(Role::Window);
+    root.set_children((1..=9).map(NodeId).collect::<Vec<_>>());
+    // Row 1: "Snap to grid:" and an unnamed checkbox.
+    let snap = text("Snap to grid:", rect(0.0, 0.0, 90.0, 20.0));
+    let mut unnamed = control(Role::CheckBox, rect(100.0, 2.0, 116.0, 18.0));
+    unnamed.set_toggled(accesskit::Toggled::False);
+    // Row 2: a label, and a checkbox in a cell of its own (one container down).
+    let show = text("Show grid", rect(0.0, 30.0, 90.0, 50.0));
+    let mut cell = Node::new(Role::GenericContainer);
+    cell.set_bounds(rect(100.0, 30.0, 200.0, 50.0));
+    cell.set_children(vec![NodeId(20)]);
+    // Row 3: a label before a named checkbox: the name wins, no label is printed.
+    let named_text = text("Grid size:", rect(0.0, 60.0, 90.0, 80.0));
+    let mut named = control(Role::CheckBox, rect(100.0, 60.0, 116.0, 80.0));
+    named.set_label("Large");
+    // Row 4: a two-line paragraph, then a button on its row: not a label.
+    let paragraph = text("Read this\nfirst", rect(0.0, 90.0, 90.0, 110.0));
+    let lone = control(Role::Button, rect(100.0, 90.0, 150.0, 110.0));
+    let mut in_cell = control(Role::CheckBox, rect(100.0, 30.0, 116.0, 50.0));
+    in_cell.set_toggled(accesskit::Toggled::True);
+    app.open_frame().tree_update(
+        win(1),
+        TreeUpdate {
+            nodes: vec![
+                (NodeId(0), root),
+                (NodeId(1), snap),
+                (NodeId(2), unnamed),
+                (NodeId(3), show),
+                (NodeId(4), cell),
+                (NodeId(5), named_text),
+                (NodeId(6), named),
+                (NodeId(7), paragraph),
+                (NodeId(8), lone),
+                (NodeId(9), text("Below", rect(0.0, 200.0, 90.0, 220.0))),
+                (NodeId(20), in_cell),
+            ],
+            tree: Some(accesskit::TreeInfo::new(NodeId(0))),
+            tree_id: TreeId::ROOT,
+            focus: NodeId(0),
+        },
+    );
+    let interactive = app.snapshot("-i");
+    let lines: Vec<&str> = interactive.lines().skip(2).take(4).collect();
+    let refs = refs(&interactive);
+    assert_eq!(
+        lines,
+        [
+            format!("  {} checkbox label=\"Snap to grid:\"", refs[0]),
+            format!("  {} checkbox label=\"Show grid\" checked", refs[1]),
+            format!("  {} checkbox \"Large\"", refs[2]),
+            format!("  {} button", refs[3]),
+        ],
+        "{interactive}"
+    );
+    // The line reads back with the label apart from the name.
+    let line = NodeLine::parse(lines[0]).expect("a node line");
+    assert_eq!(
+        (line.name.as_str(), line.label.as_deref()),
+        ("", Some("Snap to grid:"))
+    );
+    // Selectors: exact, contains (any case), and nothing for a text that labels no control.
+    let found = app.ok("find label=\"Snap to grid:\"");
+    assert!(
+        found.starts_with(&format!("matches 1\n{} checkbox", refs[0])),
+        "{found}"
+    );
+    let found = app.ok("find label~=GRID");
+    assert_eq!(NodeLine::all(&found).len(), 2, "{found}");
+    assert_eq!(app.ok("find label~=first"), "matches 0\n");
+    assert_eq!(app.ok("find label=Below"), "matches 0\n");
+    // `label` takes `~=` like `name` and `text`; an unknown key names it in its hint.
+    let refused = app.send("find lable=Snap");
+    assert!(format!("{refused:?}").contains("label="), "{refused:?}");
 }

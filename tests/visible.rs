@@ -96,16 +96,24 @@ fn rows_outside_a_reported_clip_are_counted_by_the_hint_not_listed() {
         !text.contains("\"Row 9\"") && !text.contains("\"Row 10\""),
         "{text}"
     );
-    assert!(text.contains("    [2 items below]\n"), "{text}");
     assert!(
         text.contains("\"Row 1\"") && text.contains("\"Row 2\""),
         "{text}"
     );
-    // The menu is not a listed layer here: the list's clip cuts its item off.
+    // The menu is not a listed layer here: the list's clip cuts its item off, and the list's
+    // one hint counts it with the rows, after the list's last shown node.
     assert!(!text.contains("\"Delete\""), "{text}");
-    assert!(text.contains("        [1 item below]\n"), "{text}");
+    assert!(
+        text.contains(
+            "\"Row menu\" bounds=20,80,200x120\n      [3 items below in @e2 scrollview \"Files\"]\n"
+        ),
+        "{text}"
+    );
     // The interactive projection gives the same hint; --raw lists the rows, marked.
-    assert!(app.snapshot("-i").contains("[2 items below]"));
+    assert!(
+        app.snapshot("-i")
+            .contains("[3 items below in @e2 scrollview \"Files\"]")
+    );
     let raw = app.snapshot("--raw");
     assert!(
         raw.lines()
@@ -125,9 +133,11 @@ fn a_popup_layer_root_is_not_clipped_by_its_scrolled_parent() {
     let text = app.snapshot("");
     // The menu's item lies below the list, but the menu starts its clip afresh from the window.
     assert!(text.contains("menuitem \"Delete\""), "{text}");
-    assert!(!text.contains("        [1 item below]"), "{text}");
-    // The rows outside the list's clip are still cut off.
-    assert!(text.contains("    [2 items below]\n"), "{text}");
+    // The rows outside the list's clip are still cut off; the menu's item is not.
+    assert!(
+        text.contains("      [2 items below in @e2 scrollview \"Files\"]\n"),
+        "{text}"
+    );
 }
 
 /// A pane holding two windows; "About" (2) over part of "Main" (1).

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! winit-automation ready
-//! protocol 2
+//! protocol 3
 //! pid 4242
 //! app "demo"
 //! crate_version "0.1.0"

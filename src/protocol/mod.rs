@@ -60,4 +60,4 @@ pub use verbs::{Arg, ArgKind, Arity, Flag, FlagRule, Side, ValueKind, Verb, Verb
 
 /// The protocol version this crate speaks. A client refuses an app with another version.
 /// docs/protocol.md section 7 says when it changes; `tests/protocol_version.rs` pins what it covers.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;

@@ -86,6 +86,11 @@ pub enum Term {
     Text(String),
     /// `text~=Welc`: the accessible name or the text value contains this text.
     TextContains(String),
+    /// `label="Snap to grid:"`: the label placed before an unnamed control in its row, exactly
+    /// (snapshots print it as `label=`; docs/protocol.md section 6.2, "Labels").
+    Label(String),
+    /// `label~=grid`: that label contains this text.
+    LabelContains(String),
 }
 
 /// A set of ANDed terms, with an optional 0-based index among the matches in tree order.
@@ -112,6 +117,8 @@ impl fmt::Display for Selector {
                 Term::Id(v) => write!(f, "id={}", word(v))?,
                 Term::Text(v) => write!(f, "text={}", quote(v))?,
                 Term::TextContains(v) => write!(f, "text~={}", quote(v))?,
+                Term::Label(v) => write!(f, "label={}", quote(v))?,
+                Term::LabelContains(v) => write!(f, "label~={}", quote(v))?,
             }
         }
         if let Some(n) = self.nth {
@@ -173,8 +180,7 @@ impl Selector {
     }
 }
 
-const TERMS_HINT: &str =
-    "selector terms are role=..., name=..., name~=..., text=..., text~=..., id=... and nth=N";
+const TERMS_HINT: &str = "selector terms are role=..., name=..., name~=..., text=..., text~=..., label=..., label~=..., id=... and nth=N";
 
 const TARGET_HINT: &str = "a target is a ref such as @e12, a point such as 120,48, or a selector such as role=button name=\"Save\"";
 
@@ -298,7 +304,7 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
             ParseError::new(
                 ErrorCode::BadArgument,
                 format!("{what} does not take ~="),
-                format!("only name~= and text~= match by substring; write {what}=VALUE"),
+                format!("only name~=, text~= and label~= match by substring; write {what}=VALUE"),
             )
         };
         let term = match (key, contains) {
@@ -311,6 +317,8 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
             ("id", false) => Term::Id(value),
             ("text", false) => Term::Text(value),
             ("text", true) => Term::TextContains(value),
+            ("label", false) => Term::Label(value),
+            ("label", true) => Term::LabelContains(value),
             ("nth", false) => {
                 if nth.is_some() {
                     return Err(ParseError::new(
@@ -343,7 +351,7 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
         return Err(ParseError::new(
             ErrorCode::BadArgument,
             "a selector needs a term besides nth=",
-            "add role=..., name=..., name~=..., text=..., text~=... or id=...",
+            "add role=..., name=..., name~=..., text=..., text~=..., label=..., label~=... or id=...",
         ));
     }
     Ok(Selector { terms, nth })

@@ -243,7 +243,7 @@ const SELECTOR: Arg = Arg::one(
     "SELECTOR",
     "selector",
     ArgKind::Selector,
-    "selector terms, ANDed: role=, name=, name~= (contains), text=, text~=, id=, nth=N",
+    "selector terms, ANDed: role=, name=, name~= (contains), text=, text~=, label=, label~= (an unnamed control's label), id=, nth=N",
 );
 
 /// Who answers a verb.

@@ -42,6 +42,16 @@ impl By {
         By::default().and_text_contains(text)
     }
 
+    /// Unnamed controls labelled exactly this: the text placed before them in their row.
+    pub fn label(label: &str) -> By {
+        By::default().and_label(label)
+    }
+
+    /// Unnamed controls whose label contains this, ignoring case.
+    pub fn label_contains(label: &str) -> By {
+        By::default().and_label_contains(label)
+    }
+
     /// Nodes with this author id (AccessKit `author_id`, a widget record's id).
     pub fn id(id: &str) -> By {
         By::default().and_id(id)
@@ -80,6 +90,19 @@ impl By {
     /// And whose name or text value contains this, ignoring case.
     pub fn and_text_contains(mut self, text: &str) -> By {
         self.terms.push(Term::TextContains(text.to_owned()));
+        self
+    }
+
+    /// And labelled exactly this: an unnamed control's label, the text placed before it in its
+    /// row (snapshots print it as `label=`).
+    pub fn and_label(mut self, label: &str) -> By {
+        self.terms.push(Term::Label(label.to_owned()));
+        self
+    }
+
+    /// And whose label contains this, ignoring case.
+    pub fn and_label_contains(mut self, label: &str) -> By {
+        self.terms.push(Term::LabelContains(label.to_owned()));
         self
     }
 

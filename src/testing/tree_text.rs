@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 /// A snapshot's window and node lines without the header, the metrics and the refs: those that
-/// start node lines, and those hints name covering layers by (`[2 items under @e83 window ..]`).
+/// start node lines, and those hints name containers and covering layers by (`[3 items below in
+/// @e8 group]`, `[2 items under @e83 window ..]`).
 pub(super) fn tree_text(body: &str) -> String {
     let mut out = String::new();
     for line in body.lines() {
@@ -53,7 +54,7 @@ mod tests {
         let body = "snapshot frame=3 protocol=1 quality=healthy\n\
                     window 1 \"Gallery\" size=1280x800 scale=1 focused\n  \
                     @e37 button \"Widget Gallery\" checked\n  \
-                    [11 items below]\n  \
+                    [11 items below in @e8 group]\n  \
                     [1 item under @e83 window \"Widget Gallery\"]\n    \
                     @e90 text value=\"mail me @e5\"\n  \
                     [2 items blocked by the modal @e7 dialog \"a @e9 b\"]\n\
@@ -62,7 +63,7 @@ mod tests {
             tree_text(body),
             "window 1 \"Gallery\" size=1280x800 scale=1 focused\n  \
              button \"Widget Gallery\" checked\n  \
-             [11 items below]\n  \
+             [11 items below in group]\n  \
              [1 item under window \"Widget Gallery\"]\n    \
              text value=\"mail me @e5\"\n  \
              [2 items blocked by the modal dialog \"a b\"]\n"

@@ -10,7 +10,9 @@ use std::fmt::Write;
 use accesskit::{Affine, Rect, Toggled};
 use accesskit_consumer::NodeRef as Node;
 
-use super::geometry::{self, direction, finite, intersect, overlaps};
+use super::geometry::{self, finite, intersect, overlaps};
+use super::hints::{Scope, cut_by, scope_hints};
+use super::label::label_of;
 use super::mirror::{Mirror, WindowMirror};
 use super::node::{is_interactive, name_of, num};
 use super::omit::{folded_children, is_empty_decoration, is_wrapper};
@@ -155,6 +157,9 @@ fn write_node(
     if !name.is_empty() {
         out.push(' ');
         quote_into(out, &name);
+    } else if let Some(label) = label_of(node) {
+        out.push_str(" label=");
+        quote_into(out, &label);
     }
     write_fields(out, w, node, &name, bounds, fields);
 }
@@ -219,6 +224,8 @@ enum Item<'a> {
         bounds: Option<Rect>,
         depth: u32,
         clip: Option<Rect>,
+        /// The scope (in `scopes`) of the innermost clip in force at the node.
+        scope: usize,
         indent: usize,
         offscreen: bool,
         /// The rank of the node's layer (`stack.rs`).
@@ -228,14 +235,11 @@ enum Item<'a> {
         covered: Option<usize>,
     },
     Line(String),
-}
-
-fn hint(indent: usize, count: usize, what: &str) -> String {
-    format!(
-        "{}[{count} {} {what}]\n",
-        "  ".repeat(indent),
-        if count == 1 { "item" } else { "items" }
-    )
+    /// A scope's hints, once every node inside it is walked.
+    Hints {
+        scope: usize,
+        indent: usize,
+    },
 }
 
 /// Writes one window's tree from `start` in the chosen projection.
@@ -259,37 +263,61 @@ fn walk(
     } else {
         layers.covers(w, interactive)
     };
+    // The window and every container clipping the start, outermost first.
+    let mut scopes: Vec<Scope> = Vec::new();
+    for (owner, rect) in layers.clips_above(w, &start) {
+        let outer = scopes.len().checked_sub(1);
+        scopes.push(Scope::new(owner, rect, outer));
+    }
+    if scopes.is_empty() {
+        // A window whose size is not known yet: nothing is cut off, but layers may cover.
+        let everywhere = Rect::new(
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::INFINITY,
+        );
+        scopes.push(Scope::new(None, everywhere, None));
+    }
     let mut stack = vec![Item::Node {
         node: start,
         transform: start.transform(),
         bounds: geometry::bounds(&start),
         depth: 0,
         clip: layers.clip_at(w, &start),
+        scope: scopes.len() - 1,
         indent,
         offscreen: false,
         rank: layers.layer(&start).0,
         covered: None,
     }];
     while let Some(item) = stack.pop() {
-        let (node, transform, bounds, depth, clip, indent, offscreen, rank, covered) = match item {
-            Item::Line(line) => {
-                out.push_str(&line);
-                continue;
-            }
-            Item::Node {
-                node,
-                transform,
-                bounds,
-                depth,
-                clip,
-                indent,
-                offscreen,
-                rank,
-                covered,
-            } => (
-                node, transform, bounds, depth, clip, indent, offscreen, rank, covered,
-            ),
-        };
+        let (node, transform, bounds, depth, clip, scope, indent, offscreen, rank, covered) =
+            match item {
+                Item::Line(line) => {
+                    out.push_str(&line);
+                    continue;
+                }
+                Item::Hints { scope, indent } => {
+                    let hints = scope_hints(refs, window, w, &mut scopes[scope], &covers, indent);
+                    out.push_str(&hints);
+                    continue;
+                }
+                Item::Node {
+                    node,
+                    transform,
+                    bounds,
+                    depth,
+                    clip,
+                    scope,
+                    indent,
+                    offscreen,
+                    rank,
+                    covered,
+                } => (
+                    node, transform, bounds, depth, clip, scope, indent, offscreen, rank, covered,
+                ),
+            };
         let children = node.children();
         let stops_here = view.depth.is_some_and(|d| depth >= d);
         // A pure wrapper (never the start, never where --depth stops) gives its place to its
@@ -329,17 +357,39 @@ fn walk(
             )));
             continue;
         }
+        // Hints print after the last node of their scope, so the scopes this node opens put
+        // their slots on the stack before its children, outermost first: the start, every
+        // scope around it; a layer root, the window's afresh (its tree ancestors do not clip it);
+        // a clipping node, its own.
+        let mut scope = scope;
+        if depth == 0 {
+            for s in 0..scopes.len() {
+                stack.push(Item::Hints {
+                    scope: s,
+                    indent: child_indent,
+                });
+            }
+        } else if let (Some(_), Some(rect)) = (layers.root_rank(node.id()), w.viewport()) {
+            scope = scopes.len();
+            scopes.push(Scope::new(None, rect, None));
+            stack.push(Item::Hints {
+                scope,
+                indent: child_indent,
+            });
+        }
         let child_clip = match layers.clip_of(&node, bounds) {
-            Some(b) => Some(clip.map_or(b, |c| intersect(c, b))),
+            Some(b) => {
+                scopes.push(Scope::new(Some(node.id()), b, Some(scope)));
+                scope = scopes.len() - 1;
+                stack.push(Item::Hints {
+                    scope,
+                    indent: child_indent,
+                });
+                Some(clip.map_or(b, |c| intersect(c, b)))
+            }
             None => clip,
         };
-        let mut out_of_view = [0usize; 4];
-        // Per covering layer root, how many children lie wholly under it.
-        let mut under: Vec<(usize, usize)> = Vec::new();
-        // Hints print after the visible children, so their slot goes on the stack first; the
-        // children go on in reverse, straight from the tree, so they pop in order.
-        let hint_slot = stack.len();
-        stack.push(Item::Line(String::new()));
+        // The children go on in reverse, straight from the tree, so they pop in order.
         let folded = if raw { None } else { folded_children(&node) };
         for (i, child) in children.enumerate().rev() {
             // Left out before anything is counted: a folded text or a piece of decoration is
@@ -360,7 +410,7 @@ fn walk(
                 None => (child_clip, rank),
             };
             let outside = match (child_bounds, clip_here) {
-                (Some(b), Some(c)) if !overlaps(b, c) => Some(direction(b, c)),
+                (Some(b), Some(c)) if !overlaps(b, c) => Some((b, c)),
                 _ => None,
             };
             // A child without bounds follows its parent.
@@ -376,11 +426,13 @@ fn walk(
                 if hidden {
                     continue;
                 }
-                if let Some(d) = outside {
-                    out_of_view[d] += 1;
+                if let Some((b, c)) = outside {
+                    let (at, d) = cut_by(&scopes, scope, b, c);
+                    scopes[at].cut[d] += 1;
                     continue;
                 }
                 if let Some(c) = cover {
+                    let under = &mut scopes[scope].under;
                     match under.iter_mut().find(|(i, _)| *i == c) {
                         Some((_, n)) => *n += 1,
                         None => under.push((c, 1)),
@@ -397,43 +449,13 @@ fn walk(
                 bounds: child_bounds,
                 depth: depth + 1,
                 clip: clip_here,
+                scope,
                 indent: child_indent,
                 offscreen: offscreen || outside.is_some(),
                 rank: rank_here,
                 covered: child_covered,
             });
         }
-        let mut hints = String::new();
-        for (d, what) in ["below", "above", "right", "left"].iter().enumerate() {
-            if out_of_view[d] > 0 {
-                hints.push_str(&hint(child_indent, out_of_view[d], what));
-            }
-        }
-        // Highest layer first, as `covers` lists them.
-        under.sort_unstable();
-        for (c, count) in under {
-            if let Some(root) = w
-                .tree
-                .as_ref()
-                .and_then(|t| t.state().node_by_id(covers[c].id))
-            {
-                let r = refs.mint(window, &root);
-                let role = role_name(root.role());
-                let name = name_of(&root);
-                let place = if covers[c].modal {
-                    "blocked by the modal"
-                } else {
-                    "under"
-                };
-                let what = if name.is_empty() {
-                    format!("{place} {r} {role}")
-                } else {
-                    format!("{place} {r} {role} {}", quote(&name))
-                };
-                hints.push_str(&hint(child_indent, count, &what));
-            }
-        }
-        stack[hint_slot] = Item::Line(hints);
     }
 }
 

@@ -14,8 +14,10 @@
 mod aim;
 mod format;
 mod geometry;
+mod hints;
 mod history;
 mod hit;
+mod label;
 mod live;
 mod mirror;
 mod naming;

@@ -2,8 +2,9 @@
 //! (`@e5`) or a point (`120,48`) means something only in this run and this layout, a selector
 //! that names the same node can be replayed in another.
 //!
-//! The selector is `role=R name="N"` (the terms that are not empty; `text="V"` in place of the
-//! name when the node has no name but a text value, as egui labels do), then `nth=K` when those
+//! The selector is `role=R name="N"` (the terms that are not empty; for a node with no name,
+//! `label="L"` when it has a label (`label.rs`), else `text="V"` when it has a text value, as
+//! egui labels do), then `nth=K` when those
 //! terms alone match several nodes (K its index among the matches, as `find` lists them). When
 //! they do and the node's `author_id` names it alone, `id=ID` is the selector instead. A text
 //! child folded into its parent (one `find` does not list on its own: it only repeats the parent's
@@ -15,6 +16,7 @@ use accesskit_consumer::NodeRef as Node;
 
 use super::aim::default_window;
 use super::hit::node_at;
+use super::label::label_of;
 use super::live::Live;
 use super::mirror::Mirror;
 use super::node::name_of;
@@ -36,12 +38,15 @@ pub(crate) fn selector_for(mirror: &Mirror, found: Found) -> Option<Selector> {
     }
 }
 
-/// The terms that describe a node: its role, then its name, else its text value.
+/// The terms that describe a node: its role, then its name, else its label (an unnamed
+/// control's, which stays while its value changes), else its text value.
 fn terms_of(node: &Node) -> Vec<Term> {
     let mut terms = vec![Term::Role(role_name(node.role()).into_owned())];
     let name = name_of(node);
     if !name.is_empty() {
         terms.push(Term::Name(name));
+    } else if let Some(label) = label_of(node) {
+        terms.push(Term::Label(label));
     } else if let Some(value) = node.value().filter(|v| !v.is_empty()) {
         terms.push(Term::Text(value));
     }

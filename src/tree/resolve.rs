@@ -8,6 +8,7 @@ use accesskit::Point as AkPoint;
 use accesskit_consumer::NodeRef as Node;
 
 use super::hit::node_at;
+use super::label::label_of;
 use super::mirror::Mirror;
 use super::node::name_of;
 use super::omit::folded_children;
@@ -33,6 +34,8 @@ pub(crate) fn matches(node: &Node, selector: &Selector) -> bool {
             contains_ignoring_case(&name_of(node), t)
                 || node.value().is_some_and(|v| contains_ignoring_case(&v, t))
         }
+        Term::Label(l) => label_of(node).is_some_and(|own| own == *l),
+        Term::LabelContains(l) => label_of(node).is_some_and(|own| contains_ignoring_case(&own, l)),
     })
 }
 

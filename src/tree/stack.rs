@@ -189,6 +189,19 @@ impl Stack {
     /// The clip in force at `node`: the window, narrowed by every clipping ancestor up to the root
     /// of its layer (a layer root itself has the window's).
     pub fn clip_at(&self, w: &WindowMirror, node: &Node<'_>) -> Option<Rect> {
+        self.clips_above(w, node)
+            .into_iter()
+            .map(|(_, r)| r)
+            .reduce(intersect)
+    }
+
+    /// What [`Stack::clip_at`] narrows: the window's rectangle (owner `None`), then each clipping
+    /// ancestor's (owner `Some`) from the outermost in.
+    pub fn clips_above(
+        &self,
+        w: &WindowMirror,
+        node: &Node<'_>,
+    ) -> Vec<(Option<FullNodeId>, Rect)> {
         let mut ancestors = Vec::new();
         if self.root_rank(node.id()).is_none() {
             let mut current = node.parent();
@@ -200,12 +213,12 @@ impl Stack {
                 current = p.parent();
             }
         }
-        let mut clip = w.viewport();
+        let mut clips: Vec<_> = w.viewport().map(|r| (None, r)).into_iter().collect();
         for a in ancestors.iter().rev() {
             if let Some(b) = self.clip_of(a, geometry::bounds(a)) {
-                clip = Some(clip.map_or(b, |c| intersect(c, b)));
+                clips.push((Some(a.id()), b));
             }
         }
-        clip
+        clips
     }
 }

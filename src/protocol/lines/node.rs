@@ -79,7 +79,7 @@ impl Toggled {
 /// `@e3 textbox "Name" value="Ada" focused bounds=120,60,300x32 actions=focus,set_value`.
 ///
 /// `Display` writes the fields in the line's order, each only when it is not the default:
-/// `@eN role ["name"] [value=...] [focused] [disabled] [checked|unchecked|mixed] [selected]
+/// `@eN role ["name"] [label="..."] [value=...] [focused] [disabled] [checked|unchecked|mixed] [selected]
 /// [expanded|collapsed] [bounds=x,y,wxh] [actions=a,b] [hidden] [offscreen]`, without indentation
 /// or newline.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,6 +90,9 @@ pub struct NodeLine {
     pub role: String,
     /// The accessible name; empty when the line has none.
     pub name: String,
+    /// `label=`: the text placed before an unnamed control in its row (docs/protocol.md section
+    /// 6.2, "Labels"), never its own name; `None` when the line has none.
+    pub label: Option<String>,
     /// `value=`; `None` when the line has none.
     pub value: Option<NodeValue>,
     /// `focused`.
@@ -120,6 +123,7 @@ impl NodeLine {
             r#ref,
             role: role.into(),
             name: String::new(),
+            label: None,
             value: None,
             focused: false,
             disabled: false,
@@ -158,6 +162,7 @@ impl NodeLine {
         }
         for t in it {
             match (t.bare.split_once('='), &t.quoted) {
+                (Some(("label", "")), Some(text)) => node.label = Some(text.clone()),
                 (Some(("value", "")), Some(text)) => {
                     node.value = Some(NodeValue::Text(text.clone()));
                 }
@@ -236,6 +241,10 @@ impl NodeLine {
 impl fmt::Display for NodeLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = self.describe();
+        if let Some(l) = &self.label {
+            out.push_str(" label=");
+            quote_into(&mut out, l);
+        }
         if let Some(v) = &self.value {
             let _ = write!(out, " value={v}");
         }
@@ -321,6 +330,7 @@ mod tests {
     fn the_golden_node_line_has_every_field_in_order() {
         let line = NodeLine {
             name: "Files".into(),
+            label: Some("Open:".into()),
             value: Some(NodeValue::Text(String::new())),
             focused: true,
             disabled: true,
@@ -335,7 +345,7 @@ mod tests {
         };
         assert_eq!(
             line.to_string(),
-            r#"@e12 list "Files" value="" focused disabled mixed selected collapsed bounds=-0.5,20,300.3x1000 actions=click,scroll_down hidden offscreen"#
+            r#"@e12 list "Files" label="Open:" value="" focused disabled mixed selected collapsed bounds=-0.5,20,300.3x1000 actions=click,scroll_down hidden offscreen"#
         );
         assert_eq!(
             line.states(),
@@ -356,7 +366,7 @@ mod tests {
         for line in [
             "snapshot frame=7 protocol=1 quality=healthy",
             r#"window 1 "Demo" size=800x600 scale=1 focused"#,
-            "    [37 items below]",
+            "    [37 items below in @e6 list \"Items\"]",
             "matches 2",
             "~ @e3 button \"OK\"",
             "@e0 button",
@@ -373,7 +383,8 @@ mod tests {
 
     #[test]
     fn a_newer_apps_fields_and_states_are_skipped() {
-        let n = NodeLine::parse(r#"@e4 button "OK" pressed label="Okay" bounds=1,2,3x4"#).unwrap();
+        let n =
+            NodeLine::parse(r#"@e4 button "OK" pressed tooltip="Okay" bounds=1,2,3x4"#).unwrap();
         assert_eq!(n.to_string(), r#"@e4 button "OK" bounds=1,2,3x4"#);
     }
 
