@@ -98,12 +98,22 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window() {
         "{s}"
     );
     assert!(s.contains("listitem \"Item 14\""), "{s}");
-    // An item scrolled out is refused, not clicked somewhere else.
-    let response = demo.send("click name=\"Item 01\"");
+    // An item scrolled out is refused with --no-scroll, not clicked somewhere else.
+    let response = demo.send("click name=\"Item 01\" --no-scroll");
     assert_eq!(
         response.error_code(),
         Some(ErrorCode::Offscreen),
         "{response:?}"
+    );
+    // Without it, the item's own scroll_into_view action brings it in, and the click lands on it.
+    let body = demo.ok("click name=\"Item 01\" --settle");
+    assert!(
+        body.contains("\npath pointer\nscrolled by its scroll_into_view action\n"),
+        "{body}"
+    );
+    assert!(
+        now(&body, "listitem \"Item 01\"").contains(" selected"),
+        "{body}"
     );
 
     // The dialog opens (modal: what is behind it is covered) and closes; its refs go stale.

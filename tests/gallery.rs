@@ -142,6 +142,24 @@ fn the_gallery_s_widgets_take_clicks_drags_values_and_text() {
     demo.ok(&format!("click {header}"));
     demo.ok("wait text~=\"It's a \" --gone --timeout 20000");
 
+    // A button below the side panel's edge: the click turns the wheel over the panel's list by
+    // what brings it in, then lands on it: it is checked, and the windows it opens appear.
+    let s = demo.snapshot();
+    assert!(!s.contains("\"Window Resize Test\""), "{s}");
+    let (code, _) = refused(
+        &demo,
+        "click role=button name=\"Window Resize Test\" --no-scroll",
+    );
+    assert_eq!(code, Some(ErrorCode::Offscreen));
+    let body = demo.ok("click role=button name=\"Window Resize Test\" --settle --timeout 20000");
+    assert!(body.contains("\npath pointer\nscrolled @e"), "{body}");
+    assert!(body.contains("\nhit verified\n"), "{body}");
+    assert!(
+        now(&body, "button \"Window Resize Test\"").contains(" checked"),
+        "{body}"
+    );
+    added(&body, "window \"↔️ resizable + scroll\"");
+
     demo.quit();
 }
 

@@ -349,18 +349,87 @@ fn a_label_whose_text_is_its_value_is_clicked_by_text() {
     }
 }
 
+/// A pointer action on a row scrolled out of its list first turns the wheel over the list by what
+/// brings the row in (its far edge 8 pixels inside), then acts on the row where it now lies, and
+/// its answer says what was scrolled. `--no-scroll` refuses it before anything is dispatched; a
+/// list that does not move when scrolled gets one turn, and the refusal says what was tried.
 #[test]
-fn a_list_item_scrolled_out_of_its_list_is_offscreen_until_scrolled_into_view() {
+fn a_list_item_scrolled_out_of_its_list_is_scrolled_into_view_then_clicked() {
     let mut form = Form::default();
-    let app = form_app(&form);
-    let why = refused(&app, "click name=file-10.txt", ErrorCode::Offscreen);
+    let scale = form.scale;
+    let app = start_app(scale, form.update(), move |handed| {
+        let mut turned = false;
+        for h in handed {
+            if let Handed::Wheel(_, dy) = h {
+                // winit's sign: a negative delta shows what is below.
+                form.scroll = (form.scroll - dy / scale).clamp(0.0, 900.0);
+                turned = true;
+            }
+        }
+        turned.then(|| form.update())
+    });
+    let why = refused(
+        &app,
+        "click name=file-10.txt --no-scroll",
+        ErrorCode::Offscreen,
+    );
     assert!(why.contains("outside the visible area"), "{why}");
-    // The list shows items 0 to 4; scrolled by 200 it shows 10 to 14.
-    form.scroll = 200.0;
-    app.publish(form.update());
+
+    // The row lies at 220..240 under a list showing 20..120: 128 brings it to 92..112.
     let (response, frames) = run(&app, "click name=file-10.txt");
     assert!(response.is_ok(), "{response:?}");
-    assert_eq!(all(&frames)[0], Handed::Move(550.0, 30.0));
+    let list = snapshot_ref(&app, "Files");
+    assert!(
+        response.body().contains(&format!(
+            "path pointer\nscrolled {list} list \"Files\" by 0,128\nat 550,102\n"
+        )),
+        "{}",
+        response.body()
+    );
+    // One turn over the list's centre, then the click where the row now is.
+    let handed = all(&frames);
+    assert_eq!(
+        handed[..2],
+        [Handed::Move(550.0, 70.0), Handed::Wheel(0.0, -128.0)],
+        "{handed:?}"
+    );
+    assert!(
+        handed.ends_with(&[
+            Handed::Move(550.0, 102.0),
+            Handed::Button(MouseButton::Left, true),
+            Handed::Button(MouseButton::Left, false),
+        ]),
+        "{handed:?}"
+    );
+    // The tree says so too: the row is in the list's view.
+    let s = app.snapshot("");
+    assert!(
+        s.contains("listitem \"file-10.txt\" bounds=400,92,300x20"),
+        "{s}"
+    );
+
+    // A list that ignores the wheel: one turn, then the refusal names it.
+    let form = Form::default();
+    let still = form_app(&form);
+    let (response, frames) = run(&still, "hover name=file-10.txt");
+    assert_eq!(
+        response.error_code(),
+        Some(ErrorCode::Offscreen),
+        "{response:?}"
+    );
+    let failure = response.failure().expect("refused");
+    assert!(
+        failure
+            .message
+            .contains(" list \"Files\" by 0,128 did not move it"),
+        "{}",
+        failure.message
+    );
+    let wheels = all(&frames)
+        .iter()
+        .filter(|h| matches!(h, Handed::Wheel(..)))
+        .count();
+    assert_eq!(wheels, 1, "{frames:?}");
 }
 
 #[test]

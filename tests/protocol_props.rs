@@ -93,19 +93,32 @@ fn target() -> impl Strategy<Value = Target> {
     ]
 }
 
+/// The options of an action that takes no `--no-scroll` (text, keys, accessibility actions).
 fn act() -> impl Strategy<Value = ActOptions> {
+    pointer_act().prop_map(|opts| ActOptions {
+        no_scroll: false,
+        ..opts
+    })
+}
+
+/// The options of a pointer verb: `ACT` and `--no-scroll`.
+fn pointer_act() -> impl Strategy<Value = ActOptions> {
     (
         any::<bool>(),
         prop::option::of(1u32..100),
         prop::option::of(0u64..100_000),
         prop::option::of(0u64..100_000),
+        any::<bool>(),
     )
-        .prop_map(|(settle, frames, timeout_ms, wait_ms)| ActOptions {
-            settle,
-            frames: if settle { frames } else { None },
-            timeout_ms,
-            wait_ms,
-        })
+        .prop_map(
+            |(settle, frames, timeout_ms, wait_ms, no_scroll)| ActOptions {
+                settle,
+                frames: if settle { frames } else { None },
+                timeout_ms,
+                wait_ms,
+                no_scroll,
+            },
+        )
 }
 
 fn command() -> impl Strategy<Value = Command> {
@@ -116,7 +129,7 @@ fn command() -> impl Strategy<Value = Command> {
             prop::option::of(0u64..100_000)
         )
             .prop_map(|(after, timeout_ms)| Command::Journal { after, timeout_ms }),
-        (target(), any::<bool>(), 0..3u8, act()).prop_map(|(target, double, b, opts)| {
+        (target(), any::<bool>(), 0..3u8, pointer_act()).prop_map(|(target, double, b, opts)| {
             Command::Click {
                 target,
                 button: [Button::Left, Button::Right, Button::Middle][b as usize],
@@ -130,8 +143,12 @@ fn command() -> impl Strategy<Value = Command> {
             text,
             opts
         }),
-        (target(), target(), act()).prop_map(|(from, to, opts)| Command::Drag { from, to, opts }),
-        (target(), -1e4f64..1e4, -1e4f64..1e4, act()).prop_map(|(target, dx, dy, opts)| {
+        (target(), target(), pointer_act()).prop_map(|(from, to, opts)| Command::Drag {
+            from,
+            to,
+            opts
+        }),
+        (target(), -1e4f64..1e4, -1e4f64..1e4, pointer_act()).prop_map(|(target, dx, dy, opts)| {
             Command::Scroll {
                 target,
                 dx,

@@ -215,7 +215,11 @@ fn a_row_outside_its_containers_reported_clip_is_offscreen() {
         clips: vec![(NodeId(1), None)],
         ..Layers::default()
     });
-    let why = refused(&app, "click name=\"Row 9\"", ErrorCode::Offscreen);
+    let why = refused(
+        &app,
+        "click name=\"Row 9\" --no-scroll",
+        ErrorCode::Offscreen,
+    );
     assert!(why.contains("outside the visible area"), "{why}");
     clicks(&app, "click name=\"Row 1\"", 100.0, 25.0);
     // A clip rectangle narrower than the container's bounds.
@@ -223,7 +227,11 @@ fn a_row_outside_its_containers_reported_clip_is_offscreen() {
         clips: vec![(NodeId(1), Some(Rect::new(0.0, 0.0, 200.0, 8.0)))],
         ..Layers::default()
     });
-    refused(&app, "click name=\"Row 1\"", ErrorCode::Offscreen);
+    refused(
+        &app,
+        "click name=\"Row 1\" --no-scroll",
+        ErrorCode::Offscreen,
+    );
 }
 
 /// Two buttons, for the press reports.

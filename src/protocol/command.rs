@@ -65,6 +65,9 @@ pub struct ActOptions {
     /// `--wait MS`: wait up to this long for the target to be actionable (one node, shown,
     /// enabled, not covered, its bounds unchanged over two frames) before acting.
     pub wait_ms: Option<u64>,
+    /// `--no-scroll` (pointer verbs): refuse a target scrolled out of view instead of scrolling
+    /// it into view first.
+    pub no_scroll: bool,
 }
 
 /// A mouse button.

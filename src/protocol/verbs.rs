@@ -233,6 +233,19 @@ const ACT: &[FlagRule] = &[
     FlagRule::Free(WAIT),
 ];
 
+const NO_SCROLL: Flag = Flag::switch(
+    "no-scroll",
+    "refuse a target scrolled out of its container's view (offscreen) instead of scrolling it into view first",
+);
+
+/// The flags of the pointer verbs: `ACT` and `--no-scroll`.
+const POINTER_ACT: &[FlagRule] = &[
+    FlagRule::Needs(SETTLE, FRAMES),
+    FlagRule::Free(TIMEOUT),
+    FlagRule::Free(WAIT),
+    FlagRule::Free(NO_SCROLL),
+];
+
 const TARGET: Arg = Arg::one(
     "TARGET",
     "target",
@@ -374,7 +387,7 @@ verbs! {
         ];
     Click => "click", App,
         "Clicks a node or a point.",
-        "Aims at the centre of the node's visible part, stepping around what lies on top (the answer says `visible N%` when part is hidden). `ok ... hit verified` means the press reached that node; `hit unverified` that the app reports no press (widget records). A refusal names the true reason (covered: no part is free; offscreen, disabled, missed).",
+        "Aims at the centre of the node's visible part, stepping around what lies on top (the answer says `visible N%` when part is hidden). `ok ... hit verified` means the press reached that node; `hit unverified` that the app reports no press (widget records). A target scrolled out of its list or area is scrolled into view first (the answer says `scrolled @eN ... by DX,DY`; --no-scroll refuses it offscreen instead). A refusal names the true reason (covered: no part is free; offscreen, disabled, missed).",
         &[TARGET],
         &[
             FlagRule::Free(Flag::switch("double", "a double click")),
@@ -386,10 +399,11 @@ verbs! {
             FlagRule::Needs(SETTLE, FRAMES),
             FlagRule::Free(TIMEOUT),
             FlagRule::Free(WAIT),
+            FlagRule::Free(NO_SCROLL),
         ];
     Hover => "hover", App,
         "Moves the pointer over a node (tooltips, hover states).",
-        "", &[TARGET], ACT;
+        "", &[TARGET], POINTER_ACT;
     Drag => "drag", App,
         "Drags from one node or point to another (sliders, windows by their title bar).",
         "`to` is needed between the two when FROM is a selector: drag role=slider to 200,40.",
@@ -398,7 +412,7 @@ verbs! {
             Arg::one("to", "to_word", ArgKind::Keyword, "the word `to`").optional(),
             Arg::one("TO", "to", ArgKind::Target, "where it ends: a ref, a point or a selector"),
         ],
-        ACT;
+        POINTER_ACT;
     Scroll => "scroll", App,
         "Turns the mouse wheel over a node by DX, DY logical pixels (positive DY shows what is below).",
         "",
@@ -407,7 +421,7 @@ verbs! {
             Arg::one("DX", "dx", ArgKind::Number, "horizontal distance in logical pixels"),
             Arg::one("DY", "dy", ArgKind::Number, "vertical distance in logical pixels (positive scrolls down)"),
         ],
-        ACT;
+        POINTER_ACT;
     Type => "type", App,
         "Types text into the focused node.",
         "Refused (no_focus) when the app's tree says nothing is focused: focus a text field first (focus, click, or fill).",
@@ -538,18 +552,18 @@ mod tests {
         );
         assert_eq!(
             usage(Verb::Click),
-            "click TARGET [--double] [--right|--middle] [--settle [--frames K]] [--timeout MS] [--wait MS]"
+            "click TARGET [--double] [--right|--middle] [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
         );
         assert_eq!(
             usage(Verb::Scroll),
-            "scroll TARGET DX DY [--settle [--frames K]] [--timeout MS] [--wait MS]"
+            "scroll TARGET DX DY [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
         );
         assert_eq!(usage(Verb::Screenshot), "screenshot [LABEL] [--ref TARGET]");
         assert_eq!(usage(Verb::Clean), "clean [--keep N] [--dry-run]");
         assert_eq!(usage(Verb::Journal), "journal [--after N] [--wait MS]");
         assert_eq!(
             usage(Verb::Drag),
-            "drag FROM [to] TO [--settle [--frames K]] [--timeout MS] [--wait MS]"
+            "drag FROM [to] TO [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
         );
         assert_eq!(
             usage(Verb::Key),

@@ -12,10 +12,12 @@
 mod actionable;
 mod deadlines;
 mod entries;
+mod forward;
 mod intake;
 mod jobs;
 mod journal;
 mod png;
+mod scroll_in;
 mod shutdown;
 mod verbs;
 
@@ -23,15 +25,15 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, TrySendError, bounded, select};
+use crossbeam_channel::{Receiver, bounded, select};
 
 use crate::dropbox::{Ready, publish, unix_ms_now};
-use crate::link::{self, CaptureJob, Claim, Order, ServiceEnds, ServiceThread, Waker};
+use crate::link::{self, CaptureJob, ServiceEnds, ServiceThread, Waker};
 use crate::protocol::{
-    Command, ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Response, Side, Verb, response_file,
+    ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Response, Side, Verb, response_file,
 };
 use crate::tree::Trees;
-use jobs::{Job, Jobs, SettleAfter};
+use jobs::{Job, Jobs};
 
 /// How often the directory is re-listed when inotify is working (a safety net for lost events).
 const SAFETY_RESCAN: Duration = Duration::from_millis(500);
@@ -90,6 +92,9 @@ pub(crate) struct Service {
     stopping: bool,
     /// The action whose target is waited for (`--wait`): its turn is taken again until then.
     actionable: Option<actionable::Actionable>,
+    /// The action whose target is being scrolled into view: its turn is taken again after each
+    /// step.
+    scrolling: Option<scroll_in::ScrollingIn>,
     answered: u64,
 }
 
@@ -157,6 +162,7 @@ pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
         left_on_disk: false,
         stopping: false,
         actionable: None,
+        scrolling: None,
         answered: 0,
     };
     publish(&dir, READY_FILE, ready.to_text().as_bytes())?;
@@ -227,6 +233,17 @@ impl Service {
                     self.take_turns();
                 } else {
                     self.actionable = None;
+                }
+            }
+            // So does the action whose target is scrolling in, between its steps.
+            if let Some(s) = &self.scrolling {
+                match self.jobs.get(s.seq) {
+                    Some(Job::Queued { .. }) => {
+                        self.drain_scene();
+                        self.take_turns();
+                    }
+                    Some(Job::Forwarded { .. } | Job::Replied { .. }) => {}
+                    _ => self.scrolling = None,
                 }
             }
             if self.check_settles() {
@@ -377,6 +394,19 @@ impl Service {
         self.drain_scene();
         for (reply, settle) in self.jobs.take_replies(published, all) {
             let (seq, verb, frame) = (reply.seq, reply.verb, reply.frame);
+            // A step scrolling an action's target in: the action takes its turn again.
+            if let Some(s) = self.scrolling.as_mut().filter(|s| s.seq == seq)
+                && let Some((command, deadline)) = s.in_flight.take()
+            {
+                match reply.result {
+                    Ok(_) => self.jobs.requeue(seq, command, deadline),
+                    Err(failure) => {
+                        self.scrolling = None;
+                        self.fail(seq, Some(verb), failure);
+                    }
+                }
+                continue;
+            }
             self.journal.carried(seq, frame);
             let result = match (reply.result, reply.hit) {
                 (Ok(body), Some(h)) => self.trees.press_answer(&h.check, h.reported, body),
@@ -439,126 +469,6 @@ impl Service {
             self.wake_app();
         }
         forwarded
-    }
-
-    /// Plans an action against the current trees and sends it to the render side.
-    fn forward(&mut self, seq: u64, command: Command, deadline: Option<Instant>) -> Forwarded {
-        let verb = command.verb();
-        self.drain_scene();
-        let app_answers = self.cfg.app_screenshots && verb == Verb::Screenshot;
-        let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if app_answers {
-                Ok(None)
-            } else {
-                // Named for the journal against the tree the plan resolves them in.
-                let named = self.trees.named_targets(&command);
-                self.journal.resolved(seq, named);
-                self.trees.plan(&command)
-            }
-        }));
-        let wait = command.act_options().and_then(|o| o.wait_ms);
-        let plan = match planned {
-            Ok(Ok(plan)) => plan,
-            Ok(Err(failure)) => {
-                let verdict = wait.map(|ms| {
-                    actionable::Actionable::of(&mut self.actionable, seq, ms, deadline)
-                        .refused(failure.clone(), &command)
-                });
-                return match verdict {
-                    Some(actionable::Verdict::Again) => self.again(seq, command, deadline),
-                    Some(actionable::Verdict::Refuse(f)) => {
-                        self.actionable = None;
-                        self.fail(seq, Some(verb), f);
-                        Forwarded::No
-                    }
-                    Some(actionable::Verdict::Act) | None => {
-                        self.fail(seq, Some(verb), failure);
-                        Forwarded::No
-                    }
-                };
-            }
-            Err(panic) => {
-                let failure = internal_error(&format!("planning {verb}"), &*panic);
-                self.fail(seq, Some(verb), failure);
-                return Forwarded::No;
-            }
-        };
-        if let (Some(ms), Some(p)) = (wait, &plan) {
-            let frame = self.published();
-            match actionable::Actionable::of(&mut self.actionable, seq, ms, deadline)
-                .planned(frame, &p.summary)
-            {
-                // Cleared once the order is sent (a full channel takes the turn again).
-                actionable::Verdict::Act => {}
-                actionable::Verdict::Again => {
-                    // A frame must come to show whether the target holds still.
-                    if self.actionable.as_mut().is_some_and(|a| a.wake_for(frame)) {
-                        self.wake_app();
-                    }
-                    return self.again(seq, command, deadline);
-                }
-                actionable::Verdict::Refuse(f) => {
-                    self.actionable = None;
-                    self.fail(seq, Some(verb), f);
-                    return Forwarded::No;
-                }
-            }
-        }
-        let settle = command
-            .act_options()
-            .filter(|o| o.settle)
-            .map(|options| SettleAfter {
-                options,
-                before: self.trees.settle_text(),
-                deadline,
-            });
-        let claim = Claim::default();
-        let order = Order {
-            seq,
-            command,
-            plan,
-            deadline,
-            claim: claim.clone(),
-        };
-        match self.link.orders.try_send(order) {
-            Ok(()) => {
-                if self.actionable.as_ref().is_some_and(|a| a.seq == seq) {
-                    self.actionable = None;
-                }
-                self.jobs.insert(
-                    seq,
-                    Job::Forwarded {
-                        verb,
-                        settle,
-                        since: Instant::now(),
-                        deadline,
-                        claim,
-                    },
-                );
-                Forwarded::Yes
-            }
-            Err(TrySendError::Full(order)) => {
-                // The render side has not drained the channel: a stalled frame loop that still
-                // holds orders the service withdrew at their deadlines. The entry is taken; the
-                // command waits for its turn again (or its deadline).
-                self.again(seq, order.command, deadline)
-            }
-            Err(TrySendError::Disconnected(_)) => {
-                let failure = Failure::new(
-                    ErrorCode::ShuttingDown,
-                    "the app is shutting down",
-                    "restart the app and send the command again",
-                );
-                self.fail(seq, Some(verb), failure);
-                Forwarded::No
-            }
-        }
-    }
-
-    /// The command takes its turn again later (its entry is taken already); later ones wait.
-    fn again(&mut self, seq: u64, command: Command, deadline: Option<Instant>) -> Forwarded {
-        self.jobs.requeue(seq, command, deadline);
-        Forwarded::Later
     }
 
     /// Reads a screenshot's pixels back, crops, encodes and publishes the PNG, and answers. A panic

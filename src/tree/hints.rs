@@ -67,7 +67,7 @@ fn hint(indent: usize, count: usize, what: &str) -> String {
 }
 
 /// `@eK role "name"`, the short form a hint names a node by.
-fn hint_node(refs: &mut Refs, window: u64, node: &Node) -> String {
+pub(super) fn hint_node(refs: &mut Refs, window: u64, node: &Node) -> String {
     let r = refs.mint(window, node);
     let role = role_name(node.role());
     let name = name_of(node);

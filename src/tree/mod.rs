@@ -27,6 +27,7 @@ pub(crate) mod plan;
 mod press;
 mod refs;
 mod resolve;
+mod scroll_in;
 mod stack;
 
 use std::time::{Duration, Instant};
@@ -42,6 +43,7 @@ use history::History;
 pub(crate) use history::diff;
 use live::Live;
 use refs::Found;
+pub(crate) use scroll_in::ScrollIn;
 
 /// Everything the service thread knows about the app's trees.
 #[derive(Default)]
@@ -193,6 +195,15 @@ impl Trees {
     /// Plans an action command (`plan.rs`). `Ok(None)` for a command the app answers itself.
     pub fn plan(&mut self, command: &Command) -> Result<Option<Plan>, Failure> {
         self.live.plan(command, self.hover_frame)
+    }
+
+    /// The next step towards showing the pointer target of `command` (a `drag`'s start), which
+    /// lies outside its container's visible part (`scroll_in.rs`); `Err` says why none can.
+    pub fn scroll_in(&mut self, command: &Command) -> Result<ScrollIn, String> {
+        match command.action_targets().next() {
+            Some(target) => self.live.scroll_in(target, self.hover_frame),
+            None => Err("it has no target".to_owned()),
+        }
     }
 
     /// The answer to a delivered pointer action whose plan held a press (`press.rs`).

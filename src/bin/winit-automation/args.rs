@@ -14,7 +14,8 @@ TARGETS:
   @e12                     a ref from a snapshot
   120,48                   a point in logical pixels
   role=button name=Save    a selector: terms ANDed (role=, name=, name~= for contains, text=,
-                           text~= for the name or text value, id=, nth=N)
+                           text~= for the name or text value, label=, label~= for an
+                           unnamed control's label, id=, nth=N)
   A target argument is protocol text: one ref, one point, or selector terms, one argument in all
   ('role=button name=\"Save as\"') or one argument per term (role=button 'name=\"Save as\"').
   A value with spaces is quoted inside the argument: 'name~=Open Save' is refused with the hint

@@ -70,6 +70,7 @@ impl Command {
                 frames: a.number("frames")?,
                 timeout_ms: a.number("timeout")?,
                 wait_ms: a.number("wait")?,
+                no_scroll: a.has("no-scroll"),
             })
         };
         let target_only = || -> Result<Target, ParseError> {
@@ -394,6 +395,7 @@ impl Flags {
         self.value("frames", opts.frames);
         self.value("timeout", opts.timeout_ms);
         self.value("wait", opts.wait_ms);
+        self.switch("no-scroll", opts.no_scroll);
     }
 }
 

@@ -1,0 +1,244 @@
+//! Carrying an app-side action out: planning it against the trees and sending its order to the
+//! render side, or taking its turn again later while its target is waited for (`--wait`,
+//! `actionable.rs`) or scrolled into view (`scroll_in.rs`).
+
+use std::time::Instant;
+
+use crossbeam_channel::TrySendError;
+
+use super::jobs::{Job, SettleAfter};
+use super::{Forwarded, Service, actionable, internal_error, scroll_in};
+use crate::link::{Claim, Order};
+use crate::protocol::{Command, ErrorCode, Failure, Verb};
+
+impl Service {
+    /// Plans an action against the current trees and sends it to the render side.
+    pub(super) fn forward(
+        &mut self,
+        seq: u64,
+        command: Command,
+        deadline: Option<Instant>,
+    ) -> Forwarded {
+        let verb = command.verb();
+        self.drain_scene();
+        let app_answers = self.cfg.app_screenshots && verb == Verb::Screenshot;
+        let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if app_answers {
+                Ok(None)
+            } else {
+                // Named for the journal against the tree the plan resolves them in.
+                let named = self.trees.named_targets(&command);
+                self.journal.resolved(seq, named);
+                self.trees.plan(&command)
+            }
+        }));
+        let scrolled = self
+            .scrolling
+            .as_ref()
+            .is_some_and(|s| s.seq == seq && s.scrolled());
+        // After scrolling, the target is acted on once it holds still, as with `--wait`.
+        let wait = command
+            .act_options()
+            .and_then(|o| o.wait_ms)
+            .or(scrolled.then_some(scroll_in::STILL_MS));
+        let plan = match planned {
+            Ok(Ok(plan)) => plan,
+            Ok(Err(mut failure)) => {
+                if failure.code == ErrorCode::Offscreen && scroll_in::scrolls_in(&command) {
+                    let step = self.trees.scroll_in(&command);
+                    let frame = self.published();
+                    let animating = self.trees.animating();
+                    let scrolling = scroll_in::ScrollingIn::of(&mut self.scrolling, seq);
+                    match scrolling.next(step, frame, animating) {
+                        scroll_in::Next::Step(step) => {
+                            return self.send_step(seq, command, deadline, step);
+                        }
+                        scroll_in::Next::Again => {
+                            if scrolling.wake_for(frame) {
+                                self.wake_app();
+                            }
+                            return self.again(seq, command, deadline);
+                        }
+                        scroll_in::Next::GiveUp(why) => {
+                            failure.message = format!("{}; {why}", failure.message);
+                        }
+                    }
+                }
+                let verdict = wait.map(|ms| {
+                    actionable::Actionable::of(&mut self.actionable, seq, ms, deadline)
+                        .refused(failure.clone(), &command)
+                });
+                return match verdict {
+                    Some(actionable::Verdict::Again) => self.again(seq, command, deadline),
+                    Some(actionable::Verdict::Refuse(f)) => {
+                        self.actionable = None;
+                        self.fail(seq, Some(verb), f);
+                        Forwarded::No
+                    }
+                    Some(actionable::Verdict::Act) | None => {
+                        self.fail(seq, Some(verb), failure);
+                        Forwarded::No
+                    }
+                };
+            }
+            Err(panic) => {
+                let failure = internal_error(&format!("planning {verb}"), &*panic);
+                self.fail(seq, Some(verb), failure);
+                return Forwarded::No;
+            }
+        };
+        let frame = self.published();
+        let animating = self.trees.animating();
+        if let (Some(s), Some(_)) = (self.scrolling.as_mut().filter(|s| s.seq == seq), &plan)
+            && s.still_moving(animating)
+        {
+            // Scrolled in, and the content may still be gliding: act once it stops.
+            if s.wake_for(frame) {
+                self.wake_app();
+            }
+            return self.again(seq, command, deadline);
+        }
+        if let (Some(ms), Some(p)) = (wait, &plan) {
+            let frame = self.published();
+            match actionable::Actionable::of(&mut self.actionable, seq, ms, deadline)
+                .planned(frame, &p.summary)
+            {
+                // Cleared once the order is sent (a full channel takes the turn again).
+                actionable::Verdict::Act => {}
+                actionable::Verdict::Again => {
+                    // A frame must come to show whether the target holds still.
+                    if self.actionable.as_mut().is_some_and(|a| a.wake_for(frame)) {
+                        self.wake_app();
+                    }
+                    return self.again(seq, command, deadline);
+                }
+                actionable::Verdict::Refuse(f) => {
+                    self.actionable = None;
+                    self.fail(seq, Some(verb), f);
+                    return Forwarded::No;
+                }
+            }
+        }
+        let settle = command
+            .act_options()
+            .filter(|o| o.settle)
+            .map(|options| SettleAfter {
+                options,
+                before: self.trees.settle_text(),
+                deadline,
+            });
+        let mut plan = plan;
+        if let (Some(s), Some(p)) = (
+            self.scrolling.as_ref().filter(|s| s.seq == seq),
+            plan.as_mut(),
+        ) {
+            // What was scrolled goes after the answer's `path` line.
+            let at = p.summary.find('\n').map_or(p.summary.len(), |i| i + 1);
+            let lines: String = s.lines().iter().map(|l| format!("{l}\n")).collect();
+            p.summary.insert_str(at, &lines);
+        }
+        let claim = Claim::default();
+        let order = Order {
+            seq,
+            command,
+            plan,
+            deadline,
+            claim: claim.clone(),
+        };
+        match self.link.orders.try_send(order) {
+            Ok(()) => {
+                if self.actionable.as_ref().is_some_and(|a| a.seq == seq) {
+                    self.actionable = None;
+                }
+                if self.scrolling.as_ref().is_some_and(|s| s.seq == seq) {
+                    self.scrolling = None;
+                }
+                self.jobs.insert(
+                    seq,
+                    Job::Forwarded {
+                        verb,
+                        settle,
+                        since: Instant::now(),
+                        deadline,
+                        claim,
+                    },
+                );
+                Forwarded::Yes
+            }
+            Err(TrySendError::Full(order)) => {
+                // The render side has not drained the channel: a stalled frame loop that still
+                // holds orders the service withdrew at their deadlines. The entry is taken; the
+                // command waits for its turn again (or its deadline).
+                self.again(seq, order.command, deadline)
+            }
+            Err(TrySendError::Disconnected(_)) => {
+                let failure = Failure::new(
+                    ErrorCode::ShuttingDown,
+                    "the app is shutting down",
+                    "restart the app and send the command again",
+                );
+                self.fail(seq, Some(verb), failure);
+                Forwarded::No
+            }
+        }
+    }
+
+    /// Sends a step scrolling the target of command `seq` into view: an order of its own, whose
+    /// answer takes the command's turn again instead of answering it (`write_replies`).
+    fn send_step(
+        &mut self,
+        seq: u64,
+        command: Command,
+        deadline: Option<Instant>,
+        step: crate::tree::ScrollIn,
+    ) -> Forwarded {
+        let verb = command.verb();
+        let claim = Claim::default();
+        let order = Order {
+            seq,
+            command: command.clone(),
+            plan: Some(step.plan),
+            deadline,
+            claim: claim.clone(),
+        };
+        match self.link.orders.try_send(order) {
+            Ok(()) => {
+                if let Some(s) = self.scrolling.as_mut().filter(|s| s.seq == seq) {
+                    s.in_flight = Some((command, deadline));
+                }
+                self.jobs.insert(
+                    seq,
+                    Job::Forwarded {
+                        verb,
+                        settle: None,
+                        since: Instant::now(),
+                        deadline,
+                        claim,
+                    },
+                );
+                Forwarded::Yes
+            }
+            Err(TrySendError::Full(order)) => {
+                // Planned afresh when its turn comes again.
+                self.scrolling = None;
+                self.again(seq, order.command, deadline)
+            }
+            Err(TrySendError::Disconnected(_)) => {
+                self.scrolling = None;
+                let failure = Failure::new(
+                    ErrorCode::ShuttingDown,
+                    "the app is shutting down",
+                    "restart the app and send the command again",
+                );
+                self.fail(seq, Some(verb), failure);
+                Forwarded::No
+            }
+        }
+    }
+
+    /// The command takes its turn again later (its entry is taken already); later ones wait.
+    fn again(&mut self, seq: u64, command: Command, deadline: Option<Instant>) -> Forwarded {
+        self.jobs.requeue(seq, command, deadline);
+        Forwarded::Later
+    }
+}
