@@ -8,7 +8,8 @@
 //! an atomic increment, the `try_send`s of scene changes still held back, an atomic store, one
 //! `try_send` of the frame's end time, and one more `try_send` when a reply was given). An idle
 //! frame allocates nothing (`tests/frame_cost.rs`), nor does an unchanged [`RenderSide::layers`]
-//! or a [`RenderSide::pointer_hit`].
+//! or a [`RenderSide::pointer_hit`]. An adapter's [`RenderSide::window_pass`] takes one more lock
+//! per window pass (allocating only the first time a window announces one).
 
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -337,18 +338,20 @@ impl RenderSide {
         // The answers held for the app's press report go with this frame (stamped with it),
         // unless their window's pass is still to run.
         let passes = &state.passes;
-        if !state.held.is_empty() {
-            for mut held in std::mem::take(&mut state.held) {
-                if held
-                    .awaiting
-                    .waits_past_frame(held.hit.check.window, passes)
-                {
-                    state.held.push(held);
-                } else {
-                    self.replier
-                        .send_hit(held.seq, held.verb, Ok(held.summary), Some(held.hit));
-                }
+        let mut i = 0;
+        while i < state.held.len() {
+            let held = &mut state.held[i];
+            if held
+                .awaiting
+                .waits_past_frame(held.hit.check.window, passes)
+            {
+                i += 1;
+                continue;
             }
+            // In order, and without a new vector while others still wait.
+            let held = state.held.remove(i);
+            self.replier
+                .send_hit(held.seq, held.verb, Ok(held.summary), Some(held.hit));
         }
         for p in state.pending.iter_mut() {
             let window = p.plan.as_ref().and_then(|plan| plan.press.as_ref());

@@ -32,24 +32,28 @@ impl Service {
                 self.trees.plan(&command)
             }
         }));
-        let scrolled = self
-            .scrolling
-            .as_ref()
-            .is_some_and(|s| s.seq == seq && s.scrolled());
         // After scrolling, the target is acted on once it holds still, as with `--wait`.
-        let wait = command
-            .act_options()
-            .and_then(|o| o.wait_ms)
-            .or(scrolled.then_some(scroll_in::STILL_MS));
+        let asked = command.act_options().and_then(|o| o.wait_ms);
+        let wait = |service: &Service| {
+            let scrolled = service
+                .scrolling
+                .as_ref()
+                .is_some_and(|s| s.seq == seq && s.scrolled());
+            asked.or(scrolled.then_some(scroll_in::STILL_MS))
+        };
         let plan = match planned {
             Ok(Ok(plan)) => plan,
             Ok(Err(mut failure)) => {
                 if failure.code == ErrorCode::Offscreen && scroll_in::scrolls_in(&command) {
-                    let step = self.trees.scroll_in(&command);
-                    let frame = self.published();
-                    let animating = self.trees.animating();
-                    let scrolling = scroll_in::ScrollingIn::of(&mut self.scrolling, seq);
-                    match scrolling.next(step, frame, animating) {
+                    let scrolling = scroll_in::ScrollingIn::of(&mut self.scrolling, seq, deadline);
+                    let step = self.trees.scroll_in(&command, scrolling.wheel_only);
+                    let frame = self.link.counters.published();
+                    let seen = scroll_in::Seen {
+                        frame,
+                        animating: self.trees.animating(),
+                        last_change: self.last_change,
+                    };
+                    match scrolling.next(step, seen) {
                         scroll_in::Next::Step(step) => {
                             return self.send_step(seq, command, deadline, step);
                         }
@@ -64,7 +68,7 @@ impl Service {
                         }
                     }
                 }
-                let verdict = wait.map(|ms| {
+                let verdict = wait(self).map(|ms| {
                     actionable::Actionable::of(&mut self.actionable, seq, ms, deadline)
                         .refused(failure.clone(), &command)
                 });
@@ -98,7 +102,7 @@ impl Service {
             }
             return self.again(seq, command, deadline);
         }
-        if let (Some(ms), Some(p)) = (wait, &plan) {
+        if let (Some(ms), Some(p)) = (wait(self), &plan) {
             let frame = self.published();
             match actionable::Actionable::of(&mut self.actionable, seq, ms, deadline)
                 .planned(frame, &p.summary)
@@ -219,8 +223,10 @@ impl Service {
                 Forwarded::Yes
             }
             Err(TrySendError::Full(order)) => {
-                // Planned afresh when its turn comes again.
-                self.scrolling = None;
+                // Planned again when its turn comes again.
+                if let Some(s) = self.scrolling.as_mut().filter(|s| s.seq == seq) {
+                    s.unsend();
+                }
                 self.again(seq, order.command, deadline)
             }
             Err(TrySendError::Disconnected(_)) => {

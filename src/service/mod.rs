@@ -228,11 +228,15 @@ impl Service {
             // The action waiting for its target tries again on what changed (unless it was
             // answered meanwhile: withdrawn, or past its client's deadline).
             if let Some(a) = &self.actionable {
-                if matches!(self.jobs.get(a.seq), Some(Job::Queued { .. })) {
-                    self.drain_scene();
-                    self.take_turns();
-                } else {
-                    self.actionable = None;
+                match self.jobs.get(a.seq) {
+                    Some(Job::Queued { .. }) => {
+                        self.drain_scene();
+                        self.take_turns();
+                    }
+                    // A step scrolling its target in is out: the wait goes on after it.
+                    Some(Job::Forwarded { .. } | Job::Replied { .. })
+                        if self.scrolling.as_ref().is_some_and(|s| s.seq == a.seq) => {}
+                    _ => self.actionable = None,
                 }
             }
             // So does the action whose target is scrolling in, between its steps.
@@ -306,6 +310,9 @@ impl Service {
         if let Some(a) = &self.actionable {
             due = Some(due.map_or(a.until(), |d| d.min(a.until())));
         }
+        if let Some(at) = self.scrolling.as_ref().and_then(|s| s.until()) {
+            due = Some(due.map_or(at, |d| d.min(at)));
+        }
         if let (true, Some(at)) = (self.artifacts_stale, self.artifacts_at) {
             due = Some(due.map_or(at + ARTIFACT_INTERVAL, |d| d.min(at + ARTIFACT_INTERVAL)));
         }
@@ -338,6 +345,13 @@ impl Service {
     /// (unwritten or stuck) is never answered again.
     fn answer(&mut self, response: Response) {
         let seq = response.seq;
+        // Answered: nothing waits for its target or scrolls it any more.
+        if self.actionable.as_ref().is_some_and(|a| a.seq == seq) {
+            self.actionable = None;
+        }
+        if self.scrolling.as_ref().is_some_and(|s| s.seq == seq) {
+            self.scrolling = None;
+        }
         match self.jobs.take(seq) {
             Some(job @ (Job::Unwritten(_) | Job::Stuck | Job::Answered { .. })) => {
                 log::error!("winit-automation: command {seq} was already answered; not again");

@@ -10,8 +10,8 @@ use std::fmt::Write;
 use accesskit::{Affine, Rect, Toggled};
 use accesskit_consumer::NodeRef as Node;
 
-use super::geometry::{self, finite, intersect, overlaps};
-use super::hints::{Scope, cut_by, scope_hints};
+use super::geometry::{self, direction, finite, intersect, overlaps};
+use super::hints::{Scope, cut_by, outermost, scope_hints};
 use super::label::label_of;
 use super::mirror::{Mirror, WindowMirror};
 use super::node::{is_interactive, name_of, num};
@@ -427,7 +427,11 @@ fn walk(
                     continue;
                 }
                 if let Some((b, c)) = outside {
-                    let (at, d) = cut_by(&scopes, scope, b, c);
+                    // A layer root is judged against the window alone: the window cuts it off.
+                    let (at, d) = match layers.root_rank(child.id()) {
+                        Some(_) => (outermost(&scopes, scope), direction(b, c)),
+                        None => cut_by(&scopes, scope, b, c),
+                    };
                     scopes[at].cut[d] += 1;
                     continue;
                 }

@@ -56,6 +56,15 @@ pub(super) fn cut_by(scopes: &[Scope], scope: usize, b: Rect, clip: Rect) -> (us
     (scope, direction(b, clip))
 }
 
+/// The outermost scope around `scope`: the window's, where what the window cuts off counts.
+pub(super) fn outermost(scopes: &[Scope], scope: usize) -> usize {
+    let mut at = scope;
+    while let Some(outer) = scopes[at].outer {
+        at = outer;
+    }
+    at
+}
+
 /// `[3 items below in @e5 group]`: the count, what it says of the items, and the container (a
 /// node with its ref, whether or not the view prints it, so an agent can scroll it).
 fn hint(indent: usize, count: usize, what: &str) -> String {

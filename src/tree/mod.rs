@@ -197,13 +197,20 @@ impl Trees {
         self.live.plan(command, self.hover_frame)
     }
 
-    /// The next step towards showing the pointer target of `command` (a `drag`'s start), which
-    /// lies outside its container's visible part (`scroll_in.rs`); `Err` says why none can.
-    pub fn scroll_in(&mut self, command: &Command) -> Result<ScrollIn, String> {
-        match command.action_targets().next() {
-            Some(target) => self.live.scroll_in(target, self.hover_frame),
-            None => Err("it has no target".to_owned()),
+    /// The next step towards showing the pointer target of `command` that lies outside its
+    /// container's visible part (a `drag`'s start, else its end: `scroll_in.rs`); `Err` says
+    /// why none can. `wheel_only`: never the target's `scroll_into_view` action.
+    pub fn scroll_in(&mut self, command: &Command, wheel_only: bool) -> Result<ScrollIn, String> {
+        let mut why = None;
+        for target in command.action_targets() {
+            match self.live.scroll_in(target, self.hover_frame, wheel_only) {
+                Ok(step) => return Ok(step),
+                Err(e) => {
+                    why.get_or_insert(e);
+                }
+            }
         }
+        Err(why.unwrap_or_else(|| "it has no target".to_owned()))
     }
 
     /// The answer to a delivered pointer action whose plan held a press (`press.rs`).

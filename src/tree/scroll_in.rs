@@ -35,11 +35,14 @@ pub(crate) struct ScrollIn {
 impl Live {
     /// The next step towards showing `target`, a node outside the visible part of a container
     /// that clips it; `Err` says why nothing can bring it in (it is hidden, the window itself
-    /// cuts it off, it has no bounds). `hover_frame`: the pointer moves in a frame of its own.
+    /// cuts it off, it has no bounds). `hover_frame`: the pointer moves in a frame of its own;
+    /// `wheel_only`: a wheel turn even where the target lists `scroll_into_view` (the app did
+    /// nothing with it).
     pub(super) fn scroll_in(
         &mut self,
         target: &Target,
         hover_frame: bool,
+        wheel_only: bool,
     ) -> Result<ScrollIn, String> {
         if matches!(target, Target::Point(_)) {
             return Err("a point is where it is".to_owned());
@@ -55,9 +58,11 @@ impl Live {
             }
             up = n.parent();
         }
-        if node.supports_action(Action::ScrollIntoView, &|_| {
-            accesskit_consumer::FilterResult::Include
-        }) {
+        if !wheel_only
+            && node.supports_action(Action::ScrollIntoView, &|_| {
+                accesskit_consumer::FilterResult::Include
+            })
+        {
             let (id, tree) = node.locate();
             let step = Step::Action {
                 node: id,
