@@ -19,7 +19,7 @@ mod demos;
 mod menus;
 
 use demo::*;
-use winit_automation::protocol::{ErrorCode, NodeRef, Outcome};
+use winit_automation::protocol::{ErrorCode, NodeLine, NodeRef, Outcome};
 
 /// The gallery headless, at the window size of its windowed mode, once its layout has settled.
 fn gallery() -> (Demo, String) {
@@ -160,6 +160,82 @@ fn the_gallery_s_widgets_take_clicks_drags_values_and_text() {
     );
     added(&body, "window \"↔️ resizable + scroll\"");
 
+    demo.quit();
+}
+
+/// `screenshot --refs` draws each node of the `-i` projection onto the image: its box outlined
+/// and its ref in a label at the top left corner. Read back from the pixels: at three nodes whose
+/// labels nothing else overlaps, the label's text pixels are exactly the font's glyphs of the ref
+/// `-i` prints for that node; and every node's box has its outline at its top left.
+#[test]
+fn a_screenshot_with_refs_shows_each_interactive_ref_at_its_box() {
+    let (demo, _) = gallery();
+    let (_, png) = demo.screenshot("refs --refs");
+    // The refs and boxes the screenshot drew (the tree is settled: the same frame's).
+    let interactive = demo.ok("snapshot -i --bounds --force");
+    let nodes: Vec<(String, [f64; 4])> = NodeLine::all(&interactive)
+        .into_iter()
+        .filter_map(|n| Some((n.r#ref.to_string(), n.bounds?)))
+        .collect();
+    assert!(nodes.len() > 100, "{interactive}");
+    let rgb = |x: i64, y: i64| {
+        let at = (y as usize * png.width as usize + x as usize) * 4;
+        [png.rgba[at], png.rgba[at + 1], png.rgba[at + 2]]
+    };
+    const MARK: [u8; 3] = [255, 0, 255];
+    const TEXT: [u8; 3] = [255, 255, 255];
+    let inside = |x: i64, y: i64| x >= 0 && y >= 0 && x < png.width as i64 && y < png.height as i64;
+    // Scale 1: a label is 8 pixels a glyph and 1 of padding around.
+    let label = |r: &str, [x, y, ..]: [f64; 4]| {
+        let (x, y) = (x.round() as i64, y.round() as i64);
+        [x, y, x + 8 * r.len() as i64 + 2, y + 10]
+    };
+    let overlaps =
+        |a: [i64; 4], b: [i64; 4]| a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+    let boxed = |[x, y, w, h]: [f64; 4]| {
+        let (x, y) = (x.round() as i64, y.round() as i64);
+        [
+            x,
+            y,
+            x + (w.round() as i64).max(1),
+            y + (h.round() as i64).max(1),
+        ]
+    };
+    let mut checked = 0;
+    for (i, (r, bounds)) in nodes.iter().enumerate() {
+        let l = label(r, *bounds);
+        let alone = nodes.iter().enumerate().all(|(j, (other, b))| {
+            i == j || (!overlaps(l, boxed(*b)) && !overlaps(l, label(other, *b)))
+        });
+        if !alone || !inside(l[0], l[1]) || !inside(l[2] - 1, l[3] - 1) {
+            continue;
+        }
+        for (k, c) in r.chars().enumerate() {
+            let glyph = font8x8::legacy::BASIC_LEGACY[c as usize];
+            for (row, bits) in glyph.iter().enumerate() {
+                for col in 0..8 {
+                    let (x, y) = (l[0] + 1 + 8 * k as i64 + col, l[1] + 1 + row as i64);
+                    let want = if bits & (1 << col) != 0 { TEXT } else { MARK };
+                    assert_eq!(rgb(x, y), want, "{r}: glyph {c:?} at {x},{y}");
+                }
+            }
+        }
+        checked += 1;
+        if checked == 3 {
+            break;
+        }
+    }
+    assert_eq!(
+        checked, 3,
+        "three labels that nothing overlaps: {interactive}"
+    );
+    // Every node's label starts at its box's top left corner, in the mark's colour.
+    for (r, bounds) in &nodes {
+        let [x, y, ..] = boxed(*bounds);
+        if inside(x, y) {
+            assert_eq!(rgb(x, y), MARK, "{r} at {x},{y}");
+        }
+    }
     demo.quit();
 }
 

@@ -166,12 +166,14 @@ fn command() -> impl Strategy<Value = Command> {
         }),
         (
             "[A-Za-z0-9][A-Za-z0-9._-]{0,20}",
-            prop::option::of(target())
+            prop::option::of(target()),
+            any::<bool>()
         )
-            .prop_map(|(l, crop)| {
+            .prop_map(|(l, crop, refs)| {
                 Command::Screenshot {
                     label: Label::new(&l).unwrap(),
                     crop,
+                    refs,
                 }
             }),
         prop::collection::vec(

@@ -165,7 +165,12 @@ pub enum Command {
         opts: ActOptions,
     },
     /// `screenshot [LABEL] [--ref TARGET]`
-    Screenshot { label: Label, crop: Option<Target> },
+    Screenshot {
+        label: Label,
+        crop: Option<Target>,
+        /// `--refs`: each interactive node's box and ref drawn onto the image.
+        refs: bool,
+    },
     /// `quit`
     Quit,
 }

@@ -464,7 +464,10 @@ verbs! {
         "Captures the exact rendered frame to screenshot-LABEL.png in the app's directory.",
         "",
         &[Arg::one("LABEL", "label", ArgKind::Word, "the file's label: [A-Za-z0-9._-], 64 characters at most (default latest)").optional()],
-        &[FlagRule::Free(Flag::target("ref", "crop to this node's bounds"))];
+        &[
+            FlagRule::Free(Flag::target("ref", "crop to this node's bounds")),
+            FlagRule::Free(Flag::switch("refs", "draw each interactive node's box and ref (as `snapshot -i` prints them) onto the image, for vision models")),
+        ];
     Quit => "quit", App,
         "Asks the app to exit; answered before it goes.",
         "", &[], &[];
@@ -558,7 +561,10 @@ mod tests {
             usage(Verb::Scroll),
             "scroll TARGET DX DY [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
         );
-        assert_eq!(usage(Verb::Screenshot), "screenshot [LABEL] [--ref TARGET]");
+        assert_eq!(
+            usage(Verb::Screenshot),
+            "screenshot [LABEL] [--ref TARGET] [--refs]"
+        );
         assert_eq!(usage(Verb::Clean), "clean [--keep N] [--dry-run]");
         assert_eq!(usage(Verb::Journal), "journal [--after N] [--wait MS]");
         assert_eq!(

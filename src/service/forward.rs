@@ -22,6 +22,15 @@ impl Service {
         let verb = command.verb();
         self.drain_scene();
         let app_answers = self.cfg.app_screenshots && verb == Verb::Screenshot;
+        if app_answers && matches!(command, Command::Screenshot { refs: true, .. }) {
+            let failure = Failure::new(
+                ErrorCode::Unsupported,
+                "this app takes its screenshots itself (Builder::app_screenshots): the plugin has no image to draw refs on",
+                "take the screenshot without --refs, and match refs with `snapshot -i --bounds`",
+            );
+            self.fail(seq, Some(verb), failure);
+            return Forwarded::No;
+        }
         let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             if app_answers {
                 Ok(None)
@@ -122,6 +131,11 @@ impl Service {
                     return Forwarded::No;
                 }
             }
+        }
+        if let (Command::Screenshot { refs: true, .. }, Some(p)) = (&command, &plan) {
+            let marks = self.trees.marks(p.window);
+            self.marks.retain(|(s, _)| *s != seq);
+            self.marks.push((seq, marks));
         }
         let settle = command
             .act_options()

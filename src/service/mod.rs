@@ -16,6 +16,7 @@ mod forward;
 mod intake;
 mod jobs;
 mod journal;
+mod marks;
 mod png;
 mod scroll_in;
 mod shutdown;
@@ -95,6 +96,9 @@ pub(crate) struct Service {
     /// The action whose target is being scrolled into view: its turn is taken again after each
     /// step.
     scrolling: Option<scroll_in::ScrollingIn>,
+    /// What `screenshot --refs` draws, per command: the refs and boxes of its window's `-i`
+    /// projection when it was planned.
+    marks: Vec<(u64, marks::Boxes)>,
     answered: u64,
 }
 
@@ -163,6 +167,7 @@ pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
         stopping: false,
         actionable: None,
         scrolling: None,
+        marks: Vec::new(),
         answered: 0,
     };
     publish(&dir, READY_FILE, ready.to_text().as_bytes())?;
@@ -352,6 +357,7 @@ impl Service {
         if self.scrolling.as_ref().is_some_and(|s| s.seq == seq) {
             self.scrolling = None;
         }
+        self.marks.retain(|(s, _)| *s != seq);
         match self.jobs.take(seq) {
             Some(job @ (Job::Unwritten(_) | Job::Stuck | Job::Answered { .. })) => {
                 log::error!("winit-automation: command {seq} was already answered; not again");
@@ -491,9 +497,15 @@ impl Service {
         let (seq, verb, frame) = (job.seq, job.verb, job.frame);
         self.journal.carried(seq, frame);
         let dir = self.cfg.dir.clone();
-        let result =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| png::write_png(&dir, job)))
-                .unwrap_or_else(|panic| Err(internal_error("writing the screenshot", &*panic)));
+        let marks = self
+            .marks
+            .iter()
+            .position(|(s, _)| *s == seq)
+            .map(|i| self.marks.swap_remove(i).1);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            png::write_png(&dir, job, marks.as_deref())
+        }))
+        .unwrap_or_else(|panic| Err(internal_error("writing the screenshot", &*panic)));
         match result {
             Ok(answer) => self.answer(Response::ok(seq, Some(verb), answer.to_string())),
             Err(failure) => self.fail(seq, Some(verb), failure),

@@ -5,16 +5,25 @@
 use std::path::Path;
 use std::time::Instant;
 
+use super::marks::Marks;
 use crate::dropbox::publish;
 use crate::link::{CaptureJob, Frame};
 use crate::protocol::{ErrorCode, Failure, ScreenshotAnswer};
 
-/// Reads the job's pixels, crops them and publishes the PNG; returns the answer.
-pub(super) fn write_png(dir: &Path, job: CaptureJob) -> Result<ScreenshotAnswer, Failure> {
+/// Reads the job's pixels, crops them, draws `marks` on them (`screenshot --refs`: refs and
+/// logical boxes) and publishes the PNG; returns the answer.
+pub(super) fn write_png(
+    dir: &Path,
+    job: CaptureJob,
+    marks: Option<&[(String, [f64; 4])]>,
+) -> Result<ScreenshotAnswer, Failure> {
     let started = Instant::now();
     let crop = job.crop;
     let mut encoded: Option<Result<Encoded, Failure>> = None;
-    (job.read)(&mut |frame: &Frame<'_>| encoded = Some(encode_png(frame, crop)))?;
+    (job.read)(&mut |frame: &Frame<'_>| {
+        let marks = marks.map(|m| Marks::new(m, frame.scale));
+        encoded = Some(encode_png(frame, crop, marks.as_ref()));
+    })?;
     let Encoded {
         bytes,
         width: w,
@@ -59,7 +68,11 @@ struct Encoded {
 
 /// Encodes the frame (cropped to `crop`, logical x, y, width, height) as PNG, row by row from
 /// the mapped buffer.
-fn encode_png(frame: &Frame<'_>, crop: Option<[f64; 4]>) -> Result<Encoded, Failure> {
+fn encode_png(
+    frame: &Frame<'_>,
+    crop: Option<[f64; 4]>,
+    marks: Option<&Marks>,
+) -> Result<Encoded, Failure> {
     let (mut x, mut y, mut w, mut h) = (0, 0, frame.width, frame.height);
     if let Some([cx, cy, cw, ch]) = crop {
         // Logical to physical, rounded outwards, clamped to the frame.
@@ -95,11 +108,16 @@ fn encode_png(frame: &Frame<'_>, crop: Option<[f64; 4]>) -> Result<Encoded, Fail
         for r in y..y + h {
             let start = r as usize * frame.stride + x as usize * 4;
             let src = &frame.bytes[start..start + w as usize * 4];
-            if frame.bgra {
+            if frame.bgra || marks.is_some() {
                 row.clear();
                 row.extend_from_slice(src);
-                for px in row.chunks_exact_mut(4) {
-                    px.swap(0, 2);
+                if frame.bgra {
+                    for px in row.chunks_exact_mut(4) {
+                        px.swap(0, 2);
+                    }
+                }
+                if let Some(marks) = marks {
+                    marks.paint_row(i64::from(r), i64::from(x), &mut row);
                 }
                 std::io::Write::write_all(&mut stream, &row)?;
             } else {

@@ -57,7 +57,11 @@ impl App {
             Ok(label) => label,
             Err(e) => unreachable!("test-N is a label: {e}"),
         };
-        let body = self.ok_command(&Command::Screenshot { label, crop });
+        let body = self.ok_command(&Command::Screenshot {
+            label,
+            crop,
+            refs: false,
+        });
         // `match`es, not closures: a panic in a closure would name this file, not the test's line.
         let path = match screenshot_path(&self.dir, &body) {
             Ok(path) => path,

@@ -213,6 +213,35 @@ impl Trees {
         Err(why.unwrap_or_else(|| "it has no target".to_owned()))
     }
 
+    /// The interactive nodes of `window` as `snapshot -i` prints them: each one's ref and bounds
+    /// (logical x, y, width, height), in the projection's order, for `screenshot --refs`.
+    pub fn marks(&mut self, window: u64) -> Vec<(String, [f64; 4])> {
+        let view = View {
+            projection: crate::protocol::Projection::Interactive,
+            bounds: true,
+            ..View::default()
+        };
+        let text = format::trees(&self.live.mirror, &mut self.live.refs, &view);
+        let own = format!("window {window}");
+        let mut inside = false;
+        let mut out = Vec::new();
+        for line in text.lines() {
+            if line.starts_with("window ") {
+                inside = line == own || line.starts_with(&format!("{own} "));
+                continue;
+            }
+            if !inside {
+                continue;
+            }
+            if let Some(node) = crate::protocol::NodeLine::parse(line)
+                && let Some(bounds) = node.bounds
+            {
+                out.push((node.r#ref.to_string(), bounds));
+            }
+        }
+        out
+    }
+
     /// The answer to a delivered pointer action whose plan held a press (`press.rs`).
     pub fn press_answer(
         &mut self,

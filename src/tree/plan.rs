@@ -376,7 +376,7 @@ impl Live {
                     }]],
                 )
             }
-            Command::Screenshot { label, crop } => {
+            Command::Screenshot { label, crop, .. } => {
                 let (window, crop) = match crop {
                     None => (default_window(&self.mirror)?, None),
                     Some(target) => {

@@ -251,6 +251,7 @@ impl Command {
                 Command::Screenshot {
                     label,
                     crop: a.target_flag("ref", "\"role=dialog\"")?,
+                    refs: a.has("refs"),
                 }
             }
         })
@@ -364,8 +365,9 @@ impl Command {
                 flags.act(opts);
                 vec![width.to_string(), height.to_string()]
             }
-            Command::Screenshot { label, crop } => {
+            Command::Screenshot { label, crop, refs } => {
                 flags.value("ref", crop.as_ref().map(target_word));
+                flags.switch("refs", *refs);
                 vec![label.to_string()]
             }
         };

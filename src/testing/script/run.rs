@@ -205,6 +205,7 @@ pub(super) fn check(
             let screenshot = Command::Screenshot {
                 label,
                 crop: crop.clone(),
+                refs: false,
             };
             let body = run_command(client, &screenshot.to_line())?;
             let file = screenshot_path(client.dir(), &body).map_err(refused)?;
