@@ -160,11 +160,34 @@ fn the_gallery_s_widgets_take_clicks_drags_values_and_text() {
     );
     added(&body, "window \"↔️ resizable + scroll\"");
 
+    // The side panel is scrolled to its end now: its hint names the container by a ref the agent
+    // can scroll with (egui gives it no bounds; it is aimed at within its reported clip).
+    let s = demo.ok("snapshot -i --force");
+    let hint = s
+        .lines()
+        .find(|l| l.trim_start().starts_with('[') && l.contains(" items above in @e"))
+        .unwrap_or_else(|| panic!("no hint of the rows above: {s}"));
+    let container = hint
+        .split(" in ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no ref in {hint}"));
+    let body = demo.ok(&format!(
+        "scroll {container} 0 -400 --settle --timeout 20000"
+    ));
+    assert!(body.contains("\nwheel 0 -400\n"), "{body}");
+    let s = demo.ok("snapshot -i --force");
+    assert!(
+        s.lines().any(|l| l.trim_start().starts_with('[')
+            && l.contains(&format!(" items below in {container} "))),
+        "{s}"
+    );
+
     demo.quit();
 }
 
 /// `screenshot --refs` draws each node of the `-i` projection onto the image: its box outlined
-/// and its ref in a label at the top left corner. Read back from the pixels: at three nodes whose
+/// and its ref in a label on the top left corner. Read back from the pixels: at three nodes whose
 /// labels nothing else overlaps, the label's text pixels are exactly the font's glyphs of the ref
 /// `-i` prints for that node; and every node's box has its outline at its top left.
 #[test]
@@ -185,10 +208,14 @@ fn a_screenshot_with_refs_shows_each_interactive_ref_at_its_box() {
     const MARK: [u8; 3] = [255, 0, 255];
     const TEXT: [u8; 3] = [255, 255, 255];
     let inside = |x: i64, y: i64| x >= 0 && y >= 0 && x < png.width as i64 && y < png.height as i64;
-    // Scale 1: a label is 8 pixels a glyph and 1 of padding around.
+    // Scale 1: a label is 8 pixels a glyph and 1 of padding around, on the box's top left
+    // corner: above it where there is room, kept inside the image.
     let label = |r: &str, [x, y, ..]: [f64; 4]| {
         let (x, y) = (x.round() as i64, y.round() as i64);
-        [x, y, x + 8 * r.len() as i64 + 2, y + 10]
+        let w = 8 * r.len() as i64 + 2;
+        let x = x.min(png.width as i64 - w).max(0);
+        let y = if y >= 10 { y - 10 } else { y };
+        [x, y, x + w, y + 10]
     };
     let overlaps =
         |a: [i64; 4], b: [i64; 4]| a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
@@ -229,7 +256,7 @@ fn a_screenshot_with_refs_shows_each_interactive_ref_at_its_box() {
         checked, 3,
         "three labels that nothing overlaps: {interactive}"
     );
-    // Every node's label starts at its box's top left corner, in the mark's colour.
+    // Every node's box is outlined from its top left corner, in the mark's colour.
     for (r, bounds) in &nodes {
         let [x, y, ..] = boxed(*bounds);
         if inside(x, y) {

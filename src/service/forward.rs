@@ -74,8 +74,18 @@ impl Service {
                         }
                         scroll_in::Next::GiveUp(why) => {
                             failure.message = format!("{}; {why}", failure.message);
+                            failure.hint = "it could not be scrolled into view: scroll its \
+                                            container yourself (`scroll`), or check it with `get`"
+                                .to_owned();
                         }
                     }
+                } else if failure.code == ErrorCode::Offscreen
+                    && command.act_options().is_some_and(|o| o.no_scroll)
+                {
+                    failure.hint = format!(
+                        "drop --no-scroll: the action then scrolls it into view first; {}",
+                        failure.hint
+                    );
                 }
                 let verdict = wait(self).map(|ms| {
                     actionable::Actionable::of(&mut self.actionable, seq, ms, deadline)
@@ -83,8 +93,22 @@ impl Service {
                 });
                 return match verdict {
                     Some(actionable::Verdict::Again) => self.again(seq, command, deadline),
-                    Some(actionable::Verdict::Refuse(f)) => {
+                    Some(actionable::Verdict::Refuse(mut f)) => {
                         self.actionable = None;
+                        // A wait the command did not ask for: the one after scrolling it in.
+                        if let (None, Some(s)) = (
+                            asked,
+                            self.scrolling
+                                .as_ref()
+                                .filter(|s| s.seq == seq && s.scrolled()),
+                        ) {
+                            f.message = format!(
+                                "{} (it was scrolled into view first: {}; the wait was for it to \
+                                 hold still)",
+                                f.message,
+                                s.lines().join(", ")
+                            );
+                        }
                         self.fail(seq, Some(verb), f);
                         Forwarded::No
                     }

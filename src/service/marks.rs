@@ -27,6 +27,8 @@ pub(crate) struct Mark {
 #[derive(Debug, Clone)]
 pub(crate) struct Marks {
     marks: Vec<Mark>,
+    /// The frame's width: labels are kept inside it.
+    width: i64,
     /// The outline's width.
     line: i64,
     /// A glyph's pixel size (8x8 glyphs of `glyph` by `glyph` pixels each).
@@ -34,8 +36,9 @@ pub(crate) struct Marks {
 }
 
 impl Marks {
-    /// The marks of boxes given in logical pixels (x, y, width, height), at scale factor `scale`.
-    pub fn new(boxes: &[(String, [f64; 4])], scale: f64) -> Marks {
+    /// The marks of boxes given in logical pixels (x, y, width, height), at scale factor `scale`,
+    /// on a frame `width` physical pixels wide.
+    pub fn new(boxes: &[(String, [f64; 4])], scale: f64, width: u32) -> Marks {
         let px = |v: f64| (v * scale).round() as i64;
         let marks = boxes
             .iter()
@@ -47,18 +50,23 @@ impl Marks {
         let unit = scale.round().max(1.0) as i64;
         Marks {
             marks,
+            width: i64::from(width),
             line: 2 * unit,
             glyph: unit,
         }
     }
 
-    /// The label of `mark`: x0, y0, x1, y1 in physical pixels (one glyph pixel of padding).
+    /// The label of `mark`: x0, y0, x1, y1 in physical pixels (one glyph pixel of padding). It
+    /// sits on the box's top left corner, above the box where there is room (so it hides none of
+    /// the node's own text), else inside it, and is moved left to stay inside the frame.
     pub fn label_rect(&self, mark: &Mark) -> [i64; 4] {
         let [x0, y0, ..] = mark.rect;
         let pad = self.glyph;
         let w = 8 * self.glyph * mark.text.chars().count() as i64 + 2 * pad;
         let h = 8 * self.glyph + 2 * pad;
-        [x0, y0, x0 + w, y0 + h]
+        let x = x0.min(self.width - w).max(0);
+        let y = if y0 >= h { y0 - h } else { y0 };
+        [x, y, x + w, y + h]
     }
 
     /// Whether the text pixel at (`x`, `y`) of `mark`'s label is set: the glyph's bit there.
@@ -124,11 +132,14 @@ mod tests {
 
     #[test]
     fn a_mark_is_an_outline_and_a_label_whose_pixels_spell_the_ref() {
-        let marks = Marks::new(&[("@e1".to_owned(), [10.0, 10.0, 60.0, 30.0])], 1.0);
+        let marks = Marks::new(&[("@e1".to_owned(), [10.0, 20.0, 60.0, 20.0])], 1.0, 100);
         let mark = &marks.marks[0];
-        assert_eq!(mark.rect, [10, 10, 70, 40]);
-        // The label: three 8-pixel glyphs and a pixel of padding each side.
+        assert_eq!(mark.rect, [10, 20, 70, 40]);
+        // The label: three 8-pixel glyphs and a pixel of padding each side, above the box.
         assert_eq!(marks.label_rect(mark), [10, 10, 36, 20]);
+        // Where there is no room above, inside the box; at the right edge, moved left.
+        let edge = Marks::new(&[("@e1".to_owned(), [90.0, 5.0, 10.0, 10.0])], 1.0, 100);
+        assert_eq!(edge.label_rect(&edge.marks[0]), [74, 5, 100, 15]);
         let mut rows = vec![vec![0u8; 100 * 4]; 50];
         for (y, row) in rows.iter_mut().enumerate() {
             marks.paint_row(y as i64, 0, row);

@@ -21,7 +21,7 @@ pub(super) fn write_png(
     let crop = job.crop;
     let mut encoded: Option<Result<Encoded, Failure>> = None;
     (job.read)(&mut |frame: &Frame<'_>| {
-        let marks = marks.map(|m| Marks::new(m, frame.scale));
+        let marks = marks.map(|m| Marks::new(m, frame.scale, frame.width));
         encoded = Some(encode_png(frame, crop, marks.as_ref()));
     })?;
     let Encoded {

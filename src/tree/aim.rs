@@ -133,7 +133,11 @@ impl Live {
                 "wait for it to be enabled (wait, or snapshot again) before acting on it",
             ));
         }
-        let Some(bounds) = geometry::bounds(&node).filter(|b| !is_empty(*b)) else {
+        let stack = Stack::new(w);
+        // A container with no bounds of its own but a clip the app reported (an egui scroll
+        // area's contents) is aimed at within that rectangle: hints name it to scroll it.
+        let area = geometry::bounds(&node).or_else(|| stack.clip_of(&node, None));
+        let Some(bounds) = area.filter(|b| !is_empty(*b)) else {
             // Name only actions the node lists: a hint must not lead to another refusal.
             let listed: Vec<&str> = crate::protocol::ACTIONS
                 .iter()
@@ -149,7 +153,6 @@ impl Live {
             };
             return Err(no_area(&node, &line, "aim at", &hint));
         };
-        let stack = Stack::new(w);
         let visible = stack
             .clip_at(w, &node)
             .map_or(bounds, |c| intersect(bounds, c));

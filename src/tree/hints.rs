@@ -42,18 +42,26 @@ impl Scope {
 }
 
 /// The scope a child with bounds `b`, cut off by the clip in force in `scope`, counts in: the
-/// innermost container whose own rectangle it lies wholly outside of, and the direction it lies
-/// in from there (from `clip`, the narrowed clip, when no single container's rectangle leaves it
-/// out).
+/// outermost clipping node whose own rectangle it lies wholly outside of (toolkits pass a scroll
+/// area's clip down to the containers inside it, egui to every row's `Ui`: the outermost is the
+/// one that scrolls), else the window when it cuts the child off, and the direction it lies in
+/// from there (from `clip`, the narrowed clip, when no single rectangle leaves it out).
 pub(super) fn cut_by(scopes: &[Scope], scope: usize, b: Rect, clip: Rect) -> (usize, usize) {
+    let (mut node, mut window) = (None, None);
     let mut at = Some(scope);
     while let Some(i) = at {
         if !overlaps(b, scopes[i].rect) {
-            return (i, direction(b, scopes[i].rect));
+            match scopes[i].owner {
+                Some(_) => node = Some(i),
+                None => window = window.or(Some(i)),
+            }
         }
         at = scopes[i].outer;
     }
-    (scope, direction(b, clip))
+    match node.or(window) {
+        Some(i) => (i, direction(b, scopes[i].rect)),
+        None => (scope, direction(b, clip)),
+    }
 }
 
 /// The outermost scope around `scope`: the window's, where what the window cuts off counts.

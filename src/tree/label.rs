@@ -27,9 +27,13 @@ const MAX_CLIMB: usize = 2;
 /// non-interactive containers up); it must be a text node (role `Label` or `TextRun`) whose text
 /// (its value, else its name) is one line of at most [`MAX_LABEL_CHARS`] characters, and lie to
 /// the left of the node on the same row: each one's vertical centre within the other's height.
-/// `None` for a named node, one that takes no input, or one with no such neighbour.
+/// `None` for a named node, one that takes no input, a text node (egui lets text take clicks:
+/// one run of text is not the label of the next), or one with no such neighbour.
 pub(crate) fn label_of(node: &Node) -> Option<String> {
-    if !is_interactive(node) || !name_of(node).is_empty() {
+    if !is_interactive(node)
+        || !name_of(node).is_empty()
+        || matches!(node.role(), Role::Label | Role::TextRun)
+    {
         return None;
     }
     let own = bounds(node)?;

@@ -125,8 +125,10 @@ impl Live {
                 num(x),
                 num(y)
             ),
-            "something the tree does not show took it (an overlay, a popup, a grab); take a \
-             snapshot, or act on the target with `action TARGET click`",
+            "the UI changed under the pointer: an earlier action's effect (a dialog, a popup) \
+             showed after its answer, or something the tree does not show took it (an overlay, a \
+             grab); give actions --settle, or this one --wait MS, take a snapshot, or act on the \
+             target with `action TARGET click`",
         )
         .with_body(body))
     }

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use accesskit::Action;
+use accesskit::{Action, Rect};
 
 use super::aim::live_node;
 use super::geometry::{self, intersect, is_empty, overlaps};
@@ -87,13 +87,22 @@ impl Live {
         };
         let stack = Stack::new(w);
         let k = w.units_per_logical();
-        // The innermost container whose rectangle leaves the target out; when that container is
-        // cut off itself, the one that cuts it off, with the container as what to bring in.
+        // The outermost clipping node whose rectangle leaves the target out (the one that
+        // scrolls: `hints.rs`); when that container is cut off itself, the one that cuts it off,
+        // with the container as what to bring in.
         let clips = stack.clips_above(w, &node);
         let mut at = clips.len();
         loop {
-            let Some(i) = clips[..at].iter().rposition(|(_, r)| !overlaps(bounds, *r)) else {
-                return Err("no container cuts it off".to_owned());
+            let outside = |r: &Rect| !overlaps(bounds, *r);
+            let outermost = clips[..at]
+                .iter()
+                .position(|(owner, r)| owner.is_some() && outside(r));
+            let Some(i) = outermost else {
+                return Err(if clips[..at].iter().any(|(_, r)| outside(r)) {
+                    "the window cuts it off, and the window does not scroll".to_owned()
+                } else {
+                    "no container cuts it off".to_owned()
+                });
             };
             let (owner, rect) = clips[i];
             let Some(owner) = owner else {
