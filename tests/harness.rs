@@ -317,3 +317,56 @@ fn an_app_goes_when_the_test_process_is_killed() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// A failing test leaves what a person needs to see why in `target/winit-automation/<test>/`,
+/// named in the failure message: the tree as snapshots show it, the commands the app answered
+/// so far, and a screenshot with the refs drawn on it. A test that starts an app again (as a
+/// passing run does) leaves none.
+#[test]
+fn a_failure_leaves_the_tree_the_journal_and_a_screenshot_in_a_named_folder() {
+    let app = demo();
+    app.get_by_role_and_name("checkbox", "Subscribe").click();
+    let message = failure(|| {
+        app.get_by_role_and_name("button", "Cancel");
+    });
+    let folder = message
+        .lines()
+        .find_map(|l| l.strip_prefix("artifacts (tree, journal, screenshot): "))
+        .unwrap_or_else(|| panic!("no artifacts named in:\n{message}"));
+    let folder = std::path::PathBuf::from(folder);
+    assert!(
+        folder.ends_with(
+            "winit-automation/a_failure_leaves_the_tree_the_journal_and_a_screenshot_in_a_named_folder"
+        ),
+        "{}",
+        folder.display()
+    );
+    let read = |name: &str| std::fs::read_to_string(folder.join(name)).unwrap();
+    let snapshot = read("snapshot.txt");
+    let subscribe = snapshot
+        .lines()
+        .find(|l| l.contains("checkbox \"Subscribe\""))
+        .unwrap_or_else(|| panic!("{snapshot}"));
+    assert!(subscribe.contains(" checked"), "{snapshot}");
+    assert!(read("snapshot-i.txt").contains("button \"Submit\""));
+    // The click the test made, as the app journaled it.
+    let journal = read("journal.txt");
+    assert!(
+        journal.contains("\"click @e")
+            && journal.contains("target role=checkbox name=\"Subscribe\""),
+        "{journal}"
+    );
+    // The screenshot is the window's, with the refs' magenta marks on it.
+    let shot = Rgba::read(folder.join("screenshot.png")).unwrap();
+    assert_eq!((shot.width, shot.height), (800, 600));
+    let marked = shot
+        .pixels
+        .chunks_exact(4)
+        .filter(|p| p[..3] == [255, 0, 255])
+        .count();
+    assert!(marked > 100, "{marked} marked pixels");
+    drop(app);
+    // The next start of this test's app clears the folder.
+    let _again = demo();
+    assert!(!folder.exists(), "{}", folder.display());
+}

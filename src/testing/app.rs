@@ -113,10 +113,15 @@ impl App {
         )
     }
 
-    /// The interactive snapshot for a failure message (or why there is none).
+    /// The interactive snapshot for a failure message (or why there is none), and the folder
+    /// the failure's artifacts were written to (`artifacts.rs`).
     pub(super) fn context(&self) -> String {
         match self.client().send(&interactive_snapshot()) {
-            Ok(r) if r.is_ok() => format!("the interactive snapshot now:\n{}", r.body()),
+            Ok(r) if r.is_ok() => format!(
+                "the interactive snapshot now:\n{}{}",
+                r.body(),
+                self.write_artifacts(r.body())
+            ),
             Ok(r) => format!("no snapshot: {}", r.to_text()),
             Err(e) => format!("no snapshot: {e}"),
         }

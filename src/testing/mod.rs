@@ -25,6 +25,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod app;
+mod artifacts;
 pub mod compare;
 mod failure;
 mod find;

@@ -254,6 +254,8 @@ impl Spawn {
 
     /// Starts the app and waits for its first tree.
     pub fn try_start(self) -> Result<App, SpawnError> {
+        // A passing test leaves no artifacts, not even an earlier failing run's.
+        super::artifacts::clear();
         if !self.program.exists() {
             return Err(SpawnError::Missing {
                 program: self.program,
