@@ -4,8 +4,6 @@
 //! service takes a step, lets the app draw, and plans again (`service/scroll_in.rs`); this only
 //! says what the next step is, against the tree as it is now.
 
-use std::fmt::Write;
-
 use accesskit::{Action, Rect};
 
 use super::aim::live_node;
@@ -92,7 +90,7 @@ impl Live {
         // with the container as what to bring in.
         let clips = stack.clips_above(w, &node);
         let mut at = clips.len();
-        loop {
+        let (container, what, dx, dy) = loop {
             let outside = |r: &Rect| !overlaps(bounds, *r);
             let outermost = clips[..at]
                 .iter()
@@ -113,41 +111,40 @@ impl Live {
                 .as_ref()
                 .and_then(|t| t.state().node_by_id(owner))
                 .ok_or("its container is gone")?;
-            // Where the wheel turns: the container's part that the clips around it leave.
+            // A container cut off itself is brought in first, by the container around it.
             let outer = clips[..i].iter().map(|(_, r)| *r).reduce(intersect);
-            let shown = outer.map_or(rect, |o| intersect(rect, o));
-            if is_empty(shown) {
+            if is_empty(outer.map_or(rect, |o| intersect(rect, o))) {
                 bounds = geometry::bounds(&container).unwrap_or(rect);
                 at = i;
                 continue;
             }
             let dx = distance(bounds.x0, bounds.x1, rect.x0, rect.x1, MARGIN * k) / k;
             let dy = distance(bounds.y0, bounds.y1, rect.y0, rect.y1, MARGIN * k) / k;
-            let (x, y) = (
-                (shown.x0 + shown.x1) / 2.0 / k,
-                (shown.y0 + shown.y1) / 2.0 / k,
-            );
-            let to = Step::Move { x, y };
-            let wheel = Step::Wheel { dx, dy };
-            let stages = if hover_frame {
-                vec![vec![to], vec![wheel]]
-            } else {
-                vec![vec![to, wheel]]
-            };
-            let mut what = String::from("scrolled ");
-            what.push_str(&hint_node(&mut self.refs, found.window, &container));
-            let _ = write!(what, " by {},{}", num(dx), num(dy));
-            return Ok(ScrollIn {
-                plan: Plan {
-                    window: found.window,
-                    stages,
-                    summary: String::new(),
-                    press: None,
-                },
-                line: what,
-                target: line,
-            });
-        }
+            let what = hint_node(&mut self.refs, found.window, &container);
+            break (self.refs.mint(found.window, &container), what, dx, dy);
+        };
+        // The wheel turns where a pointer aimed at the container lands, by the pointer verbs'
+        // own rule (`aim.rs`): its visible part, stepping around what lies on top of it.
+        let aim = self
+            .aim(&Target::Ref(container), true)
+            .map_err(|f| format!("its container cannot take the wheel: {}", f.message))?;
+        let to = Step::Move { x: aim.x, y: aim.y };
+        let wheel = Step::Wheel { dx, dy };
+        let stages = if hover_frame {
+            vec![vec![to], vec![wheel]]
+        } else {
+            vec![vec![to, wheel]]
+        };
+        Ok(ScrollIn {
+            plan: Plan {
+                window: found.window,
+                stages,
+                summary: String::new(),
+                press: None,
+            },
+            line: format!("scrolled {what} by {},{}", num(dx), num(dy)),
+            target: line,
+        })
     }
 }
 
