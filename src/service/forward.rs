@@ -214,12 +214,7 @@ impl Service {
                 self.again(seq, order.command, deadline)
             }
             Err(TrySendError::Disconnected(_)) => {
-                let failure = Failure::new(
-                    ErrorCode::ShuttingDown,
-                    "the app is shutting down",
-                    "restart the app and send the command again",
-                );
-                self.fail(seq, Some(verb), failure);
+                self.fail(seq, Some(verb), shutting_down());
                 Forwarded::No
             }
         }
@@ -268,13 +263,7 @@ impl Service {
                 self.again(seq, order.command, deadline)
             }
             Err(TrySendError::Disconnected(_)) => {
-                self.scrolling = None;
-                let failure = Failure::new(
-                    ErrorCode::ShuttingDown,
-                    "the app is shutting down",
-                    "restart the app and send the command again",
-                );
-                self.fail(seq, Some(verb), failure);
+                self.fail(seq, Some(verb), shutting_down());
                 Forwarded::No
             }
         }
@@ -285,4 +274,13 @@ impl Service {
         self.jobs.requeue(seq, command, deadline);
         Forwarded::Later
     }
+}
+
+/// The refusal of an order the render side can no longer take: the app is going.
+fn shutting_down() -> Failure {
+    Failure::new(
+        ErrorCode::ShuttingDown,
+        "the app is shutting down",
+        "restart the app and send the command again",
+    )
 }
