@@ -110,25 +110,24 @@ struct Pending {
 struct Awaiting {
     /// The press's window ran its pass since the press was delivered.
     seen: bool,
-    frames: u32,
-    since: Instant,
+    waited: Waited,
 }
 
 impl Awaiting {
     fn new() -> Awaiting {
         Awaiting {
             seen: false,
-            frames: 0,
-            since: Instant::now(),
+            waited: Waited::new(),
         }
     }
 
     /// Whether a frame that ends keeps waiting (counting the frame) rather than giving it up.
     fn waits_past_frame(&mut self, window: u64, passes: &[u64]) -> bool {
-        let waits = !self.seen
-            && passes.contains(&window)
-            && (self.frames < HIT_FRAMES || self.since.elapsed() < HIT_WAIT);
-        self.frames += u32::from(waits);
+        let waits =
+            !self.seen && passes.contains(&window) && !self.waited.outlasts(HIT_FRAMES, HIT_WAIT);
+        if waits {
+            self.waited.frames += 1;
+        }
         waits
     }
 }
@@ -136,6 +135,29 @@ impl Awaiting {
 /// How long, and for at least how many frames, a press waits for its window's pass.
 const HIT_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 const HIT_FRAMES: u32 = 3;
+
+/// What the render side waits for over frames (a press's window pass, a resized window): since
+/// when, and how many frames were published meanwhile. A window system or toolkit answers within
+/// a frame or two or a few milliseconds, so a wait ends only once both bounds have passed.
+#[derive(Debug, Clone, Copy)]
+struct Waited {
+    frames: u32,
+    since: Instant,
+}
+
+impl Waited {
+    fn new() -> Waited {
+        Waited {
+            frames: 0,
+            since: Instant::now(),
+        }
+    }
+
+    /// Whether the wait has lasted at least `frames` frames and `wait`.
+    fn outlasts(&self, frames: u32, wait: std::time::Duration) -> bool {
+        self.frames >= frames && self.since.elapsed() >= wait
+    }
+}
 
 /// A delivered `resize`, answered once the window reports the size it asked for.
 struct Sizing {
@@ -146,8 +168,7 @@ struct Sizing {
     /// The logical size asked for.
     size: (u32, u32),
     /// Frames published since the resize was delivered, and when it was.
-    frames: u32,
-    since: Instant,
+    waited: Waited,
 }
 
 /// How long, and for at least how many frames, a `resize` waits for the window to report its new
@@ -399,8 +420,8 @@ impl RenderSide {
                     .send(s.seq, s.verb, Ok(std::mem::take(&mut s.summary)));
                 return false;
             }
-            s.frames += 1;
-            if s.frames < RESIZE_FRAMES || s.since.elapsed() < RESIZE_WAIT {
+            s.waited.frames += 1;
+            if !s.waited.outlasts(RESIZE_FRAMES, RESIZE_WAIT) {
                 return true;
             }
             let (cw, ch) = current;
@@ -413,8 +434,8 @@ impl RenderSide {
                         "the window is still {}x{} after {} ms and {} frames: the app did not apply the resize to {}x{}",
                         cw.round(),
                         ch.round(),
-                        s.since.elapsed().as_millis(),
-                        s.frames,
+                        s.waited.since.elapsed().as_millis(),
+                        s.waited.frames,
                         s.size.0,
                         s.size.1
                     ),

@@ -6,7 +6,7 @@ use std::time::Instant;
 use winit::window::WindowId;
 
 use super::events::{expired, to_input};
-use super::{Awaiting, Held, Pending, RenderSide, Sizing, scale_of};
+use super::{Awaiting, Held, Pending, RenderSide, Sizing, Waited, scale_of};
 use crate::capture::Wanted;
 use crate::input::{Input, Request};
 use crate::link::{Hit, Order, Step};
@@ -166,8 +166,7 @@ impl RenderSide {
                         summary,
                         window: plan.window,
                         size,
-                        frames: 0,
-                        since: Instant::now(),
+                        waited: Waited::new(),
                     });
                     state.pending.pop_front();
                     continue;

@@ -22,7 +22,7 @@ pub(super) struct Actionable {
 }
 
 /// How long before the client's deadline the wait ends.
-const DEADLINE_MARGIN: Duration = Duration::from_millis(50);
+pub(super) const DEADLINE_MARGIN: Duration = Duration::from_millis(50);
 
 /// What to do after an attempt.
 pub(super) enum Verdict {

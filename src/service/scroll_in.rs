@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::actionable::DEADLINE_MARGIN;
 use crate::protocol::Command;
 use crate::tree::ScrollIn;
 
@@ -55,10 +56,6 @@ pub(super) enum Next {
     /// Nothing more to try: why, for the refusal.
     GiveUp(String),
 }
-
-/// How long before the client's deadline scrolling ends, so that the answer is the refusal with
-/// what was tried, not `expired`.
-const DEADLINE_MARGIN: Duration = Duration::from_millis(50);
 
 /// What the app did after a step, as the service sees it.
 pub(super) struct Seen {
