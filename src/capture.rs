@@ -7,8 +7,8 @@
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use crate::link::{Frame, Reader};
-use crate::protocol::{Command, ErrorCode, Failure, Label};
+use crate::link::{CaptureTo, Frame, Reader};
+use crate::protocol::{Command, ErrorCode, Failure};
 use crate::readback::GpuCopy;
 
 /// How many staging buffers are kept for reuse.
@@ -21,9 +21,19 @@ pub(crate) struct Wanted {
     pub seq: u64,
     pub command: Command,
     pub window: u64,
-    /// The screenshot's label: the file is `screenshot-<label>.png`.
-    pub file: Label,
+    /// Where the pixels go: `screenshot-<label>.png`, or the trace.
+    pub to: CaptureTo,
     pub crop: Option<[f64; 4]>,
+}
+
+impl Wanted {
+    /// Answers the screenshot with `failure` instead of pixels; a trace's frame, which no
+    /// command waits for, is dropped instead.
+    pub fn refuse(&self, replier: &crate::link::Replier, failure: Failure) {
+        if !self.to.is_trace() {
+            replier.send(self.seq, self.command.verb(), Err(failure));
+        }
+    }
 }
 
 /// A copy encoded this frame, to be mapped once the frame is submitted.
@@ -201,14 +211,13 @@ impl Later {
         for w in std::mem::take(&mut self.wanted) {
             let verb = w.command.verb();
             if have < need || width == 0 || height == 0 {
-                self.replier.send(
-                    w.seq,
-                    verb,
-                    Err(Failure::new(
+                w.refuse(
+                    &self.replier,
+                    Failure::new(
                         ErrorCode::AppError,
                         format!("the toolkit handed {have} bytes for a {width}x{height} frame"),
                         "a bug in the toolkit's screenshot path; report it with the app's log",
-                    )),
+                    ),
                 );
                 continue;
             }
@@ -228,19 +237,18 @@ impl Later {
                 seq: w.seq,
                 verb,
                 frame: self.frame,
-                file: w.file,
+                to: w.to.clone(),
                 crop: w.crop,
                 read,
             };
             if self.captures.try_send(job).is_err() {
-                self.replier.send(
-                    w.seq,
-                    verb,
-                    Err(Failure::new(
+                w.refuse(
+                    &self.replier,
+                    Failure::new(
                         ErrorCode::AppError,
                         "the screenshot could not be handed to the service thread",
                         "the app is shutting down, or too many screenshots are waiting; try again",
-                    )),
+                    ),
                 );
             }
         }
@@ -261,8 +269,7 @@ impl Later {
     /// Answers each screenshot with `failure` instead of pixels.
     pub fn refuse(&mut self, failure: &Failure) {
         for w in std::mem::take(&mut self.wanted) {
-            self.replier
-                .send(w.seq, w.command.verb(), Err(failure.clone()));
+            w.refuse(&self.replier, failure.clone());
         }
     }
 }
@@ -270,15 +277,13 @@ impl Later {
 impl Drop for Later {
     fn drop(&mut self) {
         for w in self.wanted.drain(..) {
-            let verb = w.command.verb();
-            self.replier.send(
-                w.seq,
-                verb,
-                Err(Failure::new(
+            w.refuse(
+                &self.replier,
+                Failure::new(
                     ErrorCode::Unsupported,
                     format!("the toolkit never delivered window {}'s frame", w.window),
                     "the window may be hidden or minimized (egui paints no hidden viewport unless asked to); show it and try again",
-                )),
+                ),
             );
         }
     }

@@ -237,6 +237,15 @@ impl fmt::Debug for Client {
     }
 }
 
+/// `command` with its relative file paths made absolute against the working directory (left as
+/// they are when it cannot be read: the app then refuses them with a hint).
+fn with_absolute_paths(command: Command) -> Command {
+    match std::env::current_dir() {
+        Ok(cwd) => command.with_paths_from(&cwd),
+        Err(_) => command,
+    }
+}
+
 /// The file the body of a `screenshot` answer names (`file screenshot-LABEL.png`), in `dir`. The
 /// answer is read as a [`ScreenshotAnswer`], which takes only a name of that shape, so an answer
 /// can only make a client read a `screenshot-<label>.png` inside the directory.
@@ -349,10 +358,13 @@ impl Client {
     /// The command carries its deadline (`--deadline`, a little before the timeout), so the app
     /// never starts it after the client gave up; on timeout the client withdraws it if the app has
     /// not taken it yet. [`ClientError::Timeout`] says which happened.
+    ///
+    /// A relative file path in the command (`trace stop FILE`) is made absolute against this
+    /// process's working directory first: the app takes absolute paths only.
     pub fn send(&self, command: &Command) -> Result<Response, ClientError> {
         let sent = Instant::now();
         let envelope = Envelope {
-            command: command.clone(),
+            command: with_absolute_paths(command.clone()),
             deadline_unix_ms: Some(self.deadline_unix_ms()),
         };
         let seq = self.enqueue_line(&envelope.to_line())?;
@@ -361,10 +373,19 @@ impl Client {
 
     /// Sends a raw command line (without its newline) and waits for its response. The app parses
     /// it; a malformed line comes back as an `error` response. A line without `--deadline` gets
-    /// the client's, as in [`Client::send`].
+    /// the client's, as in [`Client::send`], and a relative file path is made absolute as there.
     pub fn send_line(&self, line: &str) -> Result<Response, ClientError> {
         let sent = Instant::now();
         let line = match Envelope::parse(line) {
+            // A relative path: the line is written again, in canonical form.
+            Ok(Envelope {
+                command,
+                deadline_unix_ms,
+            }) if with_absolute_paths(command.clone()) != command => Envelope {
+                command: with_absolute_paths(command),
+                deadline_unix_ms: deadline_unix_ms.or_else(|| Some(self.deadline_unix_ms())),
+            }
+            .to_line(),
             Ok(Envelope {
                 deadline_unix_ms: None,
                 ..

@@ -291,8 +291,7 @@ impl RenderSide {
             }
             Err(failure) => {
                 for w in mine {
-                    self.replier
-                        .send(w.seq, w.command.verb(), Err(failure.clone()));
+                    w.refuse(&self.replier, failure.clone());
                 }
             }
         }
@@ -473,15 +472,16 @@ impl RenderSide {
         let mut replied = false;
         for s in std::mem::take(&mut state.staged) {
             let (seq, verb) = (s.wanted.seq, s.wanted.command.verb());
+            let to = s.wanted.to.clone();
             let job = CaptureJob {
                 seq,
                 verb,
                 frame,
-                file: s.wanted.file.clone(),
+                to: to.clone(),
                 crop: s.wanted.crop,
                 read: s.into_reader(&state.ring),
             };
-            if self.link.captures.try_send(job).is_err() {
+            if self.link.captures.try_send(job).is_err() && !to.is_trace() {
                 replied = true;
                 self.replier.send(
                     seq,
@@ -501,15 +501,14 @@ impl RenderSide {
             .partition(|w| state.captured.contains(&w.window));
         state.wanted = skipped;
         for w in never {
-            replied = true;
-            self.replier.send(
-                w.seq,
-                w.command.verb(),
-                Err(Failure::new(
+            replied |= !w.to.is_trace();
+            w.refuse(
+                &self.replier,
+                Failure::new(
                     ErrorCode::Unsupported,
                     format!("the app did not hand window {}'s frame to Frame::capture", w.window),
                     "call Frame::capture with the frame's texture before submitting each frame (docs/integration.md, Screenshots)",
-                )),
+                ),
             );
         }
         replied

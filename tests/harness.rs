@@ -6,6 +6,9 @@
 //! `cargo test --all-features` builds next to this test.
 #![cfg(all(feature = "testing", feature = "automation"))]
 
+#[path = "common/trace_data.rs"]
+mod trace_data;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use winit_automation::testing::compare::{Rgba, Tolerance, check_reference_with};
@@ -320,7 +323,8 @@ fn an_app_goes_when_the_test_process_is_killed() {
 
 /// A failing test leaves what a person needs to see why in `target/winit-automation/<test>/`,
 /// named in the failure message: the tree as snapshots show it, the commands the app answered
-/// so far, and a screenshot with the refs drawn on it. A test that starts an app again (as a
+/// so far (the journal, and the trace to open in a browser), and a screenshot with the refs drawn
+/// on it. A test that starts an app again (as a
 /// passing run does) leaves none.
 #[test]
 fn a_failure_leaves_the_tree_the_journal_and_a_screenshot_in_a_named_folder() {
@@ -331,7 +335,7 @@ fn a_failure_leaves_the_tree_the_journal_and_a_screenshot_in_a_named_folder() {
     });
     let folder = message
         .lines()
-        .find_map(|l| l.strip_prefix("artifacts (tree, journal, screenshot): "))
+        .find_map(|l| l.strip_prefix("artifacts (tree, journal, trace, screenshot): "))
         .unwrap_or_else(|| panic!("no artifacts named in:\n{message}"));
     let folder = std::path::PathBuf::from(folder);
     assert!(
@@ -356,6 +360,27 @@ fn a_failure_leaves_the_tree_the_journal_and_a_screenshot_in_a_named_folder() {
             && journal.contains("target role=checkbox name=\"Subscribe\""),
         "{journal}"
     );
+    // The trace of the test so far, to open in a browser (tests/trace_viewer.rs opens some):
+    // the click is a step, with the checkbox it checked in its diff.
+    let data = trace_data::trace_data(&read("trace.html"));
+    let click = data["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["verb"] == "click")
+        .unwrap_or_else(|| panic!("no click step: {data:#}"));
+    assert_eq!(
+        click["targets"][0]["selector"],
+        "role=checkbox name=\"Subscribe\""
+    );
+    assert!(
+        click["diff"].as_array().unwrap().iter().any(|d| d[0] == "~"
+            && d[1]
+                .as_str()
+                .unwrap()
+                .contains("checkbox \"Subscribe\" focused checked")),
+        "{click:#}"
+    );
     // The screenshot is the window's, with the refs' magenta marks on it.
     let shot = Rgba::read(folder.join("screenshot.png")).unwrap();
     assert_eq!((shot.width, shot.height), (800, 600));
@@ -369,4 +394,52 @@ fn a_failure_leaves_the_tree_the_journal_and_a_screenshot_in_a_named_folder() {
     // The next start of this test's app clears the folder.
     let _again = demo();
     assert!(!folder.exists(), "{}", folder.display());
+}
+
+/// A screenshot that does not match its reference fails with the artifacts of any failure, and
+/// the mismatch's own images beside them, taken while the app still runs.
+#[test]
+fn a_screenshot_mismatch_leaves_the_artifacts_and_its_new_and_diff_images() {
+    let app = demo();
+    let tmp = tempfile::tempdir().unwrap();
+    let reference = tmp.path().join("form.png");
+    let shot = app.screenshot();
+    // A black reference of the same size: every pixel fails.
+    Rgba::filled(shot.image.width, shot.image.height, [0, 0, 0, 255])
+        .write(&reference)
+        .unwrap();
+    if winit_automation::testing::compare::update_requested() {
+        // UPDATE_SNAPSHOTS in this run: the reference is written instead, and there is no failure.
+        shot.assert_matches(&reference);
+        assert_eq!(Rgba::read(&reference).unwrap(), shot.image);
+        return;
+    }
+    let message = failure(|| shot.assert_matches(&reference));
+    assert!(message.contains("pixels"), "{message}");
+    let folder = message
+        .lines()
+        .find_map(|l| l.strip_prefix("artifacts (tree, journal, trace, screenshot): "))
+        .unwrap_or_else(|| panic!("no artifacts named in:\n{message}"));
+    let folder = std::path::Path::new(folder);
+    assert_eq!(
+        Rgba::read(folder.join("form.new.png")).unwrap(),
+        shot.image,
+        "the image that failed"
+    );
+    assert!(folder.join("form.diff.png").exists());
+    assert!(
+        std::fs::read_to_string(folder.join("snapshot-i.txt"))
+            .unwrap()
+            .contains("button \"Submit\"")
+    );
+    let steps =
+        trace_data::trace_data(&std::fs::read_to_string(folder.join("trace.html")).unwrap());
+    assert!(
+        steps["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["verb"] == "screenshot"),
+        "the screenshot is a step: {steps:#}"
+    );
 }

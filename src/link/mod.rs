@@ -27,12 +27,12 @@ use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use crate::protocol::{Command, Failure, Label, Verb};
+use crate::protocol::{Command, Failure, Verb};
 
 mod plan;
 mod scene;
 
-pub(crate) use plan::{Plan, PressCheck, Step};
+pub(crate) use plan::{CaptureTo, Plan, PressCheck, Step};
 pub(crate) use scene::SceneChange;
 
 /// How many commands may be in progress at once on the service side (one carried out, the rest
@@ -138,8 +138,8 @@ pub(crate) struct CaptureJob {
     pub verb: Verb,
     /// The frame the pixels come from (published when the job is sent).
     pub frame: u64,
-    /// The screenshot's label: the file is `screenshot-<label>.png`.
-    pub file: Label,
+    /// Where the pixels go: `screenshot-<label>.png`, or the trace.
+    pub to: CaptureTo,
     /// x, y, width, height in logical pixels.
     pub crop: Option<[f64; 4]>,
     pub read: Reader,

@@ -33,10 +33,30 @@ pub(crate) enum Step {
     Resize { width: u32, height: u32 },
     /// The app should exit.
     Quit,
-    /// The frame's pixels go to `file` (the label of a `screenshot-<label>.png` name), cropped to `crop` (x, y,
-    /// width, height in logical pixels) when given. Answered when the image is written, not when
-    /// the step is delivered.
-    Capture { file: Label, crop: Option<[f64; 4]> },
+    /// The frame's pixels go `to` a file or the trace, cropped to `crop` (x, y, width, height in
+    /// logical pixels) when given. Answered when the image is written, not when the step is
+    /// delivered.
+    Capture {
+        to: CaptureTo,
+        crop: Option<[f64; 4]>,
+    },
+}
+
+/// Where a captured frame goes.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum CaptureTo {
+    /// `screenshot-<label>.png`, answering the command that asked for it.
+    File(Label),
+    /// The running trace, as the frame after its step (the index): nobody waits for it, so a
+    /// frame that cannot be captured is dropped without an answer.
+    Trace(usize),
+}
+
+impl CaptureTo {
+    /// Whether the frame goes to the trace.
+    pub fn is_trace(&self) -> bool {
+        matches!(self, CaptureTo::Trace(_))
+    }
 }
 
 /// What the render side does for one command: stages of steps, one stage per frame.

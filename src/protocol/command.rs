@@ -80,6 +80,37 @@ pub enum Button {
     Middle,
 }
 
+/// What a `trace` command does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TraceCommand {
+    /// `trace start [--screenshots]`: records every command answered from now on.
+    Start {
+        /// `--screenshots`: keep the frame after each action.
+        screenshots: bool,
+    },
+    /// `trace save FILE`: writes the trace so far to FILE as one HTML file; it keeps running.
+    Save {
+        /// The file to write, as for `Stop`.
+        file: std::path::PathBuf,
+    },
+    /// `trace stop FILE`: writes the trace to FILE as one HTML file and ends it.
+    Stop {
+        /// The file to write. The app takes an absolute path only (a relative one is refused when
+        /// the command is carried out); [`Command::with_paths_from`] makes it absolute.
+        file: std::path::PathBuf,
+    },
+}
+
+impl TraceCommand {
+    /// The file it writes: `None` for `start`.
+    pub fn file(&self) -> Option<&std::path::Path> {
+        match self {
+            TraceCommand::Start { .. } => None,
+            TraceCommand::Save { file } | TraceCommand::Stop { file } => Some(file),
+        }
+    }
+}
+
 /// A parsed command.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -171,6 +202,8 @@ pub enum Command {
         /// `--refs`: each interactive node's box and ref drawn onto the image.
         refs: bool,
     },
+    /// `trace start [--screenshots]`, `trace save FILE` or `trace stop FILE`
+    Trace(TraceCommand),
     /// `quit`
     Quit,
 }
@@ -191,6 +224,18 @@ impl Command {
             | Command::Resize { opts, .. } => Some(*opts),
             _ => None,
         }
+    }
+
+    /// The command with a relative file path (`trace stop FILE`) made absolute against `base`,
+    /// a client's working directory: the protocol takes absolute paths only, so the client
+    /// library calls this before it sends a command.
+    pub fn with_paths_from(mut self, base: &std::path::Path) -> Command {
+        if let Command::Trace(TraceCommand::Save { file } | TraceCommand::Stop { file }) = &mut self
+            && file.is_relative()
+        {
+            *file = base.join(&*file);
+        }
+        self
     }
 
     /// The targets an action aims at: its target, or both ends of a `drag`; none for other

@@ -74,6 +74,10 @@ pub enum ErrorCode {
     /// The command's deadline (`--deadline`, its client's timeout) passed before it was carried
     /// out: it was not carried out, or, when the message says so, only partly.
     Expired,
+    /// `trace stop` with no trace running.
+    NotTracing,
+    /// `trace start` while a trace is running.
+    AlreadyTracing,
 }
 
 impl ErrorCode {
@@ -110,6 +114,8 @@ impl ErrorCode {
         Self::NoFocus,
         Self::Missed,
         Self::Expired,
+        Self::NotTracing,
+        Self::AlreadyTracing,
     ];
 
     /// The code as written in responses.
@@ -146,6 +152,8 @@ impl ErrorCode {
             Self::NoFocus => "no_focus",
             Self::Missed => "missed",
             Self::Expired => "expired",
+            Self::NotTracing => "not_tracing",
+            Self::AlreadyTracing => "already_tracing",
         }
     }
 

@@ -209,7 +209,7 @@ impl Invocation {
                     }
                     i = args.len();
                 }
-                (ArgKind::Text, _) => {
+                (ArgKind::Text | ArgKind::Path, _) => {
                     inv.text(first);
                     i += 1;
                 }

@@ -34,7 +34,9 @@ mod target;
 mod verbs;
 
 pub use actions::{ACTIONS, action_name, action_names, parse_action};
-pub use command::{ActOptions, Button, Command, DEFAULT_WAIT_MS, Projection, SnapshotOptions};
+pub use command::{
+    ActOptions, Button, Command, DEFAULT_WAIT_MS, Projection, SnapshotOptions, TraceCommand,
+};
 pub use envelope::Envelope;
 #[cfg(feature = "automation")]
 pub(crate) use error::panic_message;

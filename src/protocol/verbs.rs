@@ -140,6 +140,9 @@ pub enum ArgKind {
     Word,
     /// The literal word the argument is named after (`to` in `drag`), optional.
     Keyword,
+    /// A file path, absolute on the wire. The client library (and so the CLI, the MCP server,
+    /// the harness and scripts) makes a relative one absolute against its working directory.
+    Path,
 }
 
 /// How many values an argument takes.
@@ -385,6 +388,14 @@ verbs! {
             FlagRule::Free(Flag::count("after", "N", "only the entries with an index above N (the `next` of an earlier answer)")),
             FlagRule::Free(Flag::count("wait", "MS", "long poll: with no entry after N yet, wait up to MS milliseconds for one")),
         ];
+    Trace => "trace", Service,
+        "Records a trace: every command after `trace start` with its answer, timings, frame, target and tree diff; `trace stop FILE` writes it as one HTML file to open in a browser and ends it.",
+        "`trace save FILE` writes the trace so far and keeps it running. With --screenshots each action's step also keeps the frame drawn after it (downscaled to 800 pixels wide at most, identical frames kept once). The trace keeps at most 10,000 steps and 64 MiB of frames; what goes past that is counted, not kept. A failed write keeps the trace running: stop it again with another FILE. The trace's own commands (and status, journal) are not steps.",
+        &[
+            Arg::one("WHAT", "what", ArgKind::Word, "start, save or stop"),
+            Arg::one("FILE", "file", ArgKind::Path, "with save and stop: the HTML file to write (an existing file is replaced)").optional(),
+        ],
+        &[FlagRule::Free(Flag::switch("screenshots", "with start: keep the frame after each action"))];
     Click => "click", App,
         "Clicks a node or a point.",
         "Aims at the centre of the node's visible part, stepping around what lies on top (the answer says `visible N%` when part is hidden). `ok ... hit verified` means the press reached that node; `hit unverified` that the app reports no press (widget records). A target scrolled out of its list or area is scrolled into view first (the answer says `scrolled @eN ... by DX,DY`; --no-scroll refuses it offscreen instead). A refusal names the true reason (covered: no part is free; offscreen, disabled, missed).",
@@ -543,56 +554,4 @@ pub fn usage(verb: Verb) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn usage_lines_come_from_the_table() {
-        assert_eq!(usage(Verb::Status), "status");
-        assert_eq!(
-            usage(Verb::Snapshot),
-            "snapshot [-i|--raw] [--depth N] [--scope TARGET] [--force] [--diff] [--bounds] [--actions] [--since FRAME]"
-        );
-        assert_eq!(
-            usage(Verb::Click),
-            "click TARGET [--double] [--right|--middle] [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
-        );
-        assert_eq!(
-            usage(Verb::Scroll),
-            "scroll TARGET DX DY [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
-        );
-        assert_eq!(
-            usage(Verb::Screenshot),
-            "screenshot [LABEL] [--ref TARGET] [--refs]"
-        );
-        assert_eq!(usage(Verb::Clean), "clean [--keep N] [--dry-run]");
-        assert_eq!(usage(Verb::Journal), "journal [--after N] [--wait MS]");
-        assert_eq!(
-            usage(Verb::Drag),
-            "drag FROM [to] TO [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
-        );
-        assert_eq!(
-            usage(Verb::Key),
-            "key CHORD [CHORD...] [--settle [--frames K]] [--timeout MS] [--wait MS]"
-        );
-        assert_eq!(
-            usage(Verb::Action),
-            "action TARGET NAME [VALUE] [--settle [--frames K]] [--timeout MS] [--wait MS]"
-        );
-    }
-
-    #[test]
-    fn names_and_aliases_are_unique_within_a_verb() {
-        for &verb in Verb::ALL {
-            let names: Vec<&str> = verb
-                .flags()
-                .flat_map(|f| [Some(f.name), f.alias])
-                .flatten()
-                .collect();
-            for (i, n) in names.iter().enumerate() {
-                assert!(!names[..i].contains(n), "{verb} lists {n} twice");
-            }
-            assert_eq!(Verb::parse(verb.as_str()), Some(verb));
-        }
-    }
-}
+mod tests;

@@ -126,6 +126,9 @@ impl RenderSide {
             let window = WindowId::from(plan.window);
             let scale = scale_of(&state.windows, plan.window);
             let mut captured = false;
+            // A trace's frame after a step: the next order waits for the next frame, so the
+            // picture shows the step's effect and nothing of the next command's input.
+            let mut for_trace = false;
             let mut resized = None;
             if plan.press.as_ref().is_some_and(|c| c.stage == p.next) {
                 p.awaiting = Some(Awaiting::new());
@@ -136,13 +139,14 @@ impl RenderSide {
                         resized = Some((width, height));
                     }
                     match step {
-                        Step::Capture { file, crop } => {
+                        Step::Capture { to, crop } => {
                             captured = true;
+                            for_trace |= to.is_trace();
                             state.wanted.push(Wanted {
                                 seq: p.seq,
                                 command: p.command.clone(),
                                 window: plan.window,
-                                file,
+                                to,
                                 crop,
                             });
                         }
@@ -197,6 +201,9 @@ impl RenderSide {
                 }
             }
             state.pending.pop_front();
+            if for_trace {
+                break;
+            }
         }
         out.into_iter()
     }

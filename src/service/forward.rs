@@ -179,6 +179,9 @@ impl Service {
             let lines: String = s.lines().iter().map(|l| format!("{l}\n")).collect();
             p.summary.insert_str(at, &lines);
         }
+        if let Some(p) = &plan {
+            self.trace_aimed(seq, &command, p);
+        }
         let claim = Claim::default();
         let order = Order {
             seq,

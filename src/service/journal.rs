@@ -10,6 +10,7 @@
 //! Pure: no files, no threads.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::time::Instant;
 
 use crate::protocol::{
     Command, JournalAnswer, JournalEntry, JournalTarget, Outcome, Response, Verb,
@@ -23,6 +24,8 @@ struct Pending {
     line: String,
     targets: Vec<JournalTarget>,
     frame: Option<u64>,
+    /// When it was read (a trace's step starts there).
+    read_at: Instant,
 }
 
 #[derive(Default)]
@@ -33,9 +36,10 @@ pub(crate) struct Journal {
     last: u64,
 }
 
-/// Whether a verb's commands are journaled.
+/// Whether a verb's commands are journaled: all but the ones that only look at the session
+/// itself (`status`, `journal`, `trace`).
 pub(crate) fn journaled(verb: Verb) -> bool {
-    !matches!(verb, Verb::Status | Verb::Journal)
+    !matches!(verb, Verb::Status | Verb::Journal | Verb::Trace)
 }
 
 impl Journal {
@@ -54,6 +58,7 @@ impl Journal {
                 line: command.to_line(),
                 targets: Vec::new(),
                 frame: None,
+                read_at: Instant::now(),
             },
         );
     }
@@ -77,12 +82,11 @@ impl Journal {
         self.pending.remove(&seq);
     }
 
-    /// The command was answered with `response`. Returns whether an entry was added (commands
-    /// that were never read as one, parse errors and `status` and `journal` add none).
-    pub fn answered(&mut self, response: &Response) -> bool {
-        let Some(p) = self.pending.remove(&response.seq) else {
-            return false;
-        };
+    /// The command was answered with `response`. Returns the entry added and when its command
+    /// was read, or `None` (commands that were never read as one, parse errors and the verbs
+    /// that are not [`journaled`] add none).
+    pub fn answered(&mut self, response: &Response) -> Option<(&JournalEntry, Instant)> {
+        let p = self.pending.remove(&response.seq)?;
         if self.entries.len() >= KEPT {
             self.entries.pop_front();
         }
@@ -98,7 +102,7 @@ impl Journal {
             line: p.line,
             targets: p.targets,
         });
-        true
+        self.entries.back().map(|e| (e, p.read_at))
     }
 
     /// The index of the last entry (0 before any).
@@ -133,6 +137,12 @@ mod tests {
         Response::ok(seq, Some(verb), "frame 3\n")
     }
 
+    impl Journal {
+        fn answered_one(&mut self, response: &Response) -> bool {
+            self.answered(response).is_some()
+        }
+    }
+
     fn read(j: &mut Journal, seq: u64, line: &str) {
         j.read(seq, &Command::parse(line).unwrap());
     }
@@ -160,12 +170,15 @@ mod tests {
         );
         j.carried(1, 7);
         // Answered out of seq order: the journal keeps the answer order.
-        assert!(j.answered(&ok(2, Verb::Find)));
-        assert!(!j.answered(&ok(3, Verb::Status)), "status is not journaled");
-        assert!(j.answered(&ok(1, Verb::Click)));
+        assert!(j.answered_one(&ok(2, Verb::Find)));
+        assert!(
+            !j.answered_one(&ok(3, Verb::Status)),
+            "status is not journaled"
+        );
+        assert!(j.answered_one(&ok(1, Verb::Click)));
         let failure = Failure::new(ErrorCode::NotFound, "gone", "look again");
-        assert!(j.answered(&Response::error(4, Some(Verb::Drag), failure)));
-        assert!(!j.answered(&ok(9, Verb::Find)), "never read");
+        assert!(j.answered_one(&Response::error(4, Some(Verb::Drag), failure)));
+        assert!(!j.answered_one(&ok(9, Verb::Find)), "never read");
         assert_eq!(
             j.after(0),
             "next 3\n\
@@ -186,7 +199,7 @@ mod tests {
         let mut j = Journal::default();
         read(&mut j, 1, "click @e4");
         j.forget(1);
-        assert!(!j.answered(&ok(1, Verb::Click)));
+        assert!(!j.answered_one(&ok(1, Verb::Click)));
         assert_eq!(j.last(), 0);
     }
 

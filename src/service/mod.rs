@@ -20,6 +20,7 @@ mod marks;
 mod png;
 mod scroll_in;
 mod shutdown;
+mod trace;
 mod verbs;
 
 use std::fs;
@@ -99,6 +100,10 @@ pub(crate) struct Service {
     /// What `screenshot --refs` draws, per command: the refs and boxes of its window's `-i`
     /// projection when it was planned.
     marks: Vec<(u64, marks::Boxes)>,
+    /// The running trace (`trace start`), fed by every answer.
+    trace: Option<trace::Trace>,
+    /// Screenshots that came while `trace stop` waited for its frames: written next round.
+    deferred_captures: Vec<CaptureJob>,
     answered: u64,
 }
 
@@ -168,6 +173,8 @@ pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
         actionable: None,
         scrolling: None,
         marks: Vec::new(),
+        trace: None,
+        deferred_captures: Vec::new(),
         answered: 0,
     };
     publish(&dir, READY_FILE, ready.to_text().as_bytes())?;
@@ -222,6 +229,9 @@ impl Service {
             }
             while let Ok(reply) = self.link.replies.try_recv() {
                 self.jobs.replied(reply);
+            }
+            for job in std::mem::take(&mut self.deferred_captures) {
+                self.capture(job);
             }
             self.retry_unwritten();
             self.expire_due();
@@ -364,7 +374,12 @@ impl Service {
                 self.jobs.insert(seq, job);
             }
             _ => {
-                self.journal.answered(&response);
+                if let Some((entry, read_at)) = self.journal.answered(&response)
+                    && self.trace.is_some()
+                {
+                    let entry = entry.clone();
+                    self.trace_answered(&entry, read_at, &response);
+                }
                 self.write_answer(response);
             }
         }
@@ -494,6 +509,10 @@ impl Service {
     /// Reads a screenshot's pixels back, crops, encodes and publishes the PNG, and answers. A panic
     /// while doing so costs this command an `app_error` answer.
     fn capture(&mut self, job: CaptureJob) {
+        let label = match &job.to {
+            link::CaptureTo::File(label) => label.clone(),
+            link::CaptureTo::Trace(_) => return self.trace_frame(job),
+        };
         let (seq, verb, frame) = (job.seq, job.verb, job.frame);
         self.journal.carried(seq, frame);
         let dir = self.cfg.dir.clone();
@@ -503,7 +522,7 @@ impl Service {
             .position(|(s, _)| *s == seq)
             .map(|i| self.marks.swap_remove(i).1);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            png::write_png(&dir, job, marks.as_deref())
+            png::write_png(&dir, job, label, marks.as_deref())
         }))
         .unwrap_or_else(|panic| Err(internal_error("writing the screenshot", &*panic)));
         match result {

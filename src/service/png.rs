@@ -8,13 +8,14 @@ use std::time::Instant;
 use super::marks::Marks;
 use crate::dropbox::publish;
 use crate::link::{CaptureJob, Frame};
-use crate::protocol::{ErrorCode, Failure, ScreenshotAnswer};
+use crate::protocol::{ErrorCode, Failure, Label, ScreenshotAnswer};
 
 /// Reads the job's pixels, crops them, draws `marks` on them (`screenshot --refs`: refs and
 /// logical boxes) and publishes the PNG; returns the answer.
 pub(super) fn write_png(
     dir: &Path,
     job: CaptureJob,
+    label: Label,
     marks: Option<&[(String, [f64; 4])]>,
 ) -> Result<ScreenshotAnswer, Failure> {
     let started = Instant::now();
@@ -37,7 +38,7 @@ pub(super) fn write_png(
         ))
     })?;
     let encoded_at = started.elapsed();
-    let file = job.file.file_name();
+    let file = label.file_name();
     publish(dir, &file, &bytes).map_err(|e| {
         Failure::new(
             ErrorCode::AppError,
@@ -51,7 +52,7 @@ pub(super) fn write_png(
     );
     Ok(ScreenshotAnswer {
         frame: job.frame,
-        file: job.file,
+        file: label,
         size: Some((w, h)),
         scale: Some(scale),
         bytes: Some(bytes.len() as u64),

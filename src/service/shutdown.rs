@@ -16,6 +16,9 @@ impl Service {
         }
         self.write_replies(true);
         // Screenshots already copied out of their frame are written.
+        for job in std::mem::take(&mut self.deferred_captures) {
+            self.capture(job);
+        }
         while let Ok(job) = self.link.captures.try_recv() {
             self.capture(job);
         }

@@ -132,6 +132,7 @@ impl Service {
                     }
                 }
             }
+            Command::Trace(trace) => self.serve_trace(seq, trace),
             _ => self.fail(
                 seq,
                 Some(verb),

@@ -34,7 +34,18 @@ pub struct App {
     pub(super) log: PathBuf,
     pub(super) settle: bool,
     pub(super) screenshots: AtomicU64,
+    /// The trace the app records of the test (`None` when the app could not start one).
+    pub(super) trace: Option<Traced>,
     pub(super) _tmp: tempfile::TempDir,
+}
+
+/// The trace an [`App`] records from its start: every test's, for the artifacts of a failure,
+/// and written to `file` at the end when the test asked for it ([`Spawn::trace`]).
+///
+/// [`Spawn::trace`]: super::Spawn::trace
+#[derive(Debug)]
+pub(super) struct Traced {
+    pub file: Option<PathBuf>,
 }
 
 impl App {

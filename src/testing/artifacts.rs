@@ -1,12 +1,15 @@
-//! What a failing harness test leaves for a person (or CI) to look at: the tree, the commands
-//! the app answered so far and a screenshot with the refs drawn on it, in
+//! What a failing harness test (a query, a refused action, a screenshot mismatch) leaves for a
+//! person (or CI) to look at: the tree, the commands the app answered so far (`journal.txt`, and
+//! `trace.html` to open in a browser, with the frames when the test asked for
+//! [`Spawn::trace`](super::Spawn::trace)) and a screenshot with the refs drawn on it, in
 //! `target/winit-automation/<test name>/`, named in the failure message. A test that starts an
 //! app removes its folder first, so a test that passes leaves none.
 
 use std::path::{Path, PathBuf};
 
 use super::App;
-use crate::client::screenshot_path;
+use crate::client::{Client, screenshot_path};
+use crate::protocol::quote;
 
 /// The folder of the test running on this thread: its name from the test harness's thread name
 /// (`module::test`, with `::` as `-`), under the target directory.
@@ -46,35 +49,87 @@ pub(super) fn clear() {
     }
 }
 
+/// The app a failure's artifacts come from: a client connected to it, its drop-box, and whether
+/// it runs the test's trace.
+pub(super) struct Source<'a> {
+    pub client: &'a Client,
+    pub dir: &'a Path,
+    pub traced: bool,
+}
+
+impl Source<'_> {
+    /// Writes the failure's artifacts (`interactive`: the `-i` snapshot the message shows, or
+    /// `None` to ask for it) and returns the line naming the folder, or why there is none.
+    /// `more`: files beside the failure to copy in too (a screenshot's `.new.png`, `.diff.png`).
+    pub fn write(&self, interactive: Option<&str>, more: &[PathBuf]) -> String {
+        let Some(folder) = folder() else {
+            return "no artifacts: this thread is not a named test".to_owned();
+        };
+        match self.try_write(&folder, interactive, more) {
+            Ok(()) => format!(
+                "artifacts (tree, journal, trace, screenshot): {}",
+                folder.display()
+            ),
+            Err(e) => format!("artifacts in {} are incomplete: {e}", folder.display()),
+        }
+    }
+
+    fn answer(&self, line: &str) -> Result<String, String> {
+        match self.client.send_line(line) {
+            Ok(r) if r.is_ok() => Ok(r.body().to_owned()),
+            Ok(r) => Err(r.to_text()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    fn try_write(
+        &self,
+        folder: &Path,
+        interactive: Option<&str>,
+        more: &[PathBuf],
+    ) -> Result<(), String> {
+        std::fs::create_dir_all(folder).map_err(|e| e.to_string())?;
+        let write = |name: &str, text: &str| {
+            std::fs::write(folder.join(name), text).map_err(|e| format!("{name}: {e}"))
+        };
+        let interactive = match interactive {
+            Some(text) => text.to_owned(),
+            None => self.answer("snapshot -i --force")?,
+        };
+        write("snapshot-i.txt", &interactive)?;
+        write("snapshot.txt", &self.answer("snapshot --force")?)?;
+        write("journal.txt", &self.answer("journal")?)?;
+        for file in more.iter().filter(|f| f.exists()) {
+            if let Some(name) = file.file_name() {
+                std::fs::copy(file, folder.join(name))
+                    .map_err(|e| format!("{}: {e}", file.display()))?;
+            }
+        }
+        let body = self.answer("screenshot failure --refs")?;
+        let png = screenshot_path(self.dir, &body)?;
+        std::fs::copy(&png, folder.join("screenshot.png"))
+            .map_err(|e| format!("screenshot: {e}"))?;
+        // Last: it waits for the frames of the last steps.
+        if self.traced {
+            let file = folder.join("trace.html");
+            self.answer(&format!("trace save {}", quote(&file.to_string_lossy())))?;
+        }
+        Ok(())
+    }
+}
+
 impl App {
     /// Writes the failure's artifacts (`interactive`: the `-i` snapshot the message shows) and
     /// returns the line naming the folder, or why there is none.
     pub(super) fn write_artifacts(&self, interactive: &str) -> String {
-        let Some(dir) = folder() else {
-            return "no artifacts: this thread is not a named test".to_owned();
-        };
-        match self.try_write_artifacts(&dir, interactive) {
-            Ok(()) => format!("artifacts (tree, journal, screenshot): {}", dir.display()),
-            Err(e) => format!("artifacts in {} are incomplete: {e}", dir.display()),
-        }
+        self.artifacts_source().write(Some(interactive), &[])
     }
 
-    fn try_write_artifacts(&self, dir: &Path, interactive: &str) -> Result<(), String> {
-        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-        let write = |name: &str, text: &str| {
-            std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))
-        };
-        write("snapshot-i.txt", interactive)?;
-        let answer = |line: &str| match self.client().send_line(line) {
-            Ok(r) if r.is_ok() => Ok(r.body().to_owned()),
-            Ok(r) => Err(r.to_text()),
-            Err(e) => Err(e.to_string()),
-        };
-        write("snapshot.txt", &answer("snapshot --force")?)?;
-        write("journal.txt", &answer("journal")?)?;
-        let body = answer("screenshot failure --refs")?;
-        let png = screenshot_path(&self.dir, &body)?;
-        std::fs::copy(&png, dir.join("screenshot.png")).map_err(|e| format!("screenshot: {e}"))?;
-        Ok(())
+    pub(super) fn artifacts_source(&self) -> Source<'_> {
+        Source {
+            client: self.client(),
+            dir: &self.dir,
+            traced: self.trace.is_some(),
+        }
     }
 }

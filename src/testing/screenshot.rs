@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
 use super::app::App;
-use super::compare::{Rgba, Tolerance, check_reference};
+use super::compare::{Rgba, Tolerance, check_reference, reference_siblings};
 use crate::client::screenshot_path;
 use crate::protocol::{Command, Label, Target};
 
@@ -16,6 +16,8 @@ pub struct Screenshot {
     pub image: Rgba,
     /// The PNG in the app's drop-box (gone once the app is dropped).
     pub path: PathBuf,
+    /// Whether the app that took it runs the test's trace (for a mismatch's artifacts).
+    traced: bool,
 }
 
 impl Screenshot {
@@ -27,14 +29,34 @@ impl Screenshot {
     }
 
     /// Compares it with a reference PNG. On a mismatch, writes `<name>.new.png` (this image) and
-    /// `<name>.diff.png` (failed pixels red) next to the reference and fails the test; with
-    /// `UPDATE_SNAPSHOTS=1` it writes the reference instead. A missing reference fails (and
-    /// writes `<name>.new.png`) unless `UPDATE_SNAPSHOTS` is set.
+    /// `<name>.diff.png` (failed pixels red) next to the reference and fails the test, leaving
+    /// the failure's artifacts (those two too) in `target/winit-automation/<test name>/` while
+    /// the app still runs; with `UPDATE_SNAPSHOTS=1` it writes the reference instead. A missing
+    /// reference fails (and writes `<name>.new.png`) unless `UPDATE_SNAPSHOTS` is set.
     #[track_caller]
     pub fn assert_matches_with(&self, reference: impl AsRef<Path>, tolerance: Tolerance) {
-        if let Err(message) = check_reference(&self.image, reference.as_ref(), tolerance) {
-            panic!("{message}");
+        let reference = reference.as_ref();
+        if let Err(message) = check_reference(&self.image, reference, tolerance) {
+            panic!("{message}\n{}", self.artifacts(reference));
         }
+    }
+
+    /// The artifacts of a mismatch with `reference`, from the app that took it (while it runs).
+    fn artifacts(&self, reference: &Path) -> String {
+        let Some(dir) = self.path.parent() else {
+            return "no artifacts: the screenshot has no directory".to_owned();
+        };
+        let client = match crate::client::Client::connect(Some(dir)) {
+            Ok(client) => client.with_timeout(std::time::Duration::from_secs(10)),
+            Err(e) => return format!("no artifacts: the app is gone ({e})"),
+        };
+        let (new, diff) = reference_siblings(reference);
+        let source = super::artifacts::Source {
+            client: &client,
+            dir,
+            traced: self.traced,
+        };
+        source.write(None, &[new, diff])
     }
 
     /// The colour of one pixel, `[r, g, b, a]`; `None` outside the image.
@@ -71,6 +93,10 @@ impl App {
             Ok(image) => image,
             Err(e) => panic!("{e}"),
         };
-        Screenshot { image, path }
+        Screenshot {
+            image,
+            path,
+            traced: self.trace.is_some(),
+        }
     }
 }

@@ -13,7 +13,7 @@ use super::app::App;
 use super::failure::coded;
 use crate::client::Client;
 use crate::dropbox::DIR_ENV;
-use crate::protocol::{ClientCode, Code, Coded, Command, SnapshotOptions};
+use crate::protocol::{ClientCode, Code, Coded, Command, SnapshotOptions, TraceCommand};
 
 /// How long [`Spawn::start`] waits for the app's first tree by default.
 pub const DEFAULT_STARTUP: Duration = Duration::from_secs(60);
@@ -60,6 +60,8 @@ pub enum SpawnError {
     },
     /// The private directory could not be made.
     Io(std::io::Error),
+    /// [`Spawn::trace`] was asked for and the app did not start a trace: its answer.
+    Trace(String),
 }
 
 impl std::fmt::Display for SpawnError {
@@ -84,6 +86,9 @@ impl std::fmt::Display for SpawnError {
                 "the app published no tree within {after:?} (last: {last}); its stderr:\n{output}"
             ),
             SpawnError::Io(e) => write!(f, "cannot make the app's directory: {e}"),
+            SpawnError::Trace(answer) => {
+                write!(f, "the app did not start the trace asked for: {answer}")
+            }
         }
     }
 }
@@ -106,6 +111,9 @@ impl Coded for SpawnError {
                 (tree_update, widgets or the egui plugin), or raise Spawn::startup"
                 .to_owned(),
             SpawnError::Io(_) => "check that the temporary directory is writable".to_owned(),
+            SpawnError::Trace(_) => "the app's winit-automation may predate `trace`: update it, \
+                or drop Spawn::trace"
+                .to_owned(),
         })
     }
 }
@@ -128,6 +136,7 @@ pub struct Spawn {
     timeout: Duration,
     settle: bool,
     wait_for_tree: bool,
+    trace: Option<PathBuf>,
 }
 
 impl Spawn {
@@ -145,6 +154,7 @@ impl Spawn {
             timeout: DEFAULT_COMMAND_TIMEOUT,
             settle: true,
             wait_for_tree: true,
+            trace: None,
         }
     }
 
@@ -242,6 +252,18 @@ impl Spawn {
         self
     }
 
+    /// Writes a trace of the test to `file` (one HTML file: every command with its answer, the
+    /// tree diff it caused and the frame after it; docs/testing.md) when the app quits or is
+    /// dropped, pass or fail. A relative path is relative to the test's working directory (the
+    /// package's root under `cargo test`).
+    ///
+    /// Without it the app still records a trace, without frames, which a failing test writes
+    /// with its other artifacts.
+    pub fn trace(mut self, file: impl Into<PathBuf>) -> Spawn {
+        self.trace = Some(file.into());
+        self
+    }
+
     /// Starts the app and waits for its first tree (then for the tree to settle, see
     /// [`Spawn::settle_actions`]); panics with the reason and the app's stderr when it cannot.
     #[track_caller]
@@ -309,9 +331,11 @@ impl Spawn {
             log,
             settle: self.settle,
             screenshots: AtomicU64::new(0),
+            trace: None,
             _tmp: tmp,
         };
         app.await_first_tree(self.startup, self.timeout, self.wait_for_tree)?;
+        app.start_trace(self.trace)?;
         Ok(app)
     }
 }
@@ -388,10 +412,50 @@ impl App {
         }
     }
 
+    /// Starts the test's trace; with `file` (and frames) as [`Spawn::trace`] asked.
+    fn start_trace(&mut self, file: Option<PathBuf>) -> Result<(), SpawnError> {
+        let start = Command::Trace(TraceCommand::Start {
+            screenshots: file.is_some(),
+        });
+        match self.client().send(&start) {
+            Ok(r) if r.is_ok() => {
+                self.trace = Some(super::app::Traced { file });
+                Ok(())
+            }
+            // The test asked for a trace: it gets one or the reason.
+            Ok(r) if file.is_some() => Err(SpawnError::Trace(r.to_text())),
+            Err(e) if file.is_some() => Err(SpawnError::Trace(e.to_string())),
+            // Only the artifacts of a failure would have used it.
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes the trace to the file [`Spawn::trace`] named and ends it; a warning on stderr
+    /// when it cannot.
+    fn finish_trace(&mut self) {
+        let Some(file) = self.trace.take().and_then(|t| t.file) else {
+            return;
+        };
+        let stop = Command::Trace(TraceCommand::Stop { file: file.clone() });
+        match self.client().send(&stop) {
+            Ok(r) if r.is_ok() => {}
+            Ok(r) => eprintln!(
+                "winit-automation: the trace was not written to {}:\n{}",
+                file.display(),
+                r.to_text()
+            ),
+            Err(e) => eprintln!(
+                "winit-automation: the trace was not written to {}: {e}",
+                file.display()
+            ),
+        }
+    }
+
     /// Asks the app to quit and waits (up to 30 s) for the process to exit; fails the test if
-    /// it does not.
+    /// it does not. The trace [`Spawn::trace`] asked for is written first.
     #[track_caller]
     pub fn quit(mut self) {
+        self.finish_trace();
         self.ok_command(&Command::Quit);
         let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
@@ -407,6 +471,7 @@ impl App {
 impl Drop for App {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
+            self.finish_trace();
             // The whole group: a wrapper such as xvfb-run and what it started go too.
             if let Some(pid) = i32::try_from(self.child.id())
                 .ok()

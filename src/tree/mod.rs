@@ -252,6 +252,15 @@ impl Trees {
         self.live.press_answer(check, reported, body)
     }
 
+    /// The visible part of each of `command`'s action targets (logical x, y, width, height, in
+    /// `Command::action_targets` order), `None` for one that has none: what a trace draws.
+    pub fn target_boxes(&mut self, command: &Command) -> Vec<Option<[f64; 4]>> {
+        command
+            .action_targets()
+            .map(|t| self.live.visible_rect(t).ok().map(|(_, r)| r))
+            .collect()
+    }
+
     /// The targets of `command` given as a ref or a point, named by selectors (`naming.rs`).
     pub fn named_targets(&self, command: &Command) -> Vec<JournalTarget> {
         self.live.named_targets(command)

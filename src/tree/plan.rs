@@ -17,7 +17,7 @@ use super::live::Live;
 use super::mirror::Source;
 use super::node::num;
 use super::refs::Found;
-use crate::link::{Plan, Step};
+use crate::link::{CaptureTo, Plan, Step};
 use crate::protocol::{
     Button, Command, ErrorCode, Failure, Key, KeyChord, NamedKey, Point, Target, action_name, quote,
 };
@@ -388,7 +388,7 @@ impl Live {
                 (
                     window,
                     vec![vec![Step::Capture {
-                        file: label.clone(),
+                        to: CaptureTo::File(label.clone()),
                         crop,
                     }]],
                 )

@@ -172,6 +172,10 @@ pub(crate) enum Local {
         /// Print only a failure, nothing on success.
         #[arg(long, short)]
         quiet: bool,
+        /// Record a trace of the run, with the frame after each action, and write it to FILE
+        /// (one HTML file to open in a browser), pass or fail.
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
     },
     /// Record the commands any client sends to the app into a script, until Ctrl-C or until the
     /// app exits (docs/scripts.md).
@@ -191,6 +195,12 @@ pub(crate) enum Local {
         /// Write only the commands, no `expect` lines.
         #[arg(long)]
         no_expect: bool,
+        /// Write a Rust test on the harness instead of a script: a `#[test]` that starts the app
+        /// as it was started (`Spawn`), each command as a query and an action (`click`, `fill`,
+        /// ...), each expectation as `wait_for` and `assert!`s. The file is written whole after
+        /// each line, so it compiles whenever the recording stops.
+        #[arg(long)]
+        rust: bool,
     },
     /// Serve the verbs as MCP tools over stdin and stdout, for agent hosts (feature `mcp`). Every
     /// verb's tool takes an optional `dir`: one session can drive several apps.

@@ -20,14 +20,28 @@ fn example(kind: ArgKind, field: &str) -> &'static str {
         (ArgKind::Number, _) => "-1.5",
         (ArgKind::Size, _) => "10",
         (ArgKind::Keyword, _) => "to",
+        (ArgKind::Path, _) => "/tmp/trace.html",
+        (ArgKind::Word, "what") => "stop",
         (ArgKind::Word, "name") => "set_value",
         (ArgKind::Word, "chords") => "ctrl+a",
         (ArgKind::Word, _) => "shot",
     }
 }
 
-/// A script line with every positional argument and every flag the rules allow together (the
-/// first of each pair that excludes each other).
+/// Script lines that together use every positional argument and every flag the rules allow
+/// together (the first of each pair that excludes each other): one line, except for `trace`,
+/// whose FILE belongs to `stop` and whose flag to `start`.
+fn script_lines(verb: Verb) -> Vec<String> {
+    if verb == Verb::Trace {
+        return vec![
+            "trace start --screenshots".to_owned(),
+            format!("trace stop {}", example(ArgKind::Path, "file")),
+        ];
+    }
+    vec![script_line(verb)]
+}
+
+/// A script line with every positional argument and every flag the rules allow together.
 fn script_line(verb: Verb) -> String {
     let spec = verb.spec();
     let mut line = spec.name.to_owned();
@@ -190,10 +204,11 @@ fn every_verb_has_a_cli_subcommand_an_mcp_tool_and_a_script_form_that_match_the_
 
         // A script: a line with every argument and flag parses, and its canonical form is the
         // same command.
-        let line = script_line(verb);
-        Script::parse(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
-        let command = Command::parse(&line).expect("parsed by the script");
-        assert_eq!(Command::parse(&command.to_line()), Ok(command), "{line}");
+        for line in script_lines(verb) {
+            Script::parse(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let command = Command::parse(&line).expect("parsed by the script");
+            assert_eq!(Command::parse(&command.to_line()), Ok(command), "{line}");
+        }
     }
     // Nothing beside the table: every other subcommand is the CLI's own, every other tool `apps`.
     let verbs: BTreeSet<&str> = Verb::ALL.iter().map(|v| v.as_str()).collect();

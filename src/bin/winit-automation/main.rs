@@ -10,6 +10,7 @@ mod doors;
 mod exit;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod rust_test;
 mod script;
 
 use std::path::Path;
@@ -105,19 +106,27 @@ fn main() -> ExitCode {
             file,
             update,
             quiet,
-        }) => return script::run(globals.dir.as_deref(), timeout, &file, update, quiet),
+            trace,
+        }) => {
+            let options = script::RunArgs {
+                update,
+                quiet,
+                trace,
+            };
+            return script::run(globals.dir.as_deref(), timeout, &file, &options);
+        }
         Parsed::Local(Local::Record {
             file,
             from_start,
             no_expect,
+            rust,
         }) => {
-            return script::record(
-                globals.dir.as_deref(),
-                timeout,
-                &file,
+            let options = script::RecordArgs {
                 from_start,
-                !no_expect,
-            );
+                expect: !no_expect,
+                rust,
+            };
+            return script::record(globals.dir.as_deref(), timeout, &file, &options);
         }
     };
     send(&globals, outgoing, out.as_deref())

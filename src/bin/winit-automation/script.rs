@@ -3,26 +3,37 @@
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use winit_automation::client::{Client, ClientError};
 use winit_automation::protocol::{
-    Command, DragEnd, JournalAnswer, JournalEntry, NodeLine, NodeRef, NodeValue, Point, Response,
-    Side, quote, response_file, tokenize,
+    Command, JournalAnswer, NodeLine, NodeRef, NodeValue, Response, Side, TraceCommand, quote,
+    response_file,
 };
 use winit_automation::testing::script::{RunOptions, Script, is_replayed};
 
 use crate::exit::{EXIT_APP_ERROR, EXIT_NO_APP, EXIT_OK, EXIT_USAGE, fail};
+use crate::rust_test::{Launch, RustFile};
+
+/// `run`'s options.
+pub(crate) struct RunArgs {
+    /// Write the screenshot references instead of comparing with them.
+    pub update: bool,
+    /// Print only a failure.
+    pub quiet: bool,
+    /// Record a trace with frames and write it here.
+    pub trace: Option<PathBuf>,
+}
 
 /// `run FILE`: parse the whole script (exit 2 on a bad line), then replay it.
 pub(crate) fn run(
     dir: Option<&Path>,
     timeout: std::time::Duration,
     file: &Path,
-    update: bool,
-    quiet: bool,
+    args: &RunArgs,
 ) -> ExitCode {
+    let &RunArgs { update, quiet, .. } = args;
     let script = match Script::read(file) {
         Ok(s) => s,
         Err(e) => {
@@ -44,11 +55,42 @@ pub(crate) fn run(
         base: file.parent().map(Path::to_owned).unwrap_or_default(),
         update,
     };
+    if args.trace.is_some() {
+        let start = Command::Trace(TraceCommand::Start { screenshots: true });
+        match client.send(&start) {
+            Ok(r) if r.is_ok() => {}
+            Ok(r) => return refused("trace start --screenshots", &r),
+            Err(e) => return no_app(&e),
+        }
+    }
     let outcome = script.run(&client, &options, |step, _| {
         if !quiet {
             println!("ok {:>4}  {}", step.line, step.text);
         }
     });
+    // Written pass or fail: a failed run is when a person wants to look.
+    let traced = args.trace.as_ref().map(|trace| {
+        let stop = Command::Trace(TraceCommand::Stop {
+            file: trace.clone(),
+        });
+        match client.send(&stop) {
+            Ok(r) if r.is_ok() => {
+                eprintln!("trace: {}", trace.display());
+                true
+            }
+            Ok(r) => {
+                eprint!("the trace was not written: {}", r.to_text());
+                false
+            }
+            Err(e) => {
+                eprintln!("the trace was not written: {e}");
+                false
+            }
+        }
+    });
+    if traced == Some(false) && outcome.is_ok() {
+        return ExitCode::from(EXIT_APP_ERROR);
+    }
     match outcome {
         Ok(summary) => {
             if !quiet {
@@ -81,6 +123,12 @@ pub(crate) fn run(
     }
 }
 
+/// A command `run` sends itself was refused: the answer, and the exit code for an app's error.
+fn refused(line: &str, r: &Response) -> ExitCode {
+    eprint!("`{line}` was refused: {}", r.to_text());
+    ExitCode::from(EXIT_APP_ERROR)
+}
+
 /// No live app (or no answer): the code, message and hint, and the exit code for them, as for
 /// every subcommand.
 fn no_app(e: &ClientError) -> ExitCode {
@@ -93,49 +141,17 @@ const MAX_EXPECTS: usize = 8;
 /// How long one journal poll waits in the app for a new entry.
 const POLL_MS: u64 = 1_000;
 
-/// The command line with each ref target replaced by the selector the app resolved it to. Points
-/// stay (a point names a place, which a fresh app of the same size has too); the journal has a
-/// `target` line for them as well, in the same order, so lines and targets stay paired. A target
-/// that resolved to nothing has no line: a drag's are paired by their `from` and `to`.
-fn rewrite(entry: &JournalEntry) -> String {
-    let Ok(tokens) = tokenize(&entry.line) else {
-        return entry.line.clone();
-    };
-    let mut targets = entry.targets.iter();
-    let labelled = entry.targets.iter().any(|t| t.end.is_some());
-    let mut nth_target = 0;
-    tokens
-        .iter()
-        .map(|t| {
-            let bare = t.quoted.is_none();
-            let is_ref = bare && NodeRef::parse(&t.bare).is_some();
-            let is_point = bare && Point::parse(&t.bare).is_some();
-            let selector = match (is_ref || is_point, labelled) {
-                (false, _) => None,
-                (true, false) => targets.next().map(|t| &t.selector),
-                (true, true) => {
-                    let end = [DragEnd::From, DragEnd::To].get(nth_target).copied();
-                    nth_target += 1;
-                    entry
-                        .targets
-                        .iter()
-                        .find(|t| t.end == end)
-                        .map(|t| &t.selector)
-                }
-            };
-            match (is_ref, selector) {
-                (true, Some(selector)) => selector.to_string(),
-                _ => t.written(),
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+/// Where a recording goes: a script, written line by line, or a Rust test, written whole after
+/// each line.
+enum Out {
+    Script(File),
+    Rust(RustFile),
 }
 
 /// A recording in progress: the file, and the recorder's own commands since its last journal poll.
 struct Recorder<'a> {
     client: &'a Client,
-    out: File,
+    out: Out,
     /// (seq, canonical line) of each command the recorder sent since its last `journal` poll.
     /// Seqs are reused once a response is read, so the line is part of the key; each is answered
     /// (and so journaled) before the recorder reads its response, hence in the next poll's
@@ -164,8 +180,13 @@ impl Recorder<'_> {
     }
 
     fn write(&mut self, line: &str) -> std::io::Result<()> {
-        writeln!(self.out, "{line}")?;
-        self.out.flush()
+        match &mut self.out {
+            Out::Script(file) => {
+                writeln!(file, "{line}")?;
+                file.flush()
+            }
+            Out::Rust(file) => file.push(line),
+        }
     }
 
     /// The tree now (the regular view: what a person sees, labels too), in tree order.
@@ -227,7 +248,7 @@ impl Recorder<'_> {
                 self.write(&format!("# refused ({code}): {}", entry.line))?;
                 continue;
             }
-            self.write(&rewrite(&entry))?;
+            self.write(&entry.with_selectors())?;
             acted |= command.verb().spec().side == Side::App;
         }
         Ok(acted)
@@ -333,26 +354,59 @@ impl From<std::io::Error> for RecordError {
     }
 }
 
+/// `record`'s options.
+pub(crate) struct RecordArgs {
+    /// Also the commands answered before the recorder started.
+    pub from_start: bool,
+    /// `expect` lines after each group of actions.
+    pub expect: bool,
+    /// A Rust test instead of a script.
+    pub rust: bool,
+}
+
 /// `record FILE`: until Ctrl-C or the app exits.
 pub(crate) fn record(
     dir: Option<&Path>,
     timeout: std::time::Duration,
     file: &Path,
-    from_start: bool,
-    expect: bool,
+    args: &RecordArgs,
 ) -> ExitCode {
+    let &RecordArgs {
+        from_start,
+        expect,
+        rust,
+    } = args;
     let client = match Client::connect(dir) {
         Ok(c) => c.with_timeout(timeout.max(std::time::Duration::from_millis(POLL_MS * 3))),
         Err(e) => return no_app(&e),
     };
-    let out = match File::create(file) {
-        Ok(f) => f,
+    let ready = client.ready().clone();
+    let out = if rust {
+        let Some(launch) = Launch::of_process(ready.pid) else {
+            eprintln!(
+                "error: cannot read how the app (pid {}) was started from /proc",
+                ready.pid
+            );
+            eprintln!("hint: record a script instead (without --rust), on the app's machine");
+            return ExitCode::from(EXIT_APP_ERROR);
+        };
+        let rust = RustFile {
+            path: file.to_owned(),
+            app: ready.app.clone(),
+            launch,
+            lines: Vec::new(),
+        };
+        rust.write().map(|()| Out::Rust(rust))
+    } else {
+        File::create(file).map(Out::Script)
+    };
+    let out = match out {
+        Ok(out) => out,
         Err(e) => {
             eprintln!("error: cannot write {}: {e}", file.display());
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let ready = client.ready().clone();
     eprintln!(
         "recording the commands sent to {} (pid {}) into {}; Ctrl-C stops",
         quote(&ready.app),
@@ -393,10 +447,17 @@ fn record_loop(rec: &mut Recorder<'_>, from_start: bool, app: &str) -> Result<()
         rec.tree = rec.tree()?;
     }
     // Written once the recorder knows where it starts: from here on nothing is missed.
-    rec.write(&format!(
-        "# recorded by winit-automation record from the app {}; replay with `winit-automation run`",
-        quote(app)
-    ))?;
+    let header = match rec.out {
+        Out::Script(_) => format!(
+            "# recorded by winit-automation record from the app {}; replay with `winit-automation run`",
+            quote(app)
+        ),
+        Out::Rust(_) => format!(
+            "# recorded by winit-automation record --rust from the app {}",
+            quote(app)
+        ),
+    };
+    rec.write(&header)?;
     loop {
         if !rec.take(&mut after, Some(POLL_MS))? || !rec.expect {
             continue;
@@ -420,36 +481,6 @@ mod tests {
 
     fn line(text: &str) -> NodeLine {
         NodeLine::parse(text).unwrap()
-    }
-
-    fn journal_entries(body: &str) -> Vec<JournalEntry> {
-        JournalAnswer::parse(body).unwrap().entries
-    }
-
-    #[test]
-    fn a_drag_whose_start_resolved_to_nothing_keeps_its_end_paired() {
-        // A drag from a point over no node to a ref: the journal has a `target to` line only.
-        let entries = journal_entries(
-            "next 1\nentry 1 seq=3 ok frame=9 \"drag 900,10 to @e5\"\ntarget to role=list name=\"Files\"\n",
-        );
-        assert_eq!(
-            rewrite(&entries[0]),
-            "drag 900,10 to role=list name=\"Files\""
-        );
-        let entries = journal_entries(
-            "next 1\nentry 1 seq=3 ok \"drag @e7 to 120,48\"\ntarget from role=slider name=\"Volume\"\ntarget to role=list name=\"Files\"\n",
-        );
-        assert_eq!(
-            rewrite(&entries[0]),
-            "drag role=slider name=\"Volume\" to 120,48"
-        );
-        let entries = journal_entries(
-            "next 1\nentry 1 seq=3 ok \"click @e5 --settle\"\ntarget role=button name=\"OK\" nth=1\n",
-        );
-        assert_eq!(
-            rewrite(&entries[0]),
-            "click role=button name=\"OK\" nth=1 --settle"
-        );
     }
 
     #[test]

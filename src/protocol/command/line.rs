@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{ActOptions, Button, Command, Projection, SnapshotOptions};
+use super::{ActOptions, Button, Command, Projection, SnapshotOptions, TraceCommand};
 use crate::protocol::actions::{action_name, action_names, parse_action};
 use crate::protocol::args::Args;
 use crate::protocol::envelope::file_line;
@@ -254,6 +254,7 @@ impl Command {
                     refs: a.has("refs"),
                 }
             }
+            Verb::Trace => Command::Trace(trace_from_args(a)?),
         })
     }
     /// The canonical command line, without its newline. It parses back to an equal command.
@@ -370,8 +371,61 @@ impl Command {
                 flags.switch("refs", *refs);
                 vec![label.to_string()]
             }
+            Command::Trace(TraceCommand::Start { screenshots }) => {
+                flags.switch("screenshots", *screenshots);
+                vec!["start".into()]
+            }
+            Command::Trace(TraceCommand::Save { file }) => {
+                vec!["save".into(), quote(&file.to_string_lossy())]
+            }
+            Command::Trace(TraceCommand::Stop { file }) => {
+                vec!["stop".into(), quote(&file.to_string_lossy())]
+            }
         };
         (positional, flags)
+    }
+}
+
+/// `trace start [--screenshots]`, `trace save FILE` or `trace stop FILE`.
+fn trace_from_args(a: &Args) -> Result<TraceCommand, ParseError> {
+    let usage = "write `trace start [--screenshots]`, `trace save FILE` or `trace stop FILE`";
+    let what = a.text_at(0, "start, save or stop")?;
+    match what.as_str() {
+        "start" => {
+            a.done(1)?;
+            Ok(TraceCommand::Start {
+                screenshots: a.has("screenshots"),
+            })
+        }
+        "save" | "stop" => {
+            let file = a.text_at(1, "the file to write the trace to")?;
+            if file.is_empty() {
+                return Err(ParseError::new(
+                    ErrorCode::BadArgument,
+                    "the trace's file is empty",
+                    "name the HTML file to write: trace stop /tmp/session.html",
+                ));
+            }
+            let file = std::path::PathBuf::from(file);
+            a.done(2)?;
+            if a.has("screenshots") {
+                return Err(ParseError::new(
+                    ErrorCode::BadArgument,
+                    "--screenshots is for trace start",
+                    "give --screenshots when the trace starts: trace start --screenshots",
+                ));
+            }
+            Ok(if what == "save" {
+                TraceCommand::Save { file }
+            } else {
+                TraceCommand::Stop { file }
+            })
+        }
+        other => Err(ParseError::new(
+            ErrorCode::BadArgument,
+            format!("trace takes start, save or stop, not {}", quote(other)),
+            usage,
+        )),
     }
 }
 

@@ -140,3 +140,49 @@ fn file_bytes_need_utf8_one_line_and_the_size_cap() {
     assert_eq!(err(b"type \"\xff\"\n", max), ErrorCode::InvalidUtf8);
     assert_eq!(err(b"status\n", 4), ErrorCode::TooLong);
 }
+
+#[test]
+fn trace_starts_saves_and_stops_and_refuses_what_belongs_to_the_other() {
+    for line in [
+        "trace start",
+        "trace start --screenshots",
+        "trace save \"/tmp/a b.html\"",
+        "trace stop \"/tmp/t.html\"",
+    ] {
+        let command = parse(line);
+        assert_eq!(command.to_line(), line);
+        assert_eq!(parse(&command.to_line()), command);
+    }
+    assert_eq!(
+        parse("trace stop /tmp/t.html"),
+        Command::Trace(TraceCommand::Stop {
+            file: "/tmp/t.html".into()
+        })
+    );
+    assert_eq!(code("trace"), ErrorCode::MissingArgument);
+    assert_eq!(code("trace begin"), ErrorCode::BadArgument);
+    assert_eq!(code("trace stop"), ErrorCode::MissingArgument);
+    assert_eq!(code("trace stop \"\""), ErrorCode::BadArgument);
+    assert_eq!(
+        code("trace start /tmp/t.html"),
+        ErrorCode::UnexpectedArgument
+    );
+    let e = Command::parse("trace stop /tmp/t.html --screenshots").unwrap_err();
+    assert_eq!(e.code, ErrorCode::BadArgument);
+    assert!(e.hint.contains("trace start --screenshots"), "{}", e.hint);
+    // A relative file parses (the app refuses it); a client makes it absolute first.
+    let relative = parse("trace save out/t.html");
+    assert_eq!(
+        relative.with_paths_from(std::path::Path::new("/work")),
+        Command::Trace(TraceCommand::Save {
+            file: "/work/out/t.html".into()
+        })
+    );
+    let absolute = parse("trace stop /tmp/t.html");
+    assert_eq!(
+        absolute
+            .clone()
+            .with_paths_from(std::path::Path::new("/work")),
+        absolute
+    );
+}

@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::malformed::malformed;
 use crate::protocol::lexer::{quote, tokenize};
-use crate::protocol::{ParseError, Selector};
+use crate::protocol::{NodeRef, ParseError, Point, Selector};
 
 /// Which of a drag's two targets a journal `target` line names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -99,6 +99,45 @@ impl JournalEntry {
     /// Whether the command was answered `ok`.
     pub fn is_ok(&self) -> bool {
         self.code.is_none()
+    }
+
+    /// The command line with each ref target replaced by the selector the app resolved it to, as
+    /// `record` writes it and a trace shows it. Points
+    /// stay (a point names a place, which a fresh app of the same size has too); the journal has a
+    /// `target` line for them as well, in the same order, so lines and targets stay paired. A target
+    /// that resolved to nothing has no line: a drag's are paired by their `from` and `to`.
+    pub fn with_selectors(&self) -> String {
+        let Ok(tokens) = tokenize(&self.line) else {
+            return self.line.clone();
+        };
+        let mut targets = self.targets.iter();
+        let labelled = self.targets.iter().any(|t| t.end.is_some());
+        let mut nth_target = 0;
+        tokens
+            .iter()
+            .map(|t| {
+                let bare = t.quoted.is_none();
+                let is_ref = bare && NodeRef::parse(&t.bare).is_some();
+                let is_point = bare && Point::parse(&t.bare).is_some();
+                let selector = match (is_ref || is_point, labelled) {
+                    (false, _) => None,
+                    (true, false) => targets.next().map(|t| &t.selector),
+                    (true, true) => {
+                        let end = [DragEnd::From, DragEnd::To].get(nth_target).copied();
+                        nth_target += 1;
+                        self.targets
+                            .iter()
+                            .find(|t| t.end == end)
+                            .map(|t| &t.selector)
+                    }
+                };
+                match (is_ref, selector) {
+                    (true, Some(selector)) => selector.to_string(),
+                    _ => t.written(),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// Parses an entry: its `entry` line, then its `target` lines (each on a line of its own).
@@ -265,6 +304,38 @@ mod tests {
          entry 4 seq=18 error code=not_found \"drag @e7 to 120,48\"\n\
          target from role=slider name=\"Volume\"\n\
          target to role=list name=\"Files\"\n"
+    }
+
+    #[test]
+    fn a_drag_whose_start_resolved_to_nothing_keeps_its_end_paired() {
+        // A drag from a point over no node to a ref: the journal has a `target to` line only.
+        let entries = JournalAnswer::parse(
+            "next 1\nentry 1 seq=3 ok frame=9 \"drag 900,10 to @e5\"\ntarget to role=list name=\"Files\"\n",
+        )
+        .unwrap()
+        .entries;
+        assert_eq!(
+            entries[0].with_selectors(),
+            "drag 900,10 to role=list name=\"Files\""
+        );
+        let entries = JournalAnswer::parse(
+            "next 1\nentry 1 seq=3 ok \"drag @e7 to 120,48\"\ntarget from role=slider name=\"Volume\"\ntarget to role=list name=\"Files\"\n",
+        )
+        .unwrap()
+        .entries;
+        assert_eq!(
+            entries[0].with_selectors(),
+            "drag role=slider name=\"Volume\" to 120,48"
+        );
+        let entries = JournalAnswer::parse(
+            "next 1\nentry 1 seq=3 ok \"click @e5 --settle\"\ntarget role=button name=\"OK\" nth=1\n",
+        )
+        .unwrap()
+        .entries;
+        assert_eq!(
+            entries[0].with_selectors(),
+            "click role=button name=\"OK\" nth=1 --settle"
+        );
     }
 
     #[test]

@@ -139,7 +139,7 @@ pub(super) fn invocation(
             (ArgKind::Target | ArgKind::Selector, _) => {
                 inv.target(string(name, v)?)?;
             }
-            (ArgKind::Text, _) => {
+            (ArgKind::Text | ArgKind::Path, _) => {
                 inv.text(string(name, v)?);
             }
             (ArgKind::Number, _) => {

@@ -1,0 +1,169 @@
+//! What tracing costs the render thread (issue 25: within 10% of not tracing): its time per frame
+//! (the frame, a 1,000-node tree update, the capture call, the frame's end; the app's own submit
+//! excluded) over a session of clicks, each carried out and answered, with a trace with frames
+//! running against none, interleaved so load drift hits both. Each traced click adds one frame
+//! copy (encoded on the render thread, read back and encoded as PNG on the service thread).
+//! 1280x800 cleared frames on a real device (lavapipe here). Prints medians, p99 and the ratio of
+//! the means; asserts nothing. `bash scripts/bench.sh` runs it.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::time::{Duration, Instant};
+
+#[path = "../tests/common/app.rs"]
+mod app;
+// Its 1,000-node tree; its render-cost loop is frame.rs's.
+#[path = "shared/render_loop.rs"]
+#[allow(dead_code)]
+mod render_loop;
+
+use app::{TestApp, window_id};
+use winit_automation::WindowState;
+
+fn percentile(sorted: &[Duration], q: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+fn row(what: &str, v: &mut [Duration]) {
+    v.sort();
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    println!(
+        "| {what} | {:.1} us | {:.1} us | {} frames |",
+        us(percentile(v, 0.5)),
+        us(percentile(v, 0.99)),
+        v.len()
+    );
+}
+
+/// The render thread's time per frame (frame, a 1,000-node tree update, the capture call, the
+/// frame's end) over a session of clicks, each carried out and answered, with a trace with
+/// frames running (`traced`) or none: what tracing adds to the frames of a session. 1280x800,
+/// cleared frames, on a real device (lavapipe here).
+fn session_frames(traced: bool, clicks: usize) -> Vec<Duration> {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    desc.backends = wgpu::Backends::VULKAN;
+    let instance = wgpu::Instance::new(desc);
+    let adapter = pollster::block_on(instance.request_adapter(&Default::default())).unwrap();
+    let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
+    let app = TestApp::builder()
+        .name("bench")
+        .window(WindowState {
+            title: "bench".into(),
+            width: 1280.0,
+            height: 800.0,
+            scale_factor: 1.0,
+            focused: true,
+        })
+        .configure(|b| b.app_screenshots(false))
+        .stepped();
+    let window = window_id();
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d {
+            width: 1280,
+            height: 800,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let client = app.client();
+    let mut frame_no = 0u64;
+    let mut times = Vec::new();
+    let mut one_frame = |times: &mut Vec<Duration>, keep: bool| {
+        frame_no += 1;
+        let update = render_loop::tree(frame_no % 4);
+        let start = Instant::now();
+        app.begin_frame();
+        let mut frame = app.open_frame();
+        frame.tree_update(window, update);
+        let view = texture.create_view(&Default::default());
+        let mut encoder = device.create_command_encoder(&Default::default());
+        drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: None,
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        }));
+        frame.capture(window, &device, &mut encoder, &texture);
+        let spent = start.elapsed();
+        // The app's own submit is not the plugin's cost.
+        queue.submit([encoder.finish()]);
+        drop(frame);
+        let start = Instant::now();
+        app.end_frame();
+        if keep {
+            times.push(spent + start.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    for _ in 0..20 {
+        one_frame(&mut times, false);
+    }
+    if traced {
+        let seq = client.enqueue_line("trace start --screenshots").unwrap();
+        while client.wait(seq).is_err() {}
+    }
+    for i in 0..clicks + 5 {
+        // Buttons of the 1,000-node tree, 20 px apart.
+        let seq = client
+            .enqueue_line(&format!(
+                "click {},{}",
+                10 + (i % 40) * 20,
+                10 + (i / 40) * 20
+            ))
+            .unwrap();
+        let answer = app
+            .dir()
+            .join(winit_automation::protocol::response_file(seq));
+        while !answer.exists() {
+            one_frame(&mut times, i >= 5);
+        }
+        let _ = client.wait(seq);
+        // The frame after the answer, which a trace captures.
+        for _ in 0..3 {
+            one_frame(&mut times, i >= 5);
+        }
+    }
+    times
+}
+
+fn main() {
+    println!(
+        "machine: {} cores; samples after warm-up; medians and p99",
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    println!("| what | p50 | p99 | samples |");
+    println!("|---|---|---|---|");
+
+    // Interleaved, so load drift hits both alike.
+    let (mut plain, mut traced) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        plain.extend(session_frames(false, 40));
+        traced.extend(session_frames(true, 40));
+    }
+    let mean = |v: &[Duration]| v.iter().sum::<Duration>().as_secs_f64() / v.len() as f64;
+    let ratio = mean(&traced) / mean(&plain);
+    row(
+        "render thread per frame over a session of clicks, no trace (1,000-node tree, 1280x800)",
+        &mut plain,
+    );
+    row(
+        "render thread per frame over a session of clicks, trace with frames running",
+        &mut traced,
+    );
+    println!(
+        "| tracing with frames: mean render-thread time per frame, traced / not traced (target <= 1.10) | {ratio:.3} | | {} |",
+        if ratio <= 1.10 { "met" } else { "MISSED" }
+    );
+}
