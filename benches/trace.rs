@@ -3,8 +3,9 @@
 //! excluded) over a session of clicks, each carried out and answered, with a trace with frames
 //! running against none, interleaved so load drift hits both. Each traced click adds one frame
 //! copy (encoded on the render thread, read back and encoded as PNG on the service thread).
-//! 1280x800 cleared frames on a real device (lavapipe here). Prints medians, p99 and the ratio of
-//! the means; asserts nothing. `bash scripts/bench.sh` runs it.
+//! 1280x800 cleared frames on a real device (lavapipe here). Prints medians and p99 per frame and
+//! the ratio of the render thread's whole time for the same clicks; asserts nothing.
+//! `bash scripts/bench.sh` runs it.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::time::{Duration, Instant};
@@ -146,14 +147,25 @@ fn main() {
     println!("| what | p50 | p99 | samples |");
     println!("|---|---|---|---|");
 
-    // Interleaved, so load drift hits both alike.
+    // A session to warm up (the first in a process pays for what is set up once), then
+    // interleaved in alternating order, so load drift and order hit both alike.
+    let _ = session_frames(false, 10);
     let (mut plain, mut traced) = (Vec::new(), Vec::new());
-    for _ in 0..3 {
-        plain.extend(session_frames(false, 40));
-        traced.extend(session_frames(true, 40));
+    for rep in 0..4 {
+        for with_trace in [rep % 2 == 1, rep % 2 == 0] {
+            let frames = session_frames(with_trace, 40);
+            if with_trace {
+                traced.extend(frames);
+            } else {
+                plain.extend(frames);
+            }
+        }
     }
-    let mean = |v: &[Duration]| v.iter().sum::<Duration>().as_secs_f64() / v.len() as f64;
-    let ratio = mean(&traced) / mean(&plain);
+    // The same clicks either way: the render thread's whole time for them (a traced session has
+    // more frames, the capture's and the one the next click waits, so a mean per frame would
+    // flatter it).
+    let total = |v: &[Duration]| v.iter().sum::<Duration>().as_secs_f64();
+    let ratio = total(&traced) / total(&plain);
     row(
         "render thread per frame over a session of clicks, no trace (1,000-node tree, 1280x800)",
         &mut plain,
@@ -163,7 +175,7 @@ fn main() {
         &mut traced,
     );
     println!(
-        "| tracing with frames: mean render-thread time per frame, traced / not traced (target <= 1.10) | {ratio:.3} | | {} |",
+        "| tracing with frames: the render thread's whole time for the same clicks, traced / not traced (target <= 1.10) | {ratio:.3} | | {} |",
         if ratio <= 1.10 { "met" } else { "MISSED" }
     );
 }

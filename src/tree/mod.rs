@@ -253,11 +253,15 @@ impl Trees {
     }
 
     /// The visible part of each of `command`'s action targets (logical x, y, width, height, in
-    /// `Command::action_targets` order), `None` for one that has none: what a trace draws.
+    /// `Command::action_targets` order), `None` for one that has none, and for a point (it names
+    /// a place, not the node under it): what a trace draws.
     pub fn target_boxes(&mut self, command: &Command) -> Vec<Option<[f64; 4]>> {
         command
             .action_targets()
-            .map(|t| self.live.visible_rect(t).ok().map(|(_, r)| r))
+            .map(|t| match t {
+                Target::Point(_) => None,
+                _ => self.live.visible_rect(t).ok().map(|(_, r)| r),
+            })
             .collect()
     }
 

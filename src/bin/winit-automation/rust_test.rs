@@ -278,6 +278,13 @@ fn command(line: &str) -> String {
             }
             _ => raw(),
         },
+        Command::Wait { selector, gone, .. } => {
+            if *gone {
+                format!("app.wait_gone(&{});\n", by(selector))
+            } else {
+                format!("app.wait_for(&{});\n", by(selector))
+            }
+        }
         Command::Type { text, .. } => format!("app.type_text({text:?});\n"),
         Command::Key { chords, .. } => {
             let chords: Vec<String> = chords.iter().map(ToString::to_string).collect();
@@ -297,7 +304,11 @@ fn expectation(expect: &Expect, line: &str) -> String {
             states,
             ..
         } => {
-            let mut out = format!("let node = app.wait_for(&{});\n", by(selector));
+            let query = format!("app.wait_for(&{})", by(selector));
+            if value.is_none() && states.is_empty() {
+                return format!("{query};\n");
+            }
+            let mut out = format!("let node = {query};\n");
             if let Some(v) = value {
                 if v.is_empty() {
                     out.push_str("assert_eq!(node.value().unwrap_or(\"\"), \"\");\n");
@@ -366,7 +377,10 @@ mod tests {
                  key ctrl+a Enter\n\
                  expect role=checkbox name=\"Subscribe\" checked\n\
                  expect role=text name=\"Status\" value=\"Submitted: \\\"Ada\\\"\"\n\
-                 expect gone role=dialog",
+                 expect gone role=dialog\n\
+                 expect role=button name=\"OK\"\n\
+                 wait role=dialog --gone --timeout 10000\n\
+                 #!not a doc comment",
             ),
         );
         let expected = r#"//! A session recorded by `winit-automation record --rust`: each command as the harness's
@@ -389,6 +403,9 @@ fn recorded_session_of_demo() {
     let node = app.wait_for(&By::role("text").and_name("Status"));
     assert_eq!(node.value(), Some("Submitted: \"Ada\""));
     app.wait_gone(&By::role("dialog"));
+    app.wait_for(&By::role("button").and_name("OK"));
+    app.wait_gone(&By::role("dialog"));
+    // !not a doc comment
 }
 "#;
         assert_eq!(file, expected);

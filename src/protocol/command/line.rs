@@ -398,7 +398,12 @@ fn trace_from_args(a: &Args) -> Result<TraceCommand, ParseError> {
             })
         }
         "save" | "stop" => {
-            let file = a.text_at(1, "the file to write the trace to")?;
+            let file = a
+                .text_at(1, "the file to write the trace to")
+                .map_err(|mut e| {
+                    e.hint = format!("write `trace {what} FILE`, FILE the HTML file to write");
+                    e
+                })?;
             if file.is_empty() {
                 return Err(ParseError::new(
                     ErrorCode::BadArgument,

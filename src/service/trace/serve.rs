@@ -42,7 +42,7 @@ impl Service {
                     trace.since_frame()
                 ),
                 "save it with `trace save FILE` or end it with `trace stop FILE`, then start again \
-                 (an app the test harness started runs one from its start: Spawn::trace writes it)",
+                 (the test harness starts one in every app it spawns)",
             ));
         }
         let no_frames = screenshots && self.cfg.app_screenshots;
@@ -83,6 +83,23 @@ impl Service {
                 ErrorCode::NotTracing,
                 "no trace is running",
                 "start one with `trace start [--screenshots]`",
+            ));
+        }
+        if file.is_dir() {
+            return Err(Failure::new(
+                ErrorCode::BadArgument,
+                format!("{shown} is a directory"),
+                "name the HTML file to write in it: trace stop DIR/session.html",
+            ));
+        }
+        if let Some(parent) = file.parent().filter(|p| !p.is_dir()) {
+            return Err(Failure::new(
+                ErrorCode::AppError,
+                format!(
+                    "cannot write the trace to {shown}: the folder {} does not exist",
+                    quote(&parent.to_string_lossy())
+                ),
+                "the trace keeps running: save or stop it again with a file in a folder that exists",
             ));
         }
         self.await_trace_frames();
