@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 
 #[path = "../tests/common/app.rs"]
 mod app;
+#[path = "shared/gpu.rs"]
+mod gpu;
 #[path = "shared/render_loop.rs"]
 mod render_loop;
 
@@ -144,11 +146,6 @@ fn round_trips(client: &Client, line: &str, warmup: usize, samples: usize) -> Ve
 /// `capture` and the frame's end, and the time from the command to the PNG on disk (what the
 /// screenshot adds to a frame, without the demo's drawing).
 fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
-    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-    desc.backends = wgpu::Backends::VULKAN;
-    let instance = wgpu::Instance::new(desc);
-    let adapter = pollster::block_on(instance.request_adapter(&Default::default())).unwrap();
-    let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
     let app = TestApp::builder()
         .name("bench")
         .window(WindowState {
@@ -161,20 +158,7 @@ fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
         .configure(|b| b.app_screenshots(false))
         .stepped();
     let window = window_id();
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: None,
-        size: wgpu::Extent3d {
-            width: 1920,
-            height: 1080,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8UnormSrgb,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
+    let (device, queue, texture) = gpu::device_and_target(1920, 1080);
     let client = app.client();
     let mut times = Vec::new();
     let mut trips = Vec::new();
@@ -190,21 +174,8 @@ fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
         while !answer.exists() {
             app.begin_frame();
             let mut frame = app.open_frame();
-            let view = texture.create_view(&Default::default());
             let mut encoder = device.create_command_encoder(&Default::default());
-            drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: None,
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            }));
+            gpu::clear(&mut encoder, &texture);
             let wanted = frame.wants_capture(window);
             let start = Instant::now();
             frame.capture(window, &device, &mut encoder, &texture);

@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 #[path = "../tests/common/app.rs"]
 mod app;
 // Its 1,000-node tree; its render-cost loop is frame.rs's.
+#[path = "shared/gpu.rs"]
+mod gpu;
 #[path = "shared/render_loop.rs"]
 #[allow(dead_code)]
 mod render_loop;
@@ -40,11 +42,6 @@ fn row(what: &str, v: &mut [Duration]) {
 /// frames running (`traced`) or none: what tracing adds to the frames of a session. 1280x800,
 /// cleared frames, on a real device (lavapipe here).
 fn session_frames(traced: bool, clicks: usize) -> Vec<Duration> {
-    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-    desc.backends = wgpu::Backends::VULKAN;
-    let instance = wgpu::Instance::new(desc);
-    let adapter = pollster::block_on(instance.request_adapter(&Default::default())).unwrap();
-    let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
     let app = TestApp::builder()
         .name("bench")
         .window(WindowState {
@@ -57,20 +54,7 @@ fn session_frames(traced: bool, clicks: usize) -> Vec<Duration> {
         .configure(|b| b.app_screenshots(false))
         .stepped();
     let window = window_id();
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: None,
-        size: wgpu::Extent3d {
-            width: 1280,
-            height: 800,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8UnormSrgb,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
+    let (device, queue, texture) = gpu::device_and_target(1280, 800);
     let client = app.client();
     let mut frame_no = 0u64;
     let mut times = Vec::new();
@@ -81,21 +65,8 @@ fn session_frames(traced: bool, clicks: usize) -> Vec<Duration> {
         app.begin_frame();
         let mut frame = app.open_frame();
         frame.tree_update(window, update);
-        let view = texture.create_view(&Default::default());
         let mut encoder = device.create_command_encoder(&Default::default());
-        drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: None,
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        }));
+        gpu::clear(&mut encoder, &texture);
         frame.capture(window, &device, &mut encoder, &texture);
         let spent = start.elapsed();
         // The app's own submit is not the plugin's cost.

@@ -7,28 +7,14 @@
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe).
 #![cfg(all(feature = "testing", feature = "automation", feature = "cli"))]
 
+#[path = "common/file_with.rs"]
+mod file_with;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
-use std::time::{Duration, Instant};
 
+use file_with::file_with;
 use winit_automation::testing::Spawn;
-
-/// Reads `path` until it holds `what` (the recorder writes the whole file after each line).
-fn file_with(path: &Path, what: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let now = std::fs::read_to_string(path).unwrap_or_default();
-        if now.contains(what) {
-            return now;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no {what:?} in {}:\n{now}",
-            path.display()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 /// The file as `cargo fmt` leaves it (the checked-in copy is formatted like every other file).
 fn rustfmt(text: &str) -> String {

@@ -5,10 +5,14 @@
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe).
 #![cfg(all(feature = "testing", feature = "automation", feature = "cli"))]
 
+#[path = "common/file_with.rs"]
+mod file_with;
+
 use std::path::Path;
 use std::process::{Child, Command as Process, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use file_with::file_with;
 use winit_automation::testing::compare::Rgba;
 use winit_automation::testing::{App, Spawn};
 
@@ -30,23 +34,6 @@ fn cli(dir: &Path, args: &[&str]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Reads `path` until it holds `what` (the recorder writes as it goes).
-fn file_with(path: &Path, what: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let now = std::fs::read_to_string(path).unwrap_or_default();
-        if now.contains(what) {
-            return now;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no {what:?} in {}:\n{now}",
-            path.display()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// `winit-automation record SCRIPT` on `app`, once it has written its header (from then on it

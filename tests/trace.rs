@@ -158,7 +158,12 @@ fn a_trace_refuses_what_it_cannot_do_and_a_failed_write_loses_nothing() {
     assert!(r.to_text().contains("keeps running"), "{}", r.to_text());
     // A directory is no file to write.
     let r = app.send(&format!("trace save {}", tmp.path().display()));
-    assert_eq!(r.error_code(), Some(ErrorCode::BadArgument), "{}", r.to_text());
+    assert_eq!(
+        r.error_code(),
+        Some(ErrorCode::BadArgument),
+        "{}",
+        r.to_text()
+    );
     assert!(r.to_text().contains("is a directory"), "{}", r.to_text());
     app.ok("find role=window");
     let saved = app.ok(&format!("trace save {}", file.display()));
