@@ -9,6 +9,9 @@ mod common;
 #[path = "common/demo.rs"]
 mod demo;
 
+#[path = "common/trace_data.rs"]
+mod trace_data;
+
 use base64::Engine as _;
 use demo::*;
 use rmcp::ServiceExt;
@@ -84,6 +87,7 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
         "quit",
         "clean",
         "journal",
+        "trace",
         "apps",
     ] {
         assert!(names.contains(&verb), "no tool {verb} in {names:?}");
@@ -103,6 +107,19 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     assert_ne!(snapshot.is_error, Some(true), "{s}");
     assert!(s.contains("textbox \"Name\""), "{s}");
     assert!(!s.contains("bounds="), "{s}");
+
+    // A trace of what follows, with frames, for a person to look at afterwards.
+    let started = call(
+        &client,
+        "trace",
+        serde_json::json!({"what": "start", "screenshots": true}),
+    )
+    .await;
+    assert!(
+        text(&started).contains("screenshots on"),
+        "{}",
+        text(&started)
+    );
 
     // Fill the form and submit it: each action answers with what changed once the UI settled.
     let filled = call(
@@ -134,6 +151,23 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     )
     .await;
     assert_ne!(done.is_error, Some(true), "{}", text(&done));
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("session.html");
+    let stopped = call(
+        &client,
+        "trace",
+        serde_json::json!({"what": "stop", "file": file.to_str().unwrap()}),
+    )
+    .await;
+    assert!(text(&stopped).contains("steps 3\n"), "{}", text(&stopped));
+    let data = trace_data::trace_data(&std::fs::read_to_string(&file).unwrap());
+    let fill = &data["steps"][0];
+    assert_eq!(fill["verb"], "fill");
+    assert_eq!(fill["targets"][0]["selector"], "role=textbox name=\"Name\"");
+    assert!(
+        fill["image"].as_u64().is_some(),
+        "the frame after it: {fill}"
+    );
 
     // The exact frame as an image: a PNG of the window's size.
     let shot = call(&client, "screenshot", serde_json::json!({"label": "mcp"})).await;

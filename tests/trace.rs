@@ -181,3 +181,24 @@ fn a_trace_refuses_what_it_cannot_do_and_a_failed_write_loses_nothing() {
         app.ok("journal")
     );
 }
+
+#[test]
+fn a_replaceable_trace_gives_way_to_the_next_start() {
+    let app = app();
+    app.ok("trace start --replaceable");
+    app.ok("find role=button");
+    // A client's own trace replaces it, saying what was dropped; its own is not replaceable.
+    let body = app.ok("trace start");
+    assert!(
+        body.contains("replaced a replaceable trace (since frame ")
+            && body.contains("1 steps dropped"),
+        "{body}"
+    );
+    assert_eq!(app.error_code("trace start"), ErrorCode::AlreadyTracing);
+    app.ok("find role=window");
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("t.html");
+    let stopped = app.ok(&format!("trace stop {}", file.display()));
+    assert!(stopped.contains("steps 1\n"), "{stopped}");
+    assert_eq!(data(&file)["steps"][0]["command"], "find role=window");
+}

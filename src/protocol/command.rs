@@ -83,10 +83,13 @@ pub enum Button {
 /// What a `trace` command does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TraceCommand {
-    /// `trace start [--screenshots]`: records every command answered from now on.
+    /// `trace start [--screenshots] [--replaceable]`: records every command answered from now on.
     Start {
         /// `--screenshots`: keep the frame after each action.
         screenshots: bool,
+        /// `--replaceable`: a later `trace start` replaces this trace (dropping its steps)
+        /// instead of being refused: for a trace recorded in the background (the harness's).
+        replaceable: bool,
     },
     /// `trace save FILE`: writes the trace so far to FILE as one HTML file; it keeps running.
     Save {

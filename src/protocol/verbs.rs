@@ -395,7 +395,10 @@ verbs! {
             Arg::one("WHAT", "what", ArgKind::Word, "start, save or stop"),
             Arg::one("FILE", "file", ArgKind::Path, "with save and stop: the HTML file to write (an existing file is replaced)").optional(),
         ],
-        &[FlagRule::Free(Flag::switch("screenshots", "with start: keep the frame after each action"))];
+        &[
+            FlagRule::Free(Flag::switch("screenshots", "with start: keep the frame after each action")),
+            FlagRule::Free(Flag::switch("replaceable", "with start: let a later `trace start` replace this trace (dropping its steps) instead of being refused, for a trace recorded in the background")),
+        ];
     Click => "click", App,
         "Clicks a node or a point.",
         "Aims at the centre of the node's visible part, stepping around what lies on top (the answer says `visible N%` when part is hidden). `ok ... hit verified` means the press reached that node; `hit unverified` that the app reports no press (widget records). A target scrolled out of its list or area is scrolled into view first (the answer says `scrolled @eN ... by DX,DY`; --no-scroll refuses it offscreen instead). A refusal names the true reason (covered: no part is free; offscreen, disabled, missed).",

@@ -109,10 +109,14 @@ impl Source<'_> {
         let png = screenshot_path(self.dir, &body)?;
         std::fs::copy(&png, folder.join("screenshot.png"))
             .map_err(|e| format!("screenshot: {e}"))?;
-        // Last: it waits for the frames of the last steps.
+        // Last: it waits for the frames of the last steps. The test may have stopped the trace
+        // itself: then the folder says why there is none.
         if self.traced {
             let file = folder.join("trace.html");
-            self.answer(&format!("trace save {}", quote(&file.to_string_lossy())))?;
+            if let Err(why) = self.answer(&format!("trace save {}", quote(&file.to_string_lossy())))
+            {
+                write("trace-not-saved.txt", &why)?;
+            }
         }
         Ok(())
     }

@@ -416,6 +416,8 @@ impl App {
     fn start_trace(&mut self, file: Option<PathBuf>) -> Result<(), SpawnError> {
         let start = Command::Trace(TraceCommand::Start {
             screenshots: file.is_some(),
+            // The trace only a failure's artifacts would use gives way to a test's own.
+            replaceable: file.is_none(),
         });
         match self.client().send(&start) {
             Ok(r) if r.is_ok() => {

@@ -34,7 +34,7 @@ fn example(kind: ArgKind, field: &str) -> &'static str {
 fn script_lines(verb: Verb) -> Vec<String> {
     if verb == Verb::Trace {
         return vec![
-            "trace start --screenshots".to_owned(),
+            "trace start --screenshots --replaceable".to_owned(),
             format!("trace stop {}", example(ArgKind::Path, "file")),
         ];
     }

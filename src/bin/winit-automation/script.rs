@@ -56,7 +56,10 @@ pub(crate) fn run(
         update,
     };
     if args.trace.is_some() {
-        let start = Command::Trace(TraceCommand::Start { screenshots: true });
+        let start = Command::Trace(TraceCommand::Start {
+            screenshots: true,
+            replaceable: false,
+        });
         match client.send(&start) {
             Ok(r) if r.is_ok() => {}
             Ok(r) => return refused("trace start --screenshots", &r),

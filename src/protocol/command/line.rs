@@ -371,8 +371,12 @@ impl Command {
                 flags.switch("refs", *refs);
                 vec![label.to_string()]
             }
-            Command::Trace(TraceCommand::Start { screenshots }) => {
+            Command::Trace(TraceCommand::Start {
+                screenshots,
+                replaceable,
+            }) => {
                 flags.switch("screenshots", *screenshots);
+                flags.switch("replaceable", *replaceable);
                 vec!["start".into()]
             }
             Command::Trace(TraceCommand::Save { file }) => {
@@ -395,6 +399,7 @@ fn trace_from_args(a: &Args) -> Result<TraceCommand, ParseError> {
             a.done(1)?;
             Ok(TraceCommand::Start {
                 screenshots: a.has("screenshots"),
+                replaceable: a.has("replaceable"),
             })
         }
         "save" | "stop" => {
@@ -413,11 +418,14 @@ fn trace_from_args(a: &Args) -> Result<TraceCommand, ParseError> {
             }
             let file = std::path::PathBuf::from(file);
             a.done(2)?;
-            if a.has("screenshots") {
+            if let Some(flag) = ["screenshots", "replaceable"]
+                .into_iter()
+                .find(|f| a.has(f))
+            {
                 return Err(ParseError::new(
                     ErrorCode::BadArgument,
-                    "--screenshots is for trace start",
-                    "give --screenshots when the trace starts: trace start --screenshots",
+                    format!("--{flag} is for trace start"),
+                    format!("give --{flag} when the trace starts: trace start --{flag}"),
                 ));
             }
             Ok(if what == "save" {

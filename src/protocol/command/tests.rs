@@ -146,6 +146,7 @@ fn trace_starts_saves_and_stops_and_refuses_what_belongs_to_the_other() {
     for line in [
         "trace start",
         "trace start --screenshots",
+        "trace start --screenshots --replaceable",
         "trace save \"/tmp/a b.html\"",
         "trace stop \"/tmp/t.html\"",
     ] {
@@ -170,6 +171,10 @@ fn trace_starts_saves_and_stops_and_refuses_what_belongs_to_the_other() {
     let e = Command::parse("trace stop /tmp/t.html --screenshots").unwrap_err();
     assert_eq!(e.code, ErrorCode::BadArgument);
     assert!(e.hint.contains("trace start --screenshots"), "{}", e.hint);
+    assert_eq!(
+        code("trace save /tmp/t.html --replaceable"),
+        ErrorCode::BadArgument
+    );
     // A relative file parses (the app refuses it); a client makes it absolute first.
     let relative = parse("trace save out/t.html");
     assert_eq!(

@@ -23,7 +23,10 @@ fn usage_lines_come_from_the_table() {
     );
     assert_eq!(usage(Verb::Clean), "clean [--keep N] [--dry-run]");
     assert_eq!(usage(Verb::Journal), "journal [--after N] [--wait MS]");
-    assert_eq!(usage(Verb::Trace), "trace WHAT [FILE] [--screenshots]");
+    assert_eq!(
+        usage(Verb::Trace),
+        "trace WHAT [FILE] [--screenshots] [--replaceable]"
+    );
     assert_eq!(
         usage(Verb::Drag),
         "drag FROM [to] TO [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"

@@ -73,6 +73,8 @@ pub(crate) struct Trace {
     /// The frame published when it started.
     since_frame: u64,
     screenshots: bool,
+    /// A later `trace start` replaces it instead of being refused (`--replaceable`).
+    replaceable: bool,
     /// Why frames are missing, when they are (the app takes its screenshots itself).
     note: String,
     /// The regular projection of every window after the last step: the next step's diff is
@@ -121,6 +123,7 @@ impl Trace {
             started_unix_ms,
             since_frame,
             screenshots,
+            replaceable: false,
             note,
             tree,
             aimed: VecDeque::new(),

@@ -21,7 +21,10 @@ impl Service {
     pub(in crate::service) fn serve_trace(&mut self, seq: u64, command: &TraceCommand) {
         let verb = Some(Verb::Trace);
         let result = match command {
-            TraceCommand::Start { screenshots } => self.start_trace(*screenshots),
+            TraceCommand::Start {
+                screenshots,
+                replaceable,
+            } => self.start_trace(*screenshots, *replaceable),
             TraceCommand::Save { file } | TraceCommand::Stop { file } => {
                 let stop = matches!(command, TraceCommand::Stop { .. });
                 self.write_trace(file, stop)
@@ -33,17 +36,24 @@ impl Service {
         }
     }
 
-    fn start_trace(&mut self, screenshots: bool) -> Result<String, Failure> {
+    fn start_trace(&mut self, screenshots: bool, replaceable: bool) -> Result<String, Failure> {
+        let mut replaced = String::new();
         if let Some(trace) = &self.trace {
-            return Err(Failure::new(
-                ErrorCode::AlreadyTracing,
-                format!(
-                    "a trace is already running (since frame {})",
-                    trace.since_frame()
-                ),
-                "save it with `trace save FILE` or end it with `trace stop FILE`, then start again \
-                 (the test harness starts one in every app it spawns)",
-            ));
+            if !trace.replaceable {
+                return Err(Failure::new(
+                    ErrorCode::AlreadyTracing,
+                    format!(
+                        "a trace is already running (since frame {})",
+                        trace.since_frame()
+                    ),
+                    "save it with `trace save FILE` or end it with `trace stop FILE`, then start again",
+                ));
+            }
+            replaced = format!(
+                "replaced a replaceable trace (since frame {}, {} steps dropped)\n",
+                trace.since_frame(),
+                trace.kept().0
+            );
         }
         let no_frames = screenshots && self.cfg.app_screenshots;
         let note = if no_frames {
@@ -53,15 +63,16 @@ impl Service {
         };
         let tree = self.trees.settle_text();
         let frame = self.published();
-        let trace = Trace::new(
+        let mut trace = Trace::new(
             screenshots && !no_frames,
             note.into(),
             tree,
             frame,
             unix_ms_now(),
         );
+        trace.replaceable = replaceable;
         let body = format!(
-            "tracing since frame {frame}\nscreenshots {}\n",
+            "tracing since frame {frame}\nscreenshots {}\n{replaced}",
             if trace.screenshots() { "on" } else { "off" }
         );
         self.trace = Some(trace);
