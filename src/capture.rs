@@ -28,11 +28,13 @@ pub(crate) struct Wanted {
 
 impl Wanted {
     /// Answers the screenshot with `failure` instead of pixels; a trace's frame, which no
-    /// command waits for, is dropped instead.
-    pub fn refuse(&self, replier: &crate::link::Replier, failure: Failure) {
-        if !self.to.is_trace() {
+    /// command waits for, is dropped instead. Returns whether it answered.
+    pub fn refuse(&self, replier: &crate::link::Replier, failure: Failure) -> bool {
+        let answers = !self.to.is_trace();
+        if answers {
             replier.send(self.seq, self.command.verb(), Err(failure));
         }
+        answers
     }
 }
 

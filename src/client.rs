@@ -240,9 +240,10 @@ impl fmt::Debug for Client {
 /// `command` with its relative file paths made absolute against the working directory (left as
 /// they are when it cannot be read: the app then refuses them with a hint).
 fn with_absolute_paths(command: Command) -> Command {
+    let relative = matches!(&command, Command::Trace(t) if t.file().is_some_and(Path::is_relative));
     match std::env::current_dir() {
-        Ok(cwd) => command.with_paths_from(&cwd),
-        Err(_) => command,
+        Ok(cwd) if relative => command.with_paths_from(&cwd),
+        _ => command,
     }
 }
 
@@ -379,10 +380,10 @@ impl Client {
         let line = match Envelope::parse(line) {
             // A relative path: the line is written again, in canonical form.
             Ok(Envelope {
-                command,
+                command: Command::Trace(trace),
                 deadline_unix_ms,
-            }) if with_absolute_paths(command.clone()) != command => Envelope {
-                command: with_absolute_paths(command),
+            }) if trace.file().is_some_and(Path::is_relative) => Envelope {
+                command: with_absolute_paths(Command::Trace(trace)),
                 deadline_unix_ms: deadline_unix_ms.or_else(|| Some(self.deadline_unix_ms())),
             }
             .to_line(),

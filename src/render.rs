@@ -472,16 +472,17 @@ impl RenderSide {
         let mut replied = false;
         for s in std::mem::take(&mut state.staged) {
             let (seq, verb) = (s.wanted.seq, s.wanted.command.verb());
-            let to = s.wanted.to.clone();
+            // Nobody waits for a trace's frame: one that cannot be handed over is dropped.
+            let for_trace = s.wanted.to.is_trace();
             let job = CaptureJob {
                 seq,
                 verb,
                 frame,
-                to: to.clone(),
+                to: s.wanted.to.clone(),
                 crop: s.wanted.crop,
                 read: s.into_reader(&state.ring),
             };
-            if self.link.captures.try_send(job).is_err() && !to.is_trace() {
+            if self.link.captures.try_send(job).is_err() && !for_trace {
                 replied = true;
                 self.replier.send(
                     seq,
@@ -501,8 +502,7 @@ impl RenderSide {
             .partition(|w| state.captured.contains(&w.window));
         state.wanted = skipped;
         for w in never {
-            replied |= !w.to.is_trace();
-            w.refuse(
+            replied |= w.refuse(
                 &self.replier,
                 Failure::new(
                     ErrorCode::Unsupported,

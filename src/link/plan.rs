@@ -47,15 +47,20 @@ pub(crate) enum Step {
 pub(crate) enum CaptureTo {
     /// `screenshot-<label>.png`, answering the command that asked for it.
     File(Label),
-    /// The running trace, as the frame after its step (the index): nobody waits for it, so a
-    /// frame that cannot be captured is dropped without an answer.
-    Trace(usize),
+    /// A trace, as the frame after one of its steps: nobody waits for it, so a frame that
+    /// cannot be captured is dropped without an answer.
+    Trace {
+        /// Which trace of the app's run (a frame of a trace since stopped goes nowhere).
+        trace: u64,
+        /// The step's index.
+        step: usize,
+    },
 }
 
 impl CaptureTo {
-    /// Whether the frame goes to the trace.
+    /// Whether the frame goes to a trace.
     pub fn is_trace(&self) -> bool {
-        matches!(self, CaptureTo::Trace(_))
+        matches!(self, CaptureTo::Trace { .. })
     }
 }
 

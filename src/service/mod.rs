@@ -102,6 +102,8 @@ pub(crate) struct Service {
     marks: Vec<(u64, marks::Boxes)>,
     /// The running trace (`trace start`), fed by every answer.
     trace: Option<trace::Trace>,
+    /// How many traces were started: the next one's number.
+    traces: u64,
     /// Screenshots that came while `trace stop` waited for its frames: written next round.
     deferred_captures: Vec<CaptureJob>,
     answered: u64,
@@ -174,6 +176,7 @@ pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
         scrolling: None,
         marks: Vec::new(),
         trace: None,
+        traces: 0,
         deferred_captures: Vec::new(),
         answered: 0,
     };
@@ -374,13 +377,22 @@ impl Service {
                 self.jobs.insert(seq, job);
             }
             _ => {
-                if let Some((entry, read_at)) = self.journal.answered(&response)
-                    && self.trace.is_some()
-                {
-                    let entry = entry.clone();
-                    self.trace_answered(&entry, read_at, &response);
+                let traced = match self.journal.answered(&response) {
+                    Some((entry, read_at)) if self.trace.is_some() => {
+                        Some((entry.clone(), read_at))
+                    }
+                    _ => None,
+                };
+                match traced {
+                    // The client has its answer first; the trace's work comes after (and the
+                    // frame it asks for still goes out before the next command is read).
+                    Some((entry, read_at)) => {
+                        let copy = response.clone();
+                        self.write_answer(response);
+                        self.trace_answered(&entry, read_at, &copy);
+                    }
+                    None => self.write_answer(response),
                 }
-                self.write_answer(response);
             }
         }
     }
@@ -511,7 +523,7 @@ impl Service {
     fn capture(&mut self, job: CaptureJob) {
         let label = match &job.to {
             link::CaptureTo::File(label) => label.clone(),
-            link::CaptureTo::Trace(_) => return self.trace_frame(job),
+            link::CaptureTo::Trace { .. } => return self.trace_frame(job),
         };
         let (seq, verb, frame) = (job.seq, job.verb, job.frame);
         self.journal.carried(seq, frame);

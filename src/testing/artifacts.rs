@@ -92,6 +92,15 @@ impl Source<'_> {
         let write = |name: &str, text: &str| {
             std::fs::write(folder.join(name), text).map_err(|e| format!("{name}: {e}"))
         };
+        // First, so that the commands below are not steps of it. The test may have stopped the
+        // trace itself: then the folder says why there is none.
+        if self.traced {
+            let file = folder.join("trace.html");
+            if let Err(why) = self.answer(&format!("trace save {}", quote(&file.to_string_lossy())))
+            {
+                write("trace-not-saved.txt", &why)?;
+            }
+        }
         let interactive = match interactive {
             Some(text) => text.to_owned(),
             None => self.answer("snapshot -i --force")?,
@@ -109,15 +118,6 @@ impl Source<'_> {
         let png = screenshot_path(self.dir, &body)?;
         std::fs::copy(&png, folder.join("screenshot.png"))
             .map_err(|e| format!("screenshot: {e}"))?;
-        // Last: it waits for the frames of the last steps. The test may have stopped the trace
-        // itself: then the folder says why there is none.
-        if self.traced {
-            let file = folder.join("trace.html");
-            if let Err(why) = self.answer(&format!("trace save {}", quote(&file.to_string_lossy())))
-            {
-                write("trace-not-saved.txt", &why)?;
-            }
-        }
         Ok(())
     }
 }

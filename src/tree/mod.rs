@@ -55,6 +55,11 @@ pub(crate) struct Trees {
     /// Pointer gestures move the pointer in a frame of its own before pressing or turning the
     /// wheel (`Builder::hover_frame`); by default the move and the press share one frame.
     pub hover_frame: bool,
+    /// How many render-side messages were applied: what [`Trees::settle_text`]'s cache is keyed
+    /// on (any message may change what the projection shows, an error of a window's tree too).
+    applied: u64,
+    /// The last [`Trees::settle_text`] and the `applied` count it was made at.
+    settle_cache: Option<(u64, String)>,
 }
 
 /// What a snapshot is compared with: the last one of the same projection, depth and scope node (a
@@ -70,6 +75,7 @@ fn view_key(o: &SnapshotOptions, scope: Option<Found>) -> String {
 impl Trees {
     /// Applies a render-side message; returns whether the trees changed.
     pub fn apply(&mut self, msg: SceneChange) -> bool {
+        self.applied += 1;
         self.live.mirror.apply(msg)
     }
 
@@ -187,9 +193,17 @@ impl Trees {
         .with_body(now)
     }
 
-    /// The tree text that `--settle` diffs against: the regular projection of every window.
+    /// The tree text that `--settle` (and a trace) diffs against: the regular projection of
+    /// every window, formatted again only when a render-side message came since the last call.
     pub fn settle_text(&mut self) -> String {
-        format::trees(&self.live.mirror, &mut self.live.refs, &View::default())
+        if let Some((at, text)) = &self.settle_cache
+            && *at == self.applied
+        {
+            return text.clone();
+        }
+        let text = format::trees(&self.live.mirror, &mut self.live.refs, &View::default());
+        self.settle_cache = Some((self.applied, text.clone()));
+        text
     }
 
     /// Plans an action command (`plan.rs`). `Ok(None)` for a command the app answers itself.

@@ -135,7 +135,7 @@ mod tests {
             seq: 1,
             verb: crate::protocol::Verb::Click,
             frame: 1,
-            to: crate::link::CaptureTo::Trace(0),
+            to: crate::link::CaptureTo::Trace { trace: 1, step: 0 },
             crop: None,
             read: Box::new(move |visit| {
                 let bytes: Vec<u8> = colour

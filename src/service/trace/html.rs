@@ -133,7 +133,7 @@ mod tests {
     #[test]
     fn the_viewer_has_one_placeholder_and_markup_in_the_data_stays_text() {
         assert_eq!(VIEWER.matches(PLACEHOLDER).count(), 1);
-        let mut trace = Trace::new(false, String::new(), String::new(), 0, 0);
+        let mut trace = Trace::new(1, false, String::new(), String::new(), 0, 0);
         trace.steps.push(Step {
             index: 1,
             command: "type \"</script><!--<script>\"".into(),

@@ -68,6 +68,8 @@ struct Step {
 
 /// A running trace.
 pub(crate) struct Trace {
+    /// Which trace of the app's run: its frames carry it.
+    id: u64,
     started: Instant,
     started_unix_ms: u64,
     /// The frame published when it started.
@@ -108,10 +110,11 @@ const FRAME_WAIT: Duration = Duration::from_secs(1);
 const FRAME_GIVEN_UP: Duration = Duration::from_secs(10);
 
 impl Trace {
-    /// A trace starting now, at frame `since_frame`, on the tree `tree` (the regular projection
+    /// Trace number `id`, starting now, at frame `since_frame`, on the tree `tree` (the regular projection
     /// of every window). `screenshots`: keep the frame after each action; `note` says why there
     /// are none when it was asked for and cannot be had.
     pub fn new(
+        id: u64,
         screenshots: bool,
         note: String,
         tree: String,
@@ -119,6 +122,7 @@ impl Trace {
         started_unix_ms: u64,
     ) -> Trace {
         Trace {
+            id,
             started: Instant::now(),
             started_unix_ms,
             since_frame,
@@ -154,13 +158,24 @@ impl Trace {
         self.aimed.push_back((seq, aimed));
     }
 
-    /// Command `seq` was answered with `response` (its journal entry, read at `read_at`); `tree`
-    /// is the regular projection of every window now. Returns the step and the window of the
-    /// frame to capture for it, if one is wanted.
+    /// Whether it keeps no more steps.
+    pub fn full(&self) -> bool {
+        self.steps.len() >= MAX_STEPS
+    }
+
+    /// A step not kept, for want of room.
+    pub fn drop_step(&mut self) {
+        self.steps_dropped += 1;
+    }
+
+    /// Command `seq` was answered with `response` (its journal entry, read at `read_at`,
+    /// answered at `answered_at`); `tree` is the regular projection of every window now. Returns
+    /// the step and the window of the frame to capture for it, if one is wanted.
     pub fn answered(
         &mut self,
         entry: &JournalEntry,
         read_at: Instant,
+        answered_at: Instant,
         response: &Response,
         tree: String,
     ) -> Option<(usize, u64)> {
@@ -172,7 +187,12 @@ impl Trace {
             .map(|(_, a)| a);
         let mut diff = Vec::new();
         let mut diff_bytes = 0;
-        for l in crate::tree::diff(&self.tree, &tree).lines() {
+        let changes = if tree == self.tree {
+            String::new()
+        } else {
+            crate::tree::diff(&self.tree, &tree)
+        };
+        for l in changes.lines() {
             let mut chars = l.chars();
             let Some(tag @ ('+' | '-' | '~')) = chars.next() else {
                 continue;
@@ -188,8 +208,8 @@ impl Trace {
         self.tree = tree;
         let answer = cut(response.to_text());
         let text = answer.len() + diff_bytes;
-        if self.steps.len() >= MAX_STEPS || self.text_bytes + text > MAX_TEXT {
-            self.steps_dropped += 1;
+        if self.full() || self.text_bytes + text > MAX_TEXT {
+            self.drop_step();
             return None;
         }
         self.text_bytes += text;
@@ -214,7 +234,7 @@ impl Trace {
             code: entry.code.clone(),
             answer,
             start_ms: ms(read_at),
-            end_ms: ms(Instant::now()),
+            end_ms: ms(answered_at),
             frame: entry.frame,
             targets,
             pointer: aimed.as_ref().and_then(|a| a.pointer),
@@ -240,12 +260,16 @@ impl Trace {
         self.awaiting_frame.remove(&step);
     }
 
-    /// The frame asked for after a step (`CaptureTo::Trace(step)`): read back, downscaled and
-    /// kept (once, if an earlier step showed the same picture).
+    /// The frame asked for after a step (`CaptureTo::Trace`): read back, downscaled and kept
+    /// (once, if an earlier step showed the same picture). A frame of another trace (one since
+    /// stopped or replaced) is dropped.
     pub fn frame(&mut self, job: CaptureJob) {
-        let CaptureTo::Trace(step) = job.to else {
+        let CaptureTo::Trace { trace, step } = job.to else {
             return;
         };
+        if trace != self.id {
+            return;
+        }
         if self.awaiting_frame.remove(&step).is_none() {
             return;
         }

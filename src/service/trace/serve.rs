@@ -63,7 +63,9 @@ impl Service {
         };
         let tree = self.trees.settle_text();
         let frame = self.published();
+        self.traces += 1;
         let mut trace = Trace::new(
+            self.traces,
             screenshots && !no_frames,
             note.into(),
             tree,
@@ -187,14 +189,19 @@ impl Service {
         read_at: Instant,
         response: &Response,
     ) {
-        if self.trace.is_none() {
-            return;
+        let answered_at = Instant::now();
+        match &mut self.trace {
+            None => return,
+            Some(trace) if trace.full() => return trace.drop_step(),
+            Some(_) => {}
         }
+        // Formatted again only when the trees changed (`Trees::settle_text` keeps the last).
         let tree = self.trees.settle_text();
         let Some(trace) = self.trace.as_mut() else {
             return;
         };
-        let Some((step, window)) = trace.answered(entry, read_at, response, tree) else {
+        let Some((step, window)) = trace.answered(entry, read_at, answered_at, response, tree)
+        else {
             return;
         };
         // The first frame drawn after the answer, captured as a screenshot is; nobody waits for
@@ -209,7 +216,10 @@ impl Service {
             plan: Some(Plan {
                 window,
                 stages: vec![vec![Step::Capture {
-                    to: CaptureTo::Trace(step),
+                    to: CaptureTo::Trace {
+                        trace: self.traces,
+                        step,
+                    },
                     crop: None,
                 }]],
                 summary: String::new(),
