@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
 
 cargo build --release --quiet --all-features --examples
-cargo bench --quiet --all-features --bench trees --bench frame --bench clicks --bench trace
+cargo bench --quiet --all-features --bench floor --bench trees --bench frame --bench clicks --bench trace
 # The same render loop with the feature off (the shim).
 cargo bench --quiet --bench frame_off
 
