@@ -15,9 +15,8 @@ impl Service {
     pub(super) fn sweep_unread_responses(&mut self) {
         for seq in self
             .jobs
-            .answered_before(Instant::now(), self.cfg.response_ttl)
+            .sweep_answered(Instant::now(), self.cfg.response_ttl)
         {
-            self.jobs.take(seq);
             match fs::remove_file(self.dir().join(response_file(seq))) {
                 Ok(()) => log::debug!(
                     "winit-automation: removed the response to command {seq}: unread for {:?}",

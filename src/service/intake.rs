@@ -18,9 +18,10 @@ fn instant_of(unix_ms: u64) -> Instant {
 }
 
 impl Service {
-    /// Lists the directory and reads every complete entry it can, in seq order. Returns whether a
-    /// command went to the render side.
-    pub(super) fn read_entries(&mut self) -> bool {
+    /// Lists the directory and reads every complete entry it can, in seq order; what the
+    /// in-progress limit leaves is the backlog, read as answers make room ([`Self::read_backlog`]).
+    pub(super) fn read_entries(&mut self) {
+        self.listed_at = Instant::now();
         let listing = match queue::scan(self.dir()) {
             Ok(l) => l,
             Err(e) => {
@@ -28,7 +29,7 @@ impl Service {
                     "winit-automation: cannot list {}: {e}",
                     self.dir().display()
                 );
-                return false;
+                return;
             }
         };
         // Commands their clients withdrew: forgotten, and their files removed.
@@ -37,23 +38,30 @@ impl Service {
         }
         self.on_disk = listing.commands.len();
         self.jobs.forget_missing(&listing.commands);
-        self.left_on_disk = false;
-        let mut forwarded = false;
-        for &seq in &listing.commands {
+        self.backlog = listing
+            .commands
+            .into_iter()
+            .filter(|&seq| self.jobs.needs_reading(seq))
+            .collect();
+        self.read_backlog();
+    }
+
+    /// Reads the entries of the backlog in seq order until the in-progress limit. An entry gone
+    /// since the listing (withdrawn) reads as gone; one written since is in the next listing,
+    /// which its file event brings.
+    pub(super) fn read_backlog(&mut self) {
+        while !self.backlog.is_empty() && self.jobs.active() < IN_FLIGHT {
+            let Some(seq) = self.backlog.pop_front() else {
+                break;
+            };
             if !self.jobs.needs_reading(seq) {
                 continue;
-            }
-            if self.jobs.active() >= IN_FLIGHT {
-                // The rest stays on disk, in order, until answers make room.
-                self.left_on_disk = true;
-                break;
             }
             self.read_entry(seq);
             // Each command takes its turn as soon as it is read, before later entries are read:
             // a `status` read after an action then sees that action in flight.
-            forwarded |= self.take_turns();
+            self.take_turns();
         }
-        forwarded
     }
 
     /// Reads one entry: a parse error, an unreadable or oversize entry is answered at once; a

@@ -77,8 +77,10 @@ pub(crate) struct Service {
     jobs: Jobs,
     /// The last commands answered, for `journal`, and what is known of those not answered yet.
     journal: journal::Journal,
-    /// The directory must be listed again (a file event, a timeout, room freed for entries).
+    /// The directory must be listed again (a file event, the safety rescan, a partial entry due).
     relist: bool,
+    /// When the directory was last listed.
+    listed_at: Instant,
     /// The trees changed since the `wait`s were last checked.
     trees_changed_for_waits: bool,
     /// The trees changed since the artifacts were last published.
@@ -88,8 +90,9 @@ pub(crate) struct Service {
     last_change: u64,
     /// Entries on disk at the last listing (`status`'s `queue`).
     on_disk: usize,
-    /// The last listing stopped at the in-progress limit: list again once an answer makes room.
-    left_on_disk: bool,
+    /// The complete-looking entries the last listing found and the in-progress limit left unread,
+    /// in seq order: read from here once answers make room, without listing the directory again.
+    backlog: std::collections::VecDeque<u64>,
     /// Shutting down: nothing more is carried out, everything owed is answered.
     stopping: bool,
     /// The action whose target is waited for (`--wait`): its turn is taken again until then.
@@ -165,12 +168,13 @@ pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
         jobs,
         journal: journal::Journal::default(),
         relist: true,
+        listed_at: Instant::now(),
         trees_changed_for_waits: false,
         artifacts_stale: true,
         artifacts_at: None,
         last_change: 0,
         on_disk: 0,
-        left_on_disk: false,
+        backlog: Default::default(),
         stopping: false,
         actionable: None,
         scrolling: None,
@@ -228,7 +232,10 @@ impl Service {
                 }
                 recv(self.link.tick) -> _ => {}
                 recv(self.link.stop) -> _ => break,
-                default(timeout) => self.relist = true,
+                // Woken for a deadline: listed again only when the safety rescan is due or a
+                // partial entry is to be reaped, not for every other deadline (the artifacts' every
+                // 100 ms, say), since a listing costs as much as the directory holds.
+                default(timeout) => self.relist |= self.listing_due(),
             }
             while let Ok(reply) = self.link.replies.try_recv() {
                 self.jobs.replied(reply);
@@ -241,6 +248,9 @@ impl Service {
             self.write_replies(false);
             if std::mem::take(&mut self.relist) {
                 self.read_entries();
+            } else {
+                // Room the answers of this round made, for the entries the last listing left.
+                self.read_backlog();
             }
             self.check_waits();
             // The action waiting for its target tries again on what changed (unless it was
@@ -315,12 +325,31 @@ impl Service {
         }
     }
 
-    fn next_timeout(&self) -> Duration {
-        let base = if self.watching {
+    /// Whether a listing is due without a file event: the safety rescan (or the poll) is due, or a
+    /// partial entry has not grown for the reaping time.
+    fn listing_due(&self) -> bool {
+        let reap = self.cfg.reap_after;
+        self.listed_at.elapsed() >= self.rescan_interval()
+            || !self
+                .jobs
+                .seqs(|j| matches!(j, Job::Partial { since, .. } if since.elapsed() >= reap))
+                .is_empty()
+    }
+
+    /// How often the directory is listed without a file event.
+    fn rescan_interval(&self) -> Duration {
+        if self.watching {
             SAFETY_RESCAN
         } else {
             POLL_INTERVAL
-        };
+        }
+    }
+
+    fn next_timeout(&self) -> Duration {
+        // The next listing without a file event, then any earlier deadline.
+        let base = self
+            .rescan_interval()
+            .saturating_sub(self.listed_at.elapsed());
         let now = Instant::now();
         let mut due = self
             .jobs
@@ -409,8 +438,6 @@ impl Service {
             return;
         }
         self.answered += 1;
-        // Room for the entries the last listing left unread.
-        self.relist |= self.left_on_disk;
         match entries::remove_entry(self.dir(), seq) {
             Ok(()) => self.jobs.insert(seq, Job::Answered { at: Instant::now() }),
             Err(e) => {

@@ -18,6 +18,8 @@
 //! A command's turn comes only before its deadline; its entry is taken (renamed `taken-<seq>.txt`)
 //! then, and a command whose client withdrew the entry first is dropped without an answer.
 
+mod answered;
+
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -65,6 +67,7 @@ pub(crate) enum Job {
     Stuck,
     /// Answered: the response is written and the entry removed. Kept so that a response nobody
     /// reads (its client gave up or died) is removed once it is older than the response TTL.
+    /// Held apart from the others ([`answered`]): [`Jobs::get`] never returns it.
     Answered { at: Instant },
 }
 
@@ -130,13 +133,16 @@ impl Job {
     }
 }
 
-/// Every command entry the service knows, by seq.
+/// Every command entry the service knows, by seq: the jobs not answered yet (and the terminal
+/// records, few), and apart from them the answered records, which every round's scans skip.
 #[derive(Default)]
 pub(crate) struct Jobs {
     map: BTreeMap<u64, Job>,
+    answered: answered::Answered,
 }
 
 impl Jobs {
+    /// The job of `seq` unless it is answered (an [`Job::Answered`] record is not returned).
     pub fn get(&self, seq: u64) -> Option<&Job> {
         self.map.get(&seq)
     }
@@ -145,20 +151,23 @@ impl Jobs {
     /// `Answered` seq whose entry is on disk again is a new command (its client read the old
     /// response and a new client claimed the seq): the old record goes, and the entry is read.
     pub fn needs_reading(&mut self, seq: u64) -> bool {
-        match self.map.get(&seq) {
-            None | Some(Job::Partial { .. }) => true,
-            Some(Job::Answered { .. }) => {
-                self.map.remove(&seq);
-                true
-            }
-            Some(_) => false,
+        if self.answered.remove(seq).is_some() {
+            return true;
         }
+        matches!(self.map.get(&seq), None | Some(Job::Partial { .. }))
     }
 
     /// How many commands are in progress (read and not answered); reading stops at
     /// [`crate::link::IN_FLIGHT`].
     pub fn active(&self) -> usize {
         self.map.values().filter(|j| j.is_active()).count()
+    }
+
+    /// Whether a command the app carries out (one that may draw) waits for its turn.
+    pub fn app_command_queued(&self) -> bool {
+        self.map.values().any(|j| {
+            matches!(j, Job::Queued { command, .. } if command.verb().side() == crate::protocol::Side::App)
+        })
     }
 
     /// How many commands are being carried out (at most one, by the turn rule).
@@ -178,7 +187,16 @@ impl Jobs {
     }
 
     pub fn insert(&mut self, seq: u64, job: Job) {
-        self.map.insert(seq, job);
+        match job {
+            Job::Answered { at } => {
+                self.map.remove(&seq);
+                self.answered.insert(seq, at);
+            }
+            job => {
+                self.answered.remove(seq);
+                self.map.insert(seq, job);
+            }
+        }
     }
 
     /// A command whose turn came takes it again later: queued, its entry already taken.
@@ -195,7 +213,10 @@ impl Jobs {
 
     /// Takes the job out: the caller answers it or puts it back in a new state.
     pub fn take(&mut self, seq: u64) -> Option<Job> {
-        self.map.remove(&seq)
+        match self.answered.remove(seq) {
+            Some(at) => Some(Job::Answered { at }),
+            None => self.map.remove(&seq),
+        }
     }
 
     /// The next command whose turn has come: the first queued one, once nothing is being carried
@@ -250,9 +271,10 @@ impl Jobs {
         }
     }
 
-    /// The answered seqs whose response is older than `ttl` at `now`.
-    pub fn answered_before(&self, now: Instant, ttl: Duration) -> Vec<u64> {
-        self.seqs(|j| matches!(j, Job::Answered { at } if now.duration_since(*at) >= ttl))
+    /// Takes out the answered records whose response is at least `ttl` old at `now`; their
+    /// seqs, oldest answer first.
+    pub fn sweep_answered(&mut self, now: Instant, ttl: Duration) -> Vec<u64> {
+        self.answered.sweep(now, ttl)
     }
 
     /// Records the render side's answer to a forwarded command. An answer for a seq that is not
@@ -284,7 +306,7 @@ impl Jobs {
             .collect()
     }
 
-    /// The seqs of the jobs in a state, in order.
+    /// The seqs of the jobs in a state, in order (never [`Job::Answered`]).
     pub fn seqs(&self, mut pick: impl FnMut(&Job) -> bool) -> Vec<u64> {
         self.map
             .iter()
@@ -312,9 +334,9 @@ impl Jobs {
                 Job::Settling(s) => Some(s.deadline),
                 Job::Partial { since, .. } => Some(*since + reap_after),
                 Job::Queued { deadline, .. } | Job::Forwarded { deadline, .. } => *deadline,
-                Job::Answered { at } => Some(*at + response_ttl),
                 _ => None,
             })
+            .chain(self.answered.next_due(response_ttl))
             .min()
     }
 
@@ -334,263 +356,17 @@ impl Jobs {
 
     /// Empties the map for shutdown, in seq order.
     pub fn drain(&mut self) -> Vec<(u64, Job)> {
-        std::mem::take(&mut self.map).into_iter().collect()
+        let mut all: Vec<(u64, Job)> = std::mem::take(&mut self.map).into_iter().collect();
+        all.extend(
+            self.answered
+                .drain()
+                .into_iter()
+                .map(|(seq, at)| (seq, Job::Answered { at })),
+        );
+        all.sort_unstable_by_key(|(seq, _)| *seq);
+        all
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::Failure;
-
-    fn queued(line: &str) -> Job {
-        Job::Queued {
-            command: Command::parse(line).unwrap(),
-            deadline: None,
-            taken: false,
-        }
-    }
-
-    fn forwarded(verb: Verb) -> Job {
-        Job::Forwarded {
-            verb,
-            settle: None,
-            since: Instant::now(),
-            deadline: None,
-            claim: Claim::default(),
-        }
-    }
-
-    fn reply(seq: u64, frame: u64) -> Reply {
-        Reply {
-            seq,
-            verb: Verb::Click,
-            frame,
-            result: Ok(String::new()),
-            hit: None,
-        }
-    }
-
-    #[test]
-    fn queued_commands_take_their_turn_in_seq_order() {
-        let mut jobs = Jobs::default();
-        jobs.insert(7, queued("snapshot"));
-        jobs.insert(3, queued("find role=button"));
-        assert_eq!(jobs.next_turn().unwrap().0, 3);
-        assert_eq!(jobs.next_turn().unwrap().0, 7);
-        assert!(jobs.next_turn().is_none());
-    }
-
-    #[test]
-    fn nothing_takes_its_turn_while_a_command_is_carried_out() {
-        let mut jobs = Jobs::default();
-        jobs.insert(1, forwarded(Verb::Click));
-        jobs.insert(2, queued("snapshot"));
-        assert!(jobs.next_turn().is_none());
-        jobs.replied(reply(1, 5));
-        assert!(jobs.next_turn().is_none(), "replied is not answered yet");
-        assert!(
-            jobs.take_replies(4, false).is_empty(),
-            "frame 5 not published"
-        );
-        let due = jobs.take_replies(5, false);
-        assert_eq!(due.len(), 1);
-        assert_eq!(due[0].0.seq, 1);
-        assert_eq!(jobs.next_turn().unwrap().0, 2);
-    }
-
-    #[test]
-    fn a_wait_does_not_hold_later_commands_back() {
-        let mut jobs = Jobs::default();
-        let now = Instant::now();
-        jobs.insert(
-            1,
-            Job::Waiting(PendingWait {
-                selector: Selector::parse("role=button").unwrap(),
-                gone: false,
-                started: now,
-                deadline: now + Duration::from_secs(5),
-            }),
-        );
-        jobs.insert(2, queued("click role=button"));
-        assert_eq!(jobs.next_turn().unwrap().0, 2);
-        assert_eq!(jobs.active(), 1);
-        assert_eq!(
-            jobs.next_deadline(Duration::ZERO, Duration::ZERO),
-            Some(now + Duration::from_secs(5))
-        );
-    }
-
-    #[test]
-    fn a_journal_long_poll_does_not_hold_later_commands_back() {
-        let mut jobs = Jobs::default();
-        let now = Instant::now();
-        jobs.insert(
-            1,
-            Job::Polling(PendingJournal {
-                after: 4,
-                deadline: now + Duration::from_secs(5),
-            }),
-        );
-        jobs.insert(2, queued("click role=button"));
-        assert_eq!(jobs.next_turn().unwrap().0, 2);
-        assert_eq!(jobs.active(), 1);
-        assert_eq!(jobs.in_flight(), 0);
-        let soon = now + Duration::from_millis(50);
-        jobs.limit(1, Some(soon));
-        assert_eq!(
-            jobs.next_deadline(Duration::from_secs(9), Duration::from_secs(9)),
-            Some(soon)
-        );
-    }
-
-    #[test]
-    fn a_reply_for_a_command_that_is_not_forwarded_is_dropped() {
-        let mut jobs = Jobs::default();
-        // Already answered (at shutdown, say): no job.
-        jobs.replied(reply(9, 1));
-        assert!(jobs.take_replies(u64::MAX, true).is_empty());
-        // Answered but unwritten: the late reply must not become a second answer.
-        jobs.insert(
-            4,
-            Job::Unwritten(Response::error(
-                4,
-                None,
-                Failure::new(crate::protocol::ErrorCode::AppError, "x", "y"),
-            )),
-        );
-        jobs.replied(reply(4, 1));
-        assert!(jobs.take_replies(u64::MAX, true).is_empty());
-        assert!(matches!(jobs.get(4), Some(Job::Unwritten(_))));
-    }
-
-    #[test]
-    fn answered_records_are_never_read_again_and_do_not_count_as_active() {
-        let mut jobs = Jobs::default();
-        jobs.insert(1, Job::Stuck);
-        jobs.insert(
-            2,
-            Job::Partial {
-                since: Instant::now(),
-                len: 3,
-            },
-        );
-        assert!(!jobs.needs_reading(1));
-        assert!(
-            jobs.needs_reading(2),
-            "a partial entry is read again until complete"
-        );
-        assert!(jobs.needs_reading(3));
-        assert_eq!(jobs.active(), 0);
-        // Entries gone from disk are forgotten; a forwarded one is kept (it is still owed).
-        jobs.insert(5, forwarded(Verb::Click));
-        jobs.forget_missing(&std::collections::BTreeSet::new());
-        assert!(jobs.get(1).is_none() && jobs.get(2).is_none());
-        assert!(jobs.get(5).is_some());
-        assert_eq!(jobs.in_flight(), 1);
-    }
-
-    #[test]
-    fn settle_options_travel_from_forwarded_to_replied() {
-        let mut jobs = Jobs::default();
-        let command = Command::parse("click @e1 --settle").unwrap();
-        let act = command.act_options().unwrap();
-        jobs.insert(
-            1,
-            Job::Forwarded {
-                verb: Verb::Click,
-                settle: Some(SettleAfter {
-                    options: act,
-                    before: "before".into(),
-                    deadline: None,
-                }),
-                since: Instant::now(),
-                deadline: None,
-                claim: Claim::default(),
-            },
-        );
-        jobs.replied(reply(1, 2));
-        let due = jobs.take_replies(2, false);
-        assert_eq!(due[0].1.as_ref().unwrap().before, "before");
-    }
-
-    #[test]
-    fn deadlines_come_due_and_limit_waits() {
-        let mut jobs = Jobs::default();
-        let now = Instant::now();
-        let soon = now + Duration::from_millis(50);
-        jobs.insert(
-            1,
-            Job::Queued {
-                command: Command::parse("click @e1").unwrap(),
-                deadline: Some(soon),
-                taken: false,
-            },
-        );
-        jobs.insert(2, queued("snapshot"));
-        jobs.insert(
-            3,
-            Job::Forwarded {
-                verb: Verb::Click,
-                settle: None,
-                since: now,
-                deadline: Some(now),
-                claim: Claim::default(),
-            },
-        );
-        assert_eq!(jobs.past_deadline(now), vec![3]);
-        assert_eq!(jobs.past_deadline(soon), vec![1, 3]);
-        assert_eq!(
-            jobs.next_deadline(Duration::from_secs(9), Duration::from_secs(9)),
-            Some(now)
-        );
-        assert_eq!(jobs.forwarded_since(), Some(now));
-        // A wait gives up at its command's deadline when that comes first.
-        jobs.insert(
-            4,
-            Job::Waiting(PendingWait {
-                selector: Selector::parse("role=button").unwrap(),
-                gone: false,
-                started: now,
-                deadline: now + Duration::from_secs(5),
-            }),
-        );
-        jobs.limit(4, Some(soon));
-        assert!(matches!(jobs.get(4), Some(Job::Waiting(w)) if w.deadline == soon));
-        jobs.limit(4, Some(now + Duration::from_secs(60)));
-        assert!(matches!(jobs.get(4), Some(Job::Waiting(w)) if w.deadline == soon));
-    }
-
-    #[test]
-    fn answered_seqs_are_swept_after_the_ttl_and_read_again_when_reused() {
-        let mut jobs = Jobs::default();
-        let now = Instant::now();
-        jobs.insert(1, Job::Answered { at: now });
-        assert_eq!(jobs.active(), 0);
-        let ttl = Duration::from_secs(60);
-        assert!(jobs.answered_before(now, ttl).is_empty());
-        assert_eq!(jobs.answered_before(now + ttl, ttl), vec![1]);
-        jobs.forget_missing(&std::collections::BTreeSet::new());
-        assert!(
-            jobs.get(1).is_some(),
-            "kept until the ttl: the response may still be unread"
-        );
-        assert!(
-            jobs.needs_reading(1),
-            "a new command-1.txt is a new command"
-        );
-        assert!(jobs.get(1).is_none(), "the old record goes");
-    }
-
-    #[test]
-    fn a_claim_is_won_by_exactly_one_side() {
-        let claim = Claim::default();
-        assert!(claim.take());
-        assert!(claim.take(), "taking again is harmless");
-        assert!(!claim.withdraw());
-        let claim = Claim::default();
-        assert!(claim.withdraw());
-        assert!(!claim.take());
-        assert!(!claim.withdraw(), "withdrawn once");
-    }
-}
+mod tests;
