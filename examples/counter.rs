@@ -24,11 +24,12 @@ use winit_automation::protocol::{ErrorCode, Failure};
 use winit_automation::{Automation, Bounds, Input, Widget, WindowState};
 
 const USAGE: &str =
-    "usage: counter [--dir DIR] [--size WxH]   (a headless app driven through its drop-box)
+    "usage: counter [--dir DIR] [--size WxH] [--queue-capacity N]   (a headless app driven through its drop-box)
 
   --dir DIR    the automation drop-box (default: $WINIT_AUTOMATION_DIR or target/winit-automation)
   --size WxH   its window's size in logical pixels (default 320x200); --headless is accepted, and
-               changes nothing: the counter is always headless";
+               changes nothing: the counter is always headless
+  --queue-capacity N  how many commands may wait in the drop-box (default 256)";
 
 const INCREMENT: Bounds = Bounds::new(20.0, 60.0, 120.0, 32.0);
 

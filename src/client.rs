@@ -420,6 +420,18 @@ impl Client {
         .map_err(ClientError::Enqueue)
     }
 
+    /// Enqueues raw command lines as consecutive entries with one listing of the directory (a
+    /// burst of thousands costs one); [`dropbox::queue::Batch`] has the seqs written, for
+    /// [`Client::wait`], and why the rest were not. Bad lines or a full queue write nothing.
+    pub fn enqueue_lines<S: AsRef<str>>(&self, lines: &[S]) -> dropbox::queue::Batch {
+        queue::enqueue_all(
+            &self.dir,
+            lines,
+            self.ready.queue_capacity,
+            self.ready.max_command_bytes,
+        )
+    }
+
     /// Waits for the response to `seq` up to the timeout, reads it and removes it. On timeout it
     /// withdraws the command if the app has not taken it yet ([`ClientError::Timeout`]).
     pub fn wait(&self, seq: u64) -> Result<Response, ClientError> {

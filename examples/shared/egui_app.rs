@@ -302,11 +302,12 @@ fn run_headless(spec: &Spec, mut ui: Ui, args: &Args) {
 pub fn main(spec: Spec, ui: impl FnMut(&mut egui::Ui) + 'static) {
     let (name, (w, h)) = (spec.name, spec.size);
     let usage = format!(
-        "usage: {name} [--dir DIR] [--headless [--size WxH]]
+        "usage: {name} [--dir DIR] [--headless [--size WxH]] [--queue-capacity N]
 
   --dir DIR    the automation drop-box (default: $WINIT_AUTOMATION_DIR or target/winit-automation)
   --headless   no window and no display: egui drawn into an offscreen texture
-  --size WxH   the headless frame size in pixels (default {w}x{h})"
+  --size WxH   the headless frame size in pixels (default {w}x{h})
+  --queue-capacity N  how many commands may wait in the drop-box (default 256)"
     );
     let args = Args::parse(name, &usage, spec.size, |_, _| Ok(false));
     let ui: Ui = Box::new(ui);

@@ -1,5 +1,5 @@
-//! Start-up every example shares: its flags (`--dir`, `--headless`, `--size`, `--help`) and the
-//! plugin, started with what it says on stderr. Included with `#[path = "shared/setup.rs"] mod
+//! Start-up every example shares: its flags (`--dir`, `--headless`, `--size`, `--queue-capacity`,
+//! `--help`) and the plugin, started with what it says on stderr. Included with `#[path = "shared/setup.rs"] mod
 //! setup;` (the window, the GPU and the event loop are shell.rs's).
 
 use winit_automation::{Automation, Builder};
@@ -12,6 +12,8 @@ pub struct Args {
     pub headless: bool,
     /// `--size WxH`: the headless frame's size in pixels.
     pub size: (u32, u32),
+    /// `--queue-capacity N`: how many command entries may wait (`Builder::queue_capacity`).
+    pub queue_capacity: Option<usize>,
 }
 
 impl Args {
@@ -28,7 +30,7 @@ impl Args {
             eprintln!("{name}: {why}\n{usage}");
             std::process::exit(2);
         };
-        let mut parsed = Args { dir: None, headless: false, size };
+        let mut parsed = Args { dir: None, headless: false, size, queue_capacity: None };
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -40,6 +42,10 @@ impl Args {
                 "--size" => match parse_size(args.next()) {
                     Some(s) => parsed.size = s,
                     None => fail("--size needs WIDTHxHEIGHT, e.g. --size 1920x1080"),
+                },
+                "--queue-capacity" => match args.next().and_then(|n| n.parse().ok()) {
+                    Some(n) if n > 0 => parsed.queue_capacity = Some(n),
+                    _ => fail("--queue-capacity needs a positive number of commands, e.g. 10000"),
                 },
                 "--help" | "-h" => {
                     eprintln!("{usage}");
@@ -63,6 +69,9 @@ pub fn automation(app: &str, builder: Builder, args: &Args) -> Automation {
     let mut builder = builder.app_name(app);
     if let Some(dir) = &args.dir {
         builder = builder.dir(dir);
+    }
+    if let Some(n) = args.queue_capacity {
+        builder = builder.queue_capacity(n);
     }
     let automation = builder.start().unwrap_or_else(|e| {
         eprintln!("{app}: {e}");

@@ -256,21 +256,91 @@ pub fn enqueue(
     capacity: usize,
     max_bytes: usize,
 ) -> Result<u64, EnqueueError> {
-    if line.contains(['\n', '\r']) {
-        return Err(EnqueueError::NotOneLine);
+    let batch = enqueue_all(dir, &[line], capacity, max_bytes);
+    match (batch.stopped, batch.seqs.first()) {
+        (Some(e), _) => Err(e),
+        (None, Some(&seq)) => Ok(seq),
+        (None, None) => unreachable!("one line written or a reason"),
     }
-    if line.len() + 1 > max_bytes {
-        return Err(EnqueueError::TooLong {
-            len: line.len() + 1,
-            max: max_bytes,
-        });
+}
+
+/// What [`enqueue_all`] wrote: the seqs of the lines written, in their order, and why the rest
+/// were not. Every seq here is a command the app will answer, even when `stopped` says why a
+/// later line was not written.
+#[derive(Debug)]
+pub struct Batch {
+    /// The written lines' seqs, in the lines' order (and rising).
+    pub seqs: Vec<u64>,
+    /// Why the lines after them were not written.
+    pub stopped: Option<EnqueueError>,
+}
+
+/// Writes `lines` as consecutive command entries with one listing of the directory, where
+/// [`enqueue`] lists it per line: a burst of thousands of commands costs one listing.
+///
+/// Every line is checked before any is written, and the whole batch must fit in `capacity`, so
+/// bad input or a full queue writes nothing. Each entry claims its seq with the same exclusive
+/// create as [`enqueue`]; only a file system error can stop the batch halfway ([`Batch`] says
+/// which lines were written).
+pub fn enqueue_all<S: AsRef<str>>(
+    dir: &Path,
+    lines: &[S],
+    capacity: usize,
+    max_bytes: usize,
+) -> Batch {
+    let stop = |e| Batch {
+        seqs: Vec::new(),
+        stopped: Some(e),
+    };
+    for line in lines {
+        let line = line.as_ref();
+        if line.contains(['\n', '\r']) {
+            return stop(EnqueueError::NotOneLine);
+        }
+        if line.len() + 1 > max_bytes {
+            return stop(EnqueueError::TooLong {
+                len: line.len() + 1,
+                max: max_bytes,
+            });
+        }
     }
+    let listing = match scan(dir) {
+        Ok(l) => l,
+        Err(source) => {
+            return stop(EnqueueError::Io {
+                path: dir.to_owned(),
+                source,
+            });
+        }
+    };
+    if listing.commands.len() + lines.len() > capacity {
+        return stop(EnqueueError::QueueFull { capacity });
+    }
+    let mut next = listing.max_seq().map_or(1, |m| m + 1);
+    let mut seqs = Vec::with_capacity(lines.len());
+    for line in lines {
+        match claim(dir, next, line.as_ref()) {
+            Ok(seq) => {
+                seqs.push(seq);
+                next = seq + 1;
+            }
+            Err(e) => {
+                return Batch {
+                    seqs,
+                    stopped: Some(e),
+                };
+            }
+        }
+    }
+    Batch {
+        seqs,
+        stopped: None,
+    }
+}
+
+/// Writes `line` as the entry of the first free seq from `seq` on; returns that seq.
+fn claim(dir: &Path, mut seq: u64, line: &str) -> Result<u64, EnqueueError> {
     let io = |path: PathBuf| move |source| EnqueueError::Io { path, source };
-    let listing = scan(dir).map_err(io(dir.to_owned()))?;
-    if listing.commands.len() >= capacity {
-        return Err(EnqueueError::QueueFull { capacity });
-    }
-    let mut seq = listing.max_seq().map_or(1, |m| m + 1);
     loop {
         let path = dir.join(command_file(seq));
         let mut file: File = match OpenOptions::new()
@@ -325,6 +395,35 @@ mod tests {
             fs::read_to_string(dir.join(command_file(3))).unwrap(),
             "status\n"
         );
+    }
+
+    #[test]
+    fn a_batch_takes_consecutive_free_seqs_or_writes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        // Seq 3's answer waits to be read: the batch steps over it.
+        fs::write(dir.join(response_file(3)), "ok 3 status\n").unwrap();
+        fs::write(dir.join(command_file(1)), "status\n").unwrap();
+        let batch = enqueue_all(dir, &["status", "snapshot", "find role=button"], 4, 100);
+        assert!(batch.stopped.is_none(), "{:?}", batch.stopped);
+        assert_eq!(batch.seqs, vec![4, 5, 6]);
+        assert_eq!(
+            fs::read_to_string(dir.join(command_file(5))).unwrap(),
+            "snapshot\n"
+        );
+        let before = scan(dir).unwrap().commands;
+        // Over the capacity as a whole, or one bad line: nothing is written.
+        let full = enqueue_all(dir, &["status"; 1], 4, 100);
+        assert!(matches!(
+            full.stopped,
+            Some(EnqueueError::QueueFull { capacity: 4 })
+        ));
+        let bad = enqueue_all(dir, &["status", "two\nlines"], 9, 100);
+        assert!(matches!(bad.stopped, Some(EnqueueError::NotOneLine)));
+        let long = enqueue_all(dir, &["status", &"x".repeat(200)], 9, 100);
+        assert!(matches!(long.stopped, Some(EnqueueError::TooLong { .. })));
+        assert!(full.seqs.is_empty() && bad.seqs.is_empty() && long.seqs.is_empty());
+        assert_eq!(scan(dir).unwrap().commands, before);
     }
 
     #[test]

@@ -136,7 +136,7 @@ pub struct Spawn {
     timeout: Duration,
     settle: bool,
     wait_for_tree: bool,
-    trace: Option<PathBuf>,
+    trace: Tracing,
 }
 
 impl Spawn {
@@ -154,7 +154,7 @@ impl Spawn {
             timeout: DEFAULT_COMMAND_TIMEOUT,
             settle: true,
             wait_for_tree: true,
-            trace: None,
+            trace: Tracing::ForArtifacts,
         }
     }
 
@@ -260,7 +260,15 @@ impl Spawn {
     /// Without it the app still records a trace, without frames, which a failing test writes
     /// with its other artifacts.
     pub fn trace(mut self, file: impl Into<PathBuf>) -> Spawn {
-        self.trace = Some(file.into());
+        self.trace = Tracing::To(file.into());
+        self
+    }
+
+    /// Records no trace at all, not even the one a failure's artifacts would hold (they then have
+    /// the tree and the last screenshot only). For benchmarks, whose figures should be the app's
+    /// and the drop-box's, without the trace's work after each command.
+    pub fn untraced(mut self) -> Spawn {
+        self.trace = Tracing::Off;
         self
     }
 
@@ -340,6 +348,17 @@ impl Spawn {
     }
 }
 
+/// What trace a [`Spawn`]ed app records.
+#[derive(Debug, Clone)]
+enum Tracing {
+    /// One without frames, which only a failure's artifacts use.
+    ForArtifacts,
+    /// One with frames, written to this file when the app goes.
+    To(PathBuf),
+    /// None ([`Spawn::untraced`]).
+    Off,
+}
+
 /// Whether `program` names a file in one of `PATH`'s folders (or is a path that exists).
 fn in_path(program: &std::ffi::OsStr) -> bool {
     let path = Path::new(program);
@@ -413,7 +432,12 @@ impl App {
     }
 
     /// Starts the test's trace; with `file` (and frames) as [`Spawn::trace`] asked.
-    fn start_trace(&mut self, file: Option<PathBuf>) -> Result<(), SpawnError> {
+    fn start_trace(&mut self, tracing: Tracing) -> Result<(), SpawnError> {
+        let file = match tracing {
+            Tracing::Off => return Ok(()),
+            Tracing::ForArtifacts => None,
+            Tracing::To(file) => Some(file),
+        };
         let start = Command::Trace(TraceCommand::Start {
             screenshots: file.is_some(),
             // The trace only a failure's artifacts would use gives way to a test's own.
