@@ -45,11 +45,13 @@ use winit_automation::{Automation, FrameTarget, WindowState};
 
 const USAGE: &str =
     "usage: demo [--dir DIR] [--continuous] [--headless [--size WxH]] [--submit-label TEXT]
+            [--queue-capacity N]
 
   --dir DIR      the automation drop-box (default: $WINIT_AUTOMATION_DIR or target/winit-automation)
   --continuous   redraw at 60 Hz even when nothing changes (default: only when needed)
   --headless     no window and no display: draw into an offscreen texture, one frame per command
   --size WxH     the headless frame size in pixels (default 800x600)
+  --queue-capacity N  how many commands may wait in the drop-box (default 256)
   --submit-label TEXT  the Submit button's label (default Submit): a changed UI for the tests
                  that replay a recorded script against it";
 
@@ -136,7 +138,8 @@ impl shell::App for Windowed {
     }
 
     /// One frame: the plugin's input, the tree, `publish` (the answers go out before any GPU
-    /// work), then drawing, the capture and the submit, which ends the frame.
+    /// work), then drawing, the capture and the submit, which ends the frame. Drawing on demand,
+    /// a frame the next queued command draws over (`Frame::superseded`, a burst) is not drawn.
     fn frame(&mut self, cx: Cx<'_, Self>) -> bool {
         let Cx { gpu, window, id, screen, access, renderer: gfx } = cx;
         self.next_frame = Instant::now() + FRAME;
@@ -155,15 +158,23 @@ impl shell::App for Windowed {
                 None => {}
             }
         }
+        // Drawing continuously, the swapchain image is acquired already and is presented.
+        let superseded = !self.continuous && frame.superseded();
         if std::mem::take(&mut self.ui.changed) {
             let update = self.ui.tree(scale);
             access.update_if_active(|| update.clone());
             frame.tree_update(id, update);
-            // Keep drawing until the changed state is on screen.
-            window.request_redraw();
+            // Keep drawing until the changed state is on screen (superseded: the next command's
+            // frame draws it, and the plugin wakes the app if that command never comes).
+            if !superseded {
+                window.request_redraw();
+            }
         }
         // The tree is complete: the answers of this frame's actions are written now.
         let mut frame = frame.publish();
+        if superseded {
+            return !quit;
+        }
         if !self.continuous {
             shown = screen.acquire(&gpu.device);
         }

@@ -234,6 +234,18 @@ impl<S: Stage> Frame<S> {
         self.end.render.wants_capture(u64::from(window))
     }
 
+    /// Whether this frame's picture is drawn over before anyone could see it: every command whose
+    /// input it carries has more input, or another command that draws, queued behind it (a
+    /// burst), and no screenshot waits for it. The app may then skip drawing and presenting it:
+    /// its tree is published and its answers go out as for any frame, and the next frame comes
+    /// with the next command. The last frame of a burst, a frame a screenshot or a trace wants,
+    /// a frame with no injected input and every frame with the feature off are never superseded;
+    /// if the command meant to follow never goes out (it expired, say), the app is woken for a
+    /// frame that is drawn (docs/protocol.md, section 4.1, "Bursts").
+    pub fn superseded(&self) -> bool {
+        self.end.opened && self.end.render.superseded()
+    }
+
     /// Hands over the texture `window`'s frame ends in (the surface texture, or the texture the
     /// frame is drawn into, [`FrameTarget::texture`](crate::FrameTarget::texture)), after drawing
     /// into `encoder`. When a screenshot waits for this frame, a copy into a staging buffer is

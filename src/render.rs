@@ -79,6 +79,10 @@ struct State {
     open: bool,
     /// Whether a frame asked to open while one was (it joined): the next frame must come.
     joined: bool,
+    /// Whether the open frame's input is all drawn over by a later frame ([`Frame::superseded`]).
+    ///
+    /// [`Frame::superseded`]: crate::Frame::superseded
+    superseded: bool,
     /// The windows the app has captured a frame of: a later frame of theirs that ends without a
     /// capture was not drawn (no swapchain image, say), and its screenshots wait for the next.
     captured: Vec<u64>,
@@ -94,6 +98,8 @@ struct Pending {
     next: usize,
     deadline: Option<Instant>,
     claim: Claim,
+    /// Another command that draws follows it ([`Order::followed`]).
+    followed: bool,
     /// What the app reported for its press ([`RenderSide::pointer_hit`]).
     reported: Option<Option<accesskit::NodeId>>,
     /// Set when its press is delivered: reports are taken until it is given up.
@@ -233,6 +239,7 @@ impl RenderSide {
                 ring: Ring::new(),
                 open: false,
                 joined: false,
+                superseded: false,
                 captured: Vec::new(),
             }),
             thread: Some(service.thread),
@@ -256,6 +263,13 @@ impl RenderSide {
 
     pub fn wants_capture(&self, window: u64) -> bool {
         self.state().wanted.iter().any(|w| w.window == window)
+    }
+
+    /// Whether the open frame's picture is drawn over before anyone could want it: all its input
+    /// is followed by a later frame's, and no screenshot waits for it.
+    pub fn superseded(&self) -> bool {
+        let state = self.state();
+        state.superseded && state.wanted.is_empty()
     }
 
     /// Encodes a copy of `texture` for each screenshot of `window` waiting for this frame.

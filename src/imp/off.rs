@@ -39,6 +39,9 @@ impl Render {
     pub fn frame_number(&self) -> u64 {
         0
     }
+    pub fn superseded(&self) -> bool {
+        false
+    }
     pub fn wants_capture(&self, _: u64) -> bool {
         false
     }

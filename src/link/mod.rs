@@ -57,6 +57,10 @@ pub(crate) struct Order {
     /// Shared with the service: decides whether the render side took the order or the service
     /// withdrew it at its deadline.
     pub claim: Claim,
+    /// Another command that draws was queued behind it when it was sent: the picture of the frame
+    /// that carries its last input is drawn over by the next command's frame
+    /// ([`crate::Frame::superseded`]).
+    pub followed: bool,
 }
 
 /// Who has an [`Order`]: the render side takes it when it delivers its first input stage, the

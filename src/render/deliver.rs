@@ -22,6 +22,7 @@ impl RenderSide {
             return false;
         }
         state.open = true;
+        state.superseded = false;
         true
     }
 
@@ -42,6 +43,7 @@ impl RenderSide {
             plan,
             deadline,
             claim,
+            followed,
         }) = self.link.orders.try_recv()
         {
             state.pending.push_back(Pending {
@@ -51,6 +53,7 @@ impl RenderSide {
                 next: 0,
                 deadline,
                 claim,
+                followed,
                 reported: None,
                 awaiting: None,
             });
@@ -60,6 +63,9 @@ impl RenderSide {
         }
         let now = Instant::now();
         let mut out = Vec::new();
+        // Whether every command this frame carries input of is drawn over by a later frame (its
+        // next stage's, or the next command's): `None` while the frame carries none.
+        let mut replaced: Option<bool> = None;
         while let Some(p) = state.pending.front_mut() {
             let late = p.deadline.is_some_and(|d| d <= now);
             if p.next == 0 {
@@ -114,6 +120,8 @@ impl RenderSide {
                 continue;
             }
             let Some(plan) = &mut p.plan else {
+                // The app answers it: what it does with the frame is its own.
+                replaced = Some(false);
                 if let Some(p) = state.pending.pop_front() {
                     out.push(Input::Request(Request::new(
                         p.seq,
@@ -155,7 +163,9 @@ impl RenderSide {
                 }
             }
             p.next += 1;
-            if p.next < plan.stages.len() {
+            let more = p.next < plan.stages.len();
+            replaced = Some(replaced.unwrap_or(true) && (more || p.followed));
+            if more {
                 break;
             }
             if !captured {
@@ -205,6 +215,7 @@ impl RenderSide {
                 break;
             }
         }
+        state.superseded = replaced.unwrap_or(false);
         out.into_iter()
     }
 }

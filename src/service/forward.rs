@@ -183,12 +183,17 @@ impl Service {
             self.trace_aimed(seq, &command, p);
         }
         let claim = Claim::default();
+        // A burst: the next command's frame draws over this one's (the service wakes the app for
+        // a picture if that command never goes out, `take_turns`).
+        let followed = self.jobs.app_command_queued();
+        self.picture_owed = followed;
         let order = Order {
             seq,
             command,
             plan,
             deadline,
             claim: claim.clone(),
+            followed,
         };
         match self.link.orders.try_send(order) {
             Ok(()) => {
@@ -240,6 +245,8 @@ impl Service {
             plan: Some(step.plan),
             deadline,
             claim: claim.clone(),
+            // The action takes its turn again after the step: its frame draws over this one.
+            followed: true,
         };
         match self.link.orders.try_send(order) {
             Ok(()) => {

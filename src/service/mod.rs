@@ -105,6 +105,9 @@ pub(crate) struct Service {
     marks: Vec<(u64, marks::Boxes)>,
     /// The running trace (`trace start`), fed by every answer.
     trace: Option<trace::Trace>,
+    /// The last order sent was followed by another command that draws, so its frame may not
+    /// have been drawn: if no command goes out after it, the app is woken for a frame that is.
+    picture_owed: bool,
     /// How many traces were started: the next one's number.
     traces: u64,
     /// Screenshots that came while `trace stop` waited for its frames: written next round.
@@ -180,6 +183,7 @@ pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
         scrolling: None,
         marks: Vec::new(),
         trace: None,
+        picture_owed: false,
         traces: 0,
         deferred_captures: Vec::new(),
         answered: 0,
@@ -540,6 +544,11 @@ impl Service {
             }
         }
         if forwarded {
+            self.wake_app();
+        } else if self.picture_owed && self.jobs.in_flight() == 0 {
+            // The command meant to draw over the last one's frame did not go out (expired,
+            // withdrawn, refused): the app draws a frame of its own instead.
+            self.picture_owed = false;
             self.wake_app();
         }
         forwarded

@@ -227,6 +227,7 @@ impl Service {
             }),
             deadline: None,
             claim: Claim::default(),
+            followed: false,
         };
         if self.link.orders.try_send(order).is_ok() {
             self.wake_app();

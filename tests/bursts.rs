@@ -1,0 +1,153 @@
+//! Bursts (docs/protocol.md section 4.1, "Bursts: superseded frames"): a frame whose action has
+//! another command that draws queued behind it is superseded (the app may skip drawing it); the
+//! last frame of a burst and a screenshot's frame never are; every action is still answered after
+//! its own frame; and when the command meant to draw over a superseded frame never goes out, the
+//! app is woken for a frame that is drawn. Run frame by frame on the test thread (a stepped test
+//! app), so which frame carries which command is exact.
+#![cfg(all(feature = "automation", feature = "client"))]
+
+mod common;
+#[path = "common/fixture.rs"]
+mod fixture;
+
+use std::time::Duration;
+
+use common::{Handed, PATIENCE, SteppedApp, TestApp, window_state};
+use fixture::Form;
+use winit::event::MouseButton;
+use winit_automation::protocol::ErrorCode;
+
+const CLICK: &str = "click name=\"Remember me\"";
+
+fn app() -> SteppedApp {
+    let app = TestApp::builder()
+        .window(window_state("Bursts", 1.0))
+        .tree(Form::default().update())
+        .stepped();
+    app.frame(|_| {});
+    app
+}
+
+/// Writes `lines` in one batch, then waits for a `status` behind them: every one of them is read
+/// (queued, or sent to the app) once it is answered, since entries are read in seq order.
+fn burst(app: &SteppedApp, lines: &[&str]) -> Vec<u64> {
+    let batch = app.client().enqueue_lines(lines);
+    assert!(batch.stopped.is_none(), "{:?}", batch.stopped);
+    app.ok("status");
+    batch.seqs
+}
+
+/// One frame: what it was handed and whether it was superseded.
+fn frame(app: &SteppedApp) -> (Vec<Handed>, bool) {
+    let handed = app.begin_frame();
+    let superseded = app.open_frame().superseded();
+    app.end_frame();
+    (handed, superseded)
+}
+
+/// Runs frames until one is handed input (between frames, waits for the plugin to wake the app,
+/// as it does when it sends a command); what it was handed and whether it was superseded.
+fn next_input_frame(app: &SteppedApp) -> (Vec<Handed>, bool) {
+    loop {
+        let (handed, superseded) = frame(app);
+        if !handed.is_empty() {
+            return (handed, superseded);
+        }
+        assert!(app.woken(PATIENCE), "no command came");
+    }
+}
+
+/// The next frame handed input: one click's press, answered `ok` after that frame. Returns
+/// whether it was superseded and the answer's frame.
+fn click_frame(app: &SteppedApp, seq: u64) -> (bool, u64) {
+    let (handed, superseded) = next_input_frame(app);
+    assert_eq!(presses(&handed), 1, "{handed:?}");
+    (superseded, answered_frame(app, seq))
+}
+
+fn presses(handed: &[Handed]) -> usize {
+    handed
+        .iter()
+        .filter(|h| **h == Handed::Button(MouseButton::Left, true))
+        .count()
+}
+
+/// The frame of the answer to `seq`, which must be `ok`.
+fn answered_frame(app: &SteppedApp, seq: u64) -> u64 {
+    let response = app.client().wait(seq).unwrap();
+    assert!(response.is_ok(), "{response:?}");
+    response
+        .body()
+        .lines()
+        .find_map(|l| l.strip_prefix("frame "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no frame line: {response:?}"))
+}
+
+#[test]
+fn in_a_burst_every_click_is_answered_after_its_frame_and_only_the_last_frame_must_be_drawn() {
+    let app = app();
+    let seqs = burst(&app, &[CLICK, CLICK, CLICK]);
+    // The first click went out as soon as it was read, maybe before the others were: whether its
+    // frame is superseded depends on that. The second went out with the third behind it.
+    let (_, first) = click_frame(&app, seqs[0]);
+    let (superseded, second) = click_frame(&app, seqs[1]);
+    assert!(
+        superseded,
+        "the second click's frame is drawn over by the third's"
+    );
+    let (superseded, third) = click_frame(&app, seqs[2]);
+    assert!(!superseded, "the last frame of a burst is drawn");
+    // Each answered after its own frame, in order.
+    assert!(first < second && second < third, "{first} {second} {third}");
+    // A frame with no injected input is never superseded.
+    let (handed, superseded) = frame(&app);
+    assert!(handed.is_empty() && !superseded);
+}
+
+#[test]
+fn a_screenshot_in_a_burst_gets_a_frame_that_is_drawn() {
+    let app = app();
+    let seqs = burst(&app, &[CLICK, CLICK, "screenshot shot", CLICK]);
+    click_frame(&app, seqs[0]);
+    let (superseded, _) = click_frame(&app, seqs[1]);
+    assert!(superseded, "followed by the screenshot: drawn over");
+    let (handed, superseded) = next_input_frame(&app);
+    assert!(
+        matches!(handed.as_slice(), [Handed::Request(line)] if line.starts_with("screenshot")),
+        "{handed:?}"
+    );
+    assert!(!superseded, "a screenshot's frame is never superseded");
+    assert!(app.client().wait(seqs[2]).unwrap().is_ok());
+    let (superseded, _) = click_frame(&app, seqs[3]);
+    assert!(!superseded);
+}
+
+#[test]
+fn when_the_command_meant_to_draw_over_a_frame_never_goes_out_the_app_is_woken_to_draw() {
+    let app = app();
+    // The third click is refused at its turn (nothing is named so), so nothing draws over the
+    // second click's frame.
+    let seqs = burst(&app, &[CLICK, CLICK, "click name=Nowhere"]);
+    click_frame(&app, seqs[0]);
+    // The second click went out with the first one's answer, and the app was woken for it; the
+    // service answers this `status` after that.
+    app.ok("status");
+    while app.woken(Duration::ZERO) {}
+    let (handed, superseded) = frame(&app);
+    assert_eq!(presses(&handed), 1);
+    assert!(superseded, "the refused click was queued behind it");
+    let refused = app.client().wait(seqs[2]).unwrap();
+    assert_eq!(
+        refused.error_code(),
+        Some(ErrorCode::NotFound),
+        "{refused:?}"
+    );
+    assert!(
+        app.woken(PATIENCE),
+        "the app is woken for a frame that is drawn"
+    );
+    let (handed, superseded) = frame(&app);
+    assert!(handed.is_empty() && !superseded, "that frame is drawn");
+    assert!(app.client().wait(seqs[1]).unwrap().is_ok());
+}
