@@ -2,13 +2,40 @@
 # The benchmarks: one table row per performance target, measured here, against its target.
 # Builds the release demo the windowed and headless rows drive, runs every bench target, then the
 # feature-off checks. Asserts nothing. Needs xvfb, mesa-vulkan-drivers and binutils (nm).
-# After the first release build it takes about three minutes on two cores.
+# After the first release build it takes about five minutes on two cores.
+#
+#   scripts/bench.sh [--peer DIR]
+#
+# --peer DIR: a Native SDK checkout with its `ui-inbox` example and CLI built with automation
+# (../shared/peer-native/README.md, docs/performance.md): benches/versus.rs then measures it
+# beside this crate, taking turns per block of samples, and prints the ratios.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --peer)
+            [ $# -ge 2 ] || { echo "bench.sh: --peer needs the Native SDK checkout" >&2; exit 2; }
+            [ -x "$2/examples/ui-inbox/zig-out/bin/ui-inbox" ] || {
+                echo "bench.sh: no $2/examples/ui-inbox/zig-out/bin/ui-inbox; build the peer first (docs/performance.md)" >&2
+                exit 2
+            }
+            export WINIT_AUTOMATION_PEER="$(cd "$2" && pwd)"
+            shift 2
+            ;;
+        -h|--help)
+            sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+            exit 0
+            ;;
+        *)
+            echo "bench.sh: unknown argument $1 (usage: scripts/bench.sh [--peer DIR])" >&2
+            exit 2
+            ;;
+    esac
+done
 target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
 
 cargo build --release --quiet --all-features --examples
-cargo bench --quiet --all-features --bench floor --bench trees --bench frame --bench clicks --bench trace
+cargo bench --quiet --all-features --bench floor --bench versus --bench backlog --bench trees --bench frame --bench clicks --bench trace
 # The same render loop with the feature off (the shim).
 cargo bench --quiet --bench frame_off
 
