@@ -242,6 +242,11 @@ impl<S: Stage> Frame<S> {
     /// a frame with no injected input and every frame with the feature off are never superseded;
     /// if the command meant to follow never goes out (it expired, say), the app is woken for a
     /// frame that is drawn (docs/protocol.md, section 4.1, "Bursts").
+    ///
+    /// Skipping a frame leaves its changes to the next frame to draw: an app that redraws only
+    /// what changed keeps what this frame changed marked dirty, in every window (the next
+    /// command may go to another window). An app that answers screenshot requests itself
+    /// (`Builder::app_screenshots`) draws before it answers one.
     pub fn superseded(&self) -> bool {
         self.end.opened && self.end.render.superseded()
     }

@@ -12,7 +12,7 @@ mod fixture;
 
 use std::time::Duration;
 
-use common::{Handed, PATIENCE, SteppedApp, TestApp, window_state};
+use common::{Handed, PATIENCE, Session, SteppedApp, TestApp, window_state};
 use fixture::Form;
 use winit::event::MouseButton;
 use winit_automation::protocol::ErrorCode;
@@ -73,7 +73,7 @@ fn presses(handed: &[Handed]) -> usize {
 }
 
 /// The frame of the answer to `seq`, which must be `ok`.
-fn answered_frame(app: &SteppedApp, seq: u64) -> u64 {
+fn answered_frame(app: &Session, seq: u64) -> u64 {
     let response = app.client().wait(seq).unwrap();
     assert!(response.is_ok(), "{response:?}");
     response
@@ -150,4 +150,39 @@ fn when_the_command_meant_to_draw_over_a_frame_never_goes_out_the_app_is_woken_t
     let (handed, superseded) = frame(&app);
     assert!(handed.is_empty() && !superseded, "that frame is drawn");
     assert!(app.client().wait(seqs[1]).unwrap().is_ok());
+}
+
+#[test]
+fn a_burst_past_the_in_progress_limit_is_read_from_its_listing_and_each_click_answered_once() {
+    // 150 clicks at once: the service reads 64, and the rest from the same listing as answers
+    // make room (no file event comes for them after they were written).
+    let app = TestApp::builder()
+        .window(window_state("Bursts", 1.0))
+        .tree(Form::default().update())
+        .start();
+    let lines = vec![CLICK; 150];
+    let batch = app.client().enqueue_lines(&lines);
+    assert!(batch.stopped.is_none(), "{:?}", batch.stopped);
+    let frames: Vec<u64> = batch
+        .seqs
+        .iter()
+        .map(|&seq| answered_frame(&app, seq))
+        .collect();
+    assert!(
+        frames.windows(2).all(|w| w[0] < w[1]),
+        "each in a frame of its own, in order: {frames:?}"
+    );
+    let handed = common::all(&app.take_frames());
+    assert_eq!(presses(&handed), 150, "each click pressed once");
+    let left: Vec<String> = std::fs::read_dir(app.dir())
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| {
+            n.starts_with("command-") || n.starts_with("taken-") || n.starts_with("response-")
+        })
+        .collect();
+    assert!(
+        left.is_empty(),
+        "nothing left and no second answer: {left:?}"
+    );
 }

@@ -10,13 +10,15 @@ use crossbeam_channel::Sender;
 /// a full channel means a wake-up is already pending, so events coalesce. `None` when the
 /// directory cannot be watched; the caller then polls.
 ///
-/// Only what a writer does counts: a file opened or closed after reading (the service reading an
-/// entry, a client reading its response) wakes nobody. A rename counts under the name the file
-/// arrives with, never the one it leaves: a response published by renaming its temporary wakes
-/// its client, while the app taking an entry (`command-<seq>.txt` to `taken-<seq>.txt`) wakes
-/// nobody. So a burst of commands costs the service no listing of the directory per command that
-/// its own reads and renames would cause. (A client's withdrawal, a rename away too, is seen at the
-/// entry's turn or at the next listing.)
+/// A file opened, or closed after reading (the service reading an entry, a client reading its
+/// response), wakes nobody. A rename counts under the name the file arrives with, never the one
+/// it leaves: a response published by renaming its temporary wakes its client, while the app
+/// taking an entry (`command-<seq>.txt` to `taken-<seq>.txt`) wakes nobody. So a burst of
+/// commands the app carries out costs the service no listing of the directory per command that
+/// its own reads and renames would cause. (Creations, writes, removals and other changes still
+/// count: an entry the service answers without taking, such as `status`, is removed under its own
+/// name and wakes it once. A client's withdrawal, a rename away, is seen at the entry's turn or at
+/// the next listing.)
 pub(crate) fn watch(
     dir: &Path,
     wake: Sender<()>,

@@ -239,6 +239,9 @@ impl Service {
     ) -> Forwarded {
         let verb = command.verb();
         let claim = Claim::default();
+        // The action's own frame draws over the step's; if the action never goes out (it gives
+        // up, or its deadline passes), the app is woken for a frame that is drawn.
+        self.picture_owed = true;
         let order = Order {
             seq,
             command: command.clone(),
