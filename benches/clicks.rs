@@ -4,23 +4,40 @@
 //!   p50 and p99, and each app's journal holding exactly the clicks sent to it (no cross-talk);
 //! - egui's demo gallery at 1920x1080: frames and milliseconds per click.
 //!
+//! The round trip rows say how many times the drop-box's floor (benches/shared/floor.rs,
+//! measured back to back at the start) their p50 and p99 are.
+//!
 //! Every demo click's effect is checked (benches/shared/demo.rs). Prints medians and p99 against
 //! the targets; asserts nothing. `bash scripts/bench.sh` builds the release examples first.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 #[path = "shared/demo.rs"]
 mod demo;
+#[path = "shared/floor.rs"]
+mod floor;
 #[path = "shared/stats.rs"]
 mod stats;
 
 use std::time::{Duration, Instant};
 
 use demo::{click_round_trips, name_adapter};
-use stats::{ms, percentile, verdict};
+use stats::{ms, p50_p99, percentile, verdict};
+
+/// The floor's p50 and p99.
+type Floor = (Duration, Duration);
+
+/// `p50 / p99` as multiples of the floor's.
+fn over(floor: Floor, p50: Duration, p99: Duration) -> String {
+    format!(
+        "{:.1} / {:.1} x floor",
+        p50.as_secs_f64() / floor.0.as_secs_f64(),
+        p99.as_secs_f64() / floor.1.as_secs_f64()
+    )
+}
 use winit_automation::testing::{App, Spawn};
 
 /// Eight headless demos at once, each clicked `samples` times from its own thread.
-fn parallel(n: usize, samples: usize) {
+fn parallel(n: usize, samples: usize, floor: Floor) {
     let apps: Vec<App> = (0..n).map(|_| demo::demo(true, &[])).collect();
     let results: Vec<(Vec<Duration>, usize)> = std::thread::scope(|s| {
         let handles: Vec<_> = apps
@@ -60,9 +77,10 @@ fn parallel(n: usize, samples: usize) {
         ms(worst_p99)
     );
     println!(
-        "| {n} headless demos at once: all their clicks together | {} | {} | - | - |",
+        "| {n} headless demos at once: all their clicks together | {} | {} | - | {} |",
         ms(percentile(&all, 0.5)),
-        ms(percentile(&all, 0.99))
+        ms(percentile(&all, 0.99)),
+        over(floor, percentile(&all, 0.5), percentile(&all, 0.99))
     );
     let expected = 10 + samples;
     let clean = results.iter().all(|(_, clicks)| *clicks == expected);
@@ -78,7 +96,7 @@ fn parallel(n: usize, samples: usize) {
 }
 
 /// egui's demo gallery at 1920x1080, headless: frames and time per click on its checkbox.
-fn gallery(samples: usize) {
+fn gallery(samples: usize, floor: Floor) {
     let app = Spawn::example("egui_gallery")
         .headless(1920, 1080)
         .settle_actions(false)
@@ -132,9 +150,10 @@ fn gallery(samples: usize) {
         verdict(f50 <= 1)
     );
     println!(
-        "| egui gallery 1920x1080 headless: click round trip | {} | {} | - | - |",
+        "| egui gallery 1920x1080 headless: click round trip | {} | {} | - | {} |",
         ms(p50),
-        ms(p99)
+        ms(p99),
+        over(floor, p50, p99)
     );
     settled_times.sort();
     println!(
@@ -145,12 +164,19 @@ fn gallery(samples: usize) {
 }
 
 fn main() {
+    floor::serve_if_asked();
+    let floor = p50_p99(&mut floor::round_trips(200, 2_000, Duration::ZERO));
     println!(
         "machine: {} cores; samples after warm-up; medians and p99",
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
     println!("| what | p50 | p99 | target | |");
     println!("|---|---|---|---|---|");
-    parallel(8, 100);
-    gallery(15);
+    println!(
+        "| the drop-box's floor (benches/shared/floor.rs), back to back | {} | {} | - | 1 / 1 x floor |",
+        ms(floor.0),
+        ms(floor.1)
+    );
+    parallel(8, 100, floor);
+    gallery(15, floor);
 }

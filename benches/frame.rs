@@ -10,6 +10,9 @@
 //!   against the raw RGBA size, and the render thread's own time in `capture` + the frame's end
 //!   (in process, on a real device: what the plugin adds to the frame, the app's submit excluded).
 //!
+//! Each command round trip row also prints its p50 and p99 as ratios to the drop-box's floor
+//! (benches/shared/floor.rs), measured back to back at the start, as these round trips are.
+//!
 //! Prints medians and p99 against the targets; asserts nothing. Run it with `bash scripts/bench.sh`,
 //! which builds the release demo first.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -18,6 +21,8 @@ use std::time::{Duration, Instant};
 
 #[path = "../tests/common/app.rs"]
 mod app;
+#[path = "shared/floor.rs"]
+mod floor;
 #[path = "shared/gpu.rs"]
 mod gpu;
 #[path = "shared/render_loop.rs"]
@@ -33,7 +38,21 @@ fn percentile(sorted: &[Duration], q: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
-fn row(what: &str, v: &mut [Duration], target: Duration, unit_us: bool) {
+/// The drop-box's floor (p50, p99), for the ratio column; `None` for rows that are no round trip.
+type Floor = Option<(Duration, Duration)>;
+
+/// `p50 / p99` as multiples of the floor's.
+fn over(floor: Floor, p50: Duration, p99: Duration) -> String {
+    floor.map_or("-".to_owned(), |(f50, f99)| {
+        format!(
+            "{:.1} / {:.1}",
+            p50.as_secs_f64() / f50.as_secs_f64(),
+            p99.as_secs_f64() / f99.as_secs_f64()
+        )
+    })
+}
+
+fn row(what: &str, v: &mut [Duration], target: Duration, unit_us: bool, floor: Floor) {
     v.sort();
     let (p50, p99) = (percentile(v, 0.5), percentile(v, 0.99));
     let fmt = |d: Duration| {
@@ -44,11 +63,12 @@ fn row(what: &str, v: &mut [Duration], target: Duration, unit_us: bool) {
         }
     };
     println!(
-        "| {what} | {} | {} | <= {} | {} |",
+        "| {what} | {} | {} | <= {} | {} | {} |",
         fmt(p50),
         fmt(p99),
         fmt(target),
-        if p50 <= target { "met" } else { "MISSED" }
+        if p50 <= target { "met" } else { "MISSED" },
+        over(floor, p50, p99)
     );
 }
 
@@ -81,11 +101,17 @@ fn start_demo_with(args: &[&str], windowed: bool) -> App {
 }
 
 /// A row whose target names both the median and the p99.
-fn row_p99(what: &str, v: &mut [Duration], p50_target: Duration, p99_target: Duration) {
+fn row_p99(
+    what: &str,
+    v: &mut [Duration],
+    p50_target: Duration,
+    p99_target: Duration,
+    floor: Floor,
+) {
     v.sort();
     let (p50, p99) = (percentile(v, 0.5), percentile(v, 0.99));
     println!(
-        "| {what} | {:.2} ms | {:.2} ms | p50 <= {} ms, p99 <= {} ms | {} |",
+        "| {what} | {:.2} ms | {:.2} ms | p50 <= {} ms, p99 <= {} ms | {} | {} |",
         p50.as_secs_f64() * 1e3,
         p99.as_secs_f64() * 1e3,
         p50_target.as_millis(),
@@ -94,7 +120,8 @@ fn row_p99(what: &str, v: &mut [Duration], p50_target: Duration, p99_target: Dur
             "met"
         } else {
             "MISSED"
-        }
+        },
+        over(floor, p50, p99)
     );
 }
 
@@ -122,7 +149,7 @@ fn throughput(client: &Client, lines: &[&str], batch: usize, batches: usize) -> 
 fn rate_row(what: &str, rates: &[f64], target: f64) {
     let median = rates[rates.len() / 2];
     println!(
-        "| {what} | {median:.0}/s | worst {:.0}/s | >= {target:.0}/s | {} |",
+        "| {what} | {median:.0}/s | worst {:.0}/s | >= {target:.0}/s | {} | - |",
         rates[0],
         if median >= target { "met" } else { "MISSED" }
     );
@@ -215,6 +242,7 @@ impl log::Log for Stderr {
 }
 
 fn main() {
+    floor::serve_if_asked();
     if std::env::var_os("BENCH_LOG").is_some() {
         let _ = log::set_logger(&Stderr);
         log::set_max_level(log::LevelFilter::Debug);
@@ -223,13 +251,22 @@ fn main() {
         "machine: {} cores; samples after warm-up; medians and p99",
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
-    println!("| what | p50 | p99 | target (p50) | |");
-    println!("|---|---|---|---|---|");
+    let mut trips = floor::round_trips(200, 2_000, Duration::ZERO);
+    trips.sort();
+    let floor = Some((percentile(&trips, 0.5), percentile(&trips, 0.99)));
+    println!("| what | p50 | p99 | target (p50) | | x floor (p50 / p99) |");
+    println!("|---|---|---|---|---|---|");
+    println!(
+        "| the drop-box's floor (benches/shared/floor.rs), back to back | {:.2} ms | {:.2} ms | - | - | 1 / 1 |",
+        percentile(&trips, 0.5).as_secs_f64() * 1e3,
+        percentile(&trips, 0.99).as_secs_f64() * 1e3
+    );
     row(
         "render thread per frame, automation on, 1,000-node tree updated every frame",
         &mut render_cost(),
         Duration::from_micros(20),
         true,
+        None,
     );
     let demo = start_demo();
     let frame = Duration::from_micros(16_667);
@@ -238,12 +275,14 @@ fn main() {
         &mut round_trips(demo.client(), "find role=button", 20, 300),
         frame + Duration::from_millis(2),
         false,
+        floor,
     );
     row(
         "windowed demo at 60 Hz: action round trip (focus, one frame)",
         &mut round_trips(demo.client(), "focus name=Subscribe", 10, 150),
         frame + Duration::from_millis(2),
         false,
+        floor,
     );
     drop(demo);
 
@@ -253,6 +292,7 @@ fn main() {
         &mut round_trips(demo.client(), "find role=button", 50, 500),
         Duration::from_millis(1),
         Duration::from_millis(5),
+        floor,
     );
     rate_row(
         "headless demo: read-only throughput (snapshot, find; 200 queued at once)",
@@ -264,7 +304,8 @@ fn main() {
         ),
         2000.0,
     );
-    // Clicks (round trips, bursts, the CLI, parallel demos, the gallery) are benches/clicks.rs.
+    // Clicks: benches/versus.rs (round trips, bursts, the CLI), benches/clicks.rs (eight demos,
+    // the gallery).
     drop(demo);
 
     let demo = start_demo_with(&["--headless", "--size", "1920x1080"], false);
@@ -273,6 +314,7 @@ fn main() {
         &mut round_trips(demo.client(), "screenshot bench", 3, 40),
         Duration::from_millis(40),
         false,
+        floor,
     );
     let answer = demo.client().send_line("screenshot bench").unwrap();
     let bytes: u64 = answer
@@ -283,7 +325,7 @@ fn main() {
         .unwrap();
     let raw = 1920 * 1080 * 4;
     println!(
-        "| PNG of the demo UI at 1920x1080 against raw RGBA | {bytes} B | {raw} B | <= 1/4 | {} ({:.1}%) |",
+        "| PNG of the demo UI at 1920x1080 against raw RGBA | {bytes} B | {raw} B | <= 1/4 | {} ({:.1}%) | - |",
         if bytes * 4 <= raw { "met" } else { "MISSED" },
         bytes as f64 * 100.0 / raw as f64
     );
@@ -293,7 +335,7 @@ fn main() {
     // above includes the demo's drawing), with the app submitting a frame every millisecond.
     trips.sort();
     println!(
-        "| (diagnostic) screenshot 1920x1080 of a cleared frame, command to PNG on disk, in process | {:.2} ms | {:.2} ms | - | - |",
+        "| (diagnostic) screenshot 1920x1080 of a cleared frame, command to PNG on disk, in process | {:.2} ms | {:.2} ms | - | - | - |",
         percentile(&trips, 0.5).as_secs_f64() * 1e3,
         percentile(&trips, 0.99).as_secs_f64() * 1e3
     );
@@ -302,5 +344,6 @@ fn main() {
         &mut stall,
         Duration::from_micros(500),
         false,
+        None,
     );
 }
