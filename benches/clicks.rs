@@ -21,19 +21,10 @@ mod stats;
 use std::time::{Duration, Instant};
 
 use demo::{click_round_trips, name_adapter};
-use stats::{ms, p50_p99, percentile, verdict};
+use stats::{ms, over_floor, p50_p99, percentile, verdict};
 
 /// The floor's p50 and p99.
 type Floor = (Duration, Duration);
-
-/// `p50 / p99` as multiples of the floor's.
-fn over(floor: Floor, p50: Duration, p99: Duration) -> String {
-    format!(
-        "{:.1} / {:.1} x floor",
-        p50.as_secs_f64() / floor.0.as_secs_f64(),
-        p99.as_secs_f64() / floor.1.as_secs_f64()
-    )
-}
 use winit_automation::testing::{App, Spawn};
 
 /// Eight headless demos at once, each clicked `samples` times from its own thread.
@@ -80,7 +71,7 @@ fn parallel(n: usize, samples: usize, floor: Floor) {
         "| {n} headless demos at once: all their clicks together | {} | {} | - | {} |",
         ms(percentile(&all, 0.5)),
         ms(percentile(&all, 0.99)),
-        over(floor, percentile(&all, 0.5), percentile(&all, 0.99))
+        over_floor((percentile(&all, 0.5), percentile(&all, 0.99)), floor)
     );
     let expected = 10 + samples;
     let clean = results.iter().all(|(_, clicks)| *clicks == expected);
@@ -153,7 +144,7 @@ fn gallery(samples: usize, floor: Floor) {
         "| egui gallery 1920x1080 headless: click round trip | {} | {} | - | {} |",
         ms(p50),
         ms(p99),
-        over(floor, p50, p99)
+        over_floor((p50, p99), floor)
     );
     settled_times.sort();
     println!(
@@ -170,10 +161,10 @@ fn main() {
         "machine: {} cores; samples after warm-up; medians and p99",
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
-    println!("| what | p50 | p99 | target | |");
+    println!("| what | p50 | p99 | target | x floor (p50 / p99) |");
     println!("|---|---|---|---|---|");
     println!(
-        "| the drop-box's floor (benches/shared/floor.rs), back to back | {} | {} | - | 1 / 1 x floor |",
+        "| the drop-box's floor (benches/shared/floor.rs), back to back | {} | {} | - | 1 / 1 |",
         ms(floor.0),
         ms(floor.1)
     );

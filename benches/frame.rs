@@ -27,6 +27,8 @@ mod floor;
 mod gpu;
 #[path = "shared/render_loop.rs"]
 mod render_loop;
+#[path = "shared/stats.rs"]
+mod stats;
 
 use app::{TestApp, window_id};
 use render_loop::render_cost;
@@ -34,27 +36,17 @@ use winit_automation::WindowState;
 use winit_automation::client::Client;
 use winit_automation::testing::{App, Spawn};
 
-fn percentile(sorted: &[Duration], q: f64) -> Duration {
-    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
-}
-
 /// The drop-box's floor (p50, p99), for the ratio column; `None` for rows that are no round trip.
 type Floor = Option<(Duration, Duration)>;
 
-/// `p50 / p99` as multiples of the floor's.
+/// `p50 / p99` as multiples of the floor's, or `-`.
 fn over(floor: Floor, p50: Duration, p99: Duration) -> String {
-    floor.map_or("-".to_owned(), |(f50, f99)| {
-        format!(
-            "{:.1} / {:.1}",
-            p50.as_secs_f64() / f50.as_secs_f64(),
-            p99.as_secs_f64() / f99.as_secs_f64()
-        )
-    })
+    floor.map_or("-".to_owned(), |floor| stats::over_floor((p50, p99), floor))
 }
 
 fn row(what: &str, v: &mut [Duration], target: Duration, unit_us: bool, floor: Floor) {
     v.sort();
-    let (p50, p99) = (percentile(v, 0.5), percentile(v, 0.99));
+    let (p50, p99) = (stats::percentile(v, 0.5), stats::percentile(v, 0.99));
     let fmt = |d: Duration| {
         if unit_us {
             format!("{:.1} us", d.as_secs_f64() * 1e6)
@@ -109,7 +101,7 @@ fn row_p99(
     floor: Floor,
 ) {
     v.sort();
-    let (p50, p99) = (percentile(v, 0.5), percentile(v, 0.99));
+    let (p50, p99) = (stats::percentile(v, 0.5), stats::percentile(v, 0.99));
     println!(
         "| {what} | {:.2} ms | {:.2} ms | p50 <= {} ms, p99 <= {} ms | {} | {} |",
         p50.as_secs_f64() * 1e3,
@@ -253,13 +245,16 @@ fn main() {
     );
     let mut trips = floor::round_trips(200, 2_000, Duration::ZERO);
     trips.sort();
-    let floor = Some((percentile(&trips, 0.5), percentile(&trips, 0.99)));
+    let floor = Some((
+        stats::percentile(&trips, 0.5),
+        stats::percentile(&trips, 0.99),
+    ));
     println!("| what | p50 | p99 | target (p50) | | x floor (p50 / p99) |");
     println!("|---|---|---|---|---|---|");
     println!(
         "| the drop-box's floor (benches/shared/floor.rs), back to back | {:.2} ms | {:.2} ms | - | - | 1 / 1 |",
-        percentile(&trips, 0.5).as_secs_f64() * 1e3,
-        percentile(&trips, 0.99).as_secs_f64() * 1e3
+        stats::percentile(&trips, 0.5).as_secs_f64() * 1e3,
+        stats::percentile(&trips, 0.99).as_secs_f64() * 1e3
     );
     row(
         "render thread per frame, automation on, 1,000-node tree updated every frame",
@@ -336,8 +331,8 @@ fn main() {
     trips.sort();
     println!(
         "| (diagnostic) screenshot 1920x1080 of a cleared frame, command to PNG on disk, in process | {:.2} ms | {:.2} ms | - | - | - |",
-        percentile(&trips, 0.5).as_secs_f64() * 1e3,
-        percentile(&trips, 0.99).as_secs_f64() * 1e3
+        stats::percentile(&trips, 0.5).as_secs_f64() * 1e3,
+        stats::percentile(&trips, 0.99).as_secs_f64() * 1e3
     );
     row(
         "render thread stalled by a 1920x1080 screenshot (capture + frame end)",

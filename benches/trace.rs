@@ -8,6 +8,8 @@
 //! `bash scripts/bench.sh` runs it.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+#[path = "shared/stats.rs"]
+mod stats;
 use std::time::{Duration, Instant};
 
 #[path = "../tests/common/app.rs"]
@@ -22,17 +24,13 @@ mod render_loop;
 use app::{TestApp, window_id};
 use winit_automation::WindowState;
 
-fn percentile(sorted: &[Duration], q: f64) -> Duration {
-    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
-}
-
 fn row(what: &str, v: &mut [Duration]) {
     v.sort();
     let us = |d: Duration| d.as_secs_f64() * 1e6;
     println!(
         "| {what} | {:.1} us | {:.1} us | {} frames |",
-        us(percentile(v, 0.5)),
-        us(percentile(v, 0.99)),
+        us(stats::percentile(v, 0.5)),
+        us(stats::percentile(v, 0.99)),
         v.len()
     );
 }

@@ -5,6 +5,8 @@
 //! `cargo bench --features automation --bench trees`
 #![allow(clippy::print_stdout)]
 
+#[path = "shared/stats.rs"]
+mod stats;
 use std::time::{Duration, Instant};
 
 use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
@@ -47,10 +49,6 @@ fn grid(rows: u64, cols: u64, tag: u64) -> TreeUpdate {
     }
 }
 
-fn percentile(sorted: &[Duration], q: f64) -> Duration {
-    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
-}
-
 /// Runs `f` `warmup` times, then `samples` timed times; returns the sorted samples.
 fn measure(warmup: usize, samples: usize, mut f: impl FnMut() -> Duration) -> Vec<Duration> {
     for _ in 0..warmup {
@@ -62,11 +60,11 @@ fn measure(warmup: usize, samples: usize, mut f: impl FnMut() -> Duration) -> Ve
 }
 
 fn row(what: &str, v: &[Duration], target: Duration) {
-    let p50 = percentile(v, 0.5);
+    let p50 = stats::percentile(v, 0.5);
     println!(
         "| {what} | {:.3} ms | {:.3} ms | <= {} ms | {} |",
         p50.as_secs_f64() * 1e3,
-        percentile(v, 0.99).as_secs_f64() * 1e3,
+        stats::percentile(v, 0.99).as_secs_f64() * 1e3,
         target.as_millis(),
         if p50 <= target { "met" } else { "MISSED" }
     );

@@ -22,6 +22,16 @@ pub fn verdict(met: bool) -> &'static str {
     if met { "met" } else { "MISSED" }
 }
 
+/// How many times `b` `a` is, as printed: `0.47`.
+pub fn ratio(a: Duration, b: Duration) -> String {
+    format!("{:.2}", a.as_secs_f64() / b.as_secs_f64())
+}
+
+/// A p50 and p99 as multiples of the floor's p50 and p99: `1.81 / 2.79`.
+pub fn over_floor((p50, p99): (Duration, Duration), (f50, f99): (Duration, Duration)) -> String {
+    format!("{} / {}", ratio(p50, f50), ratio(p99, f99))
+}
+
 /// The median of rates, sorted in place.
 pub fn median_rate(rates: &mut [f64]) -> f64 {
     rates.sort_by(f64::total_cmp);

@@ -50,10 +50,9 @@ impl Service {
     /// since the listing (withdrawn) reads as gone; one written since is in the next listing,
     /// which its file event brings.
     pub(super) fn read_backlog(&mut self) {
-        while !self.backlog.is_empty() && self.jobs.active() < IN_FLIGHT {
-            let Some(seq) = self.backlog.pop_front() else {
-                break;
-            };
+        while self.jobs.active() < IN_FLIGHT
+            && let Some(seq) = self.backlog.pop_front()
+        {
             if !self.jobs.needs_reading(seq) {
                 continue;
             }

@@ -6,13 +6,15 @@
 //! answers (ten thousand of them in a burst) must not make every round slower. The records are in
 //! answer order, so the oldest is the front and a sweep never looks past the first one not due.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashMap;
 
 #[derive(Default)]
 pub(super) struct Answered {
     /// When each answered seq was answered.
-    at: HashMap<u64, Instant>,
+    at: FxHashMap<u64, Instant>,
     /// The same records by time, oldest first. A seq whose record went (claimed again, or taken
     /// out) leaves its place here behind, skipped when it comes to the front.
     by_time: VecDeque<(Instant, u64)>,
