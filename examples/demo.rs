@@ -22,6 +22,8 @@
 mod draw;
 #[path = "demo/gfx.rs"]
 mod gfx;
+#[path = "demo/painter.rs"]
+mod painter;
 #[path = "shared/setup.rs"]
 mod setup;
 #[path = "shared/shell.rs"]
@@ -34,14 +36,15 @@ mod ui;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use gfx::Gfx;
+use gfx::{Fonts, Gfx};
+use painter::Painter;
 use shell::{Cx, Gpu, Spec, UserEvent};
 use ui::{Effect, Ui};
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoopProxy};
 use winit::keyboard::ModifiersState;
 use winit::window::{Window, WindowId};
-use winit_automation::{Automation, FrameTarget, WindowState};
+use winit_automation::{Automation, FrameTarget, WindowState, WindowSurface};
 
 const USAGE: &str =
     "usage: demo [--dir DIR] [--continuous] [--headless [--size WxH]] [--submit-label TEXT]
@@ -60,25 +63,13 @@ const SPEC: Spec = Spec { name: "demo", title: "winit-automation demo", size: (8
 /// A frame at 60 Hz, drawing continuously.
 const FRAME: Duration = Duration::from_micros(16_667);
 
-/// Draws the UI into `target` (`scale`: physical pixels per logical pixel).
-fn paint(
-    gpu: &Gpu,
-    gfx: &mut Gfx,
-    ui: &Ui,
-    encoder: &mut wgpu::CommandEncoder,
-    target: &wgpu::Texture,
-    scale: f64,
-) {
-    let view = target.create_view(&Default::default());
-    let layers = ui.layers(gfx);
-    let size = (target.width(), target.height());
-    gfx.render(&gpu.device, &gpu.queue, encoder, &view, size, scale as f32, draw::BG, &layers);
-}
-
-/// The demo in the shell's window.
+/// The demo in the shell's window. The event loop takes input and builds, publishes and lays out
+/// each frame; a thread of its own draws it (examples/demo/painter.rs).
 struct Windowed {
     automation: Arc<Automation>,
     ui: Ui,
+    /// Measures text for the layout (the painter's thread has its own).
+    fonts: Fonts,
     continuous: bool,
     modifiers: ModifiersState,
     /// Drawing continuously, when the next frame is due.
@@ -87,7 +78,7 @@ struct Windowed {
 
 impl shell::App for Windowed {
     type Access = accesskit_winit::Adapter;
-    type Renderer = Gfx;
+    type Renderer = Painter;
     const SRGB: bool = true;
 
     fn access(
@@ -102,8 +93,16 @@ impl shell::App for Windowed {
         accesskit_winit::Adapter::with_event_loop_proxy(event_loop, window, proxy)
     }
 
-    fn renderer(gpu: &Gpu, format: wgpu::TextureFormat) -> Gfx {
-        Gfx::new(&gpu.device, &gpu.queue, format)
+    fn renderer(gpu: &Gpu, screen: WindowSurface) -> Painter {
+        Painter::new(gpu, screen, draw::BG)
+    }
+
+    fn resize<'a>(
+        painter: &'a mut Painter,
+        _: &Gpu,
+        window: &Window,
+    ) -> &'a wgpu::SurfaceConfiguration {
+        painter.resize(window)
     }
 
     fn event(&mut self, cx: Cx<'_, Self>, event: &WindowEvent) -> bool {
@@ -137,18 +136,14 @@ impl shell::App for Windowed {
         }
     }
 
-    /// One frame: the plugin's input, the tree, `publish` (the answers go out before any GPU
-    /// work), then drawing, the capture and the submit, which ends the frame. Drawing on demand,
-    /// a frame the next queued command draws over (`Frame::superseded`, a burst) is not drawn.
+    /// One frame: the plugin's input, the tree, `publish` (the answers go out before any
+    /// drawing), then the frame goes to the painter's thread with its layers, and the event loop
+    /// is free for the next command while it is drawn. Drawing on demand, a frame the next queued
+    /// command draws over (`Frame::superseded`, a burst) is not even laid out.
     fn frame(&mut self, cx: Cx<'_, Self>) -> bool {
-        let Cx { gpu, window, id, screen, access, renderer: gfx } = cx;
+        let Cx { window, id, access, renderer: painter, .. } = cx;
         self.next_frame = Instant::now() + FRAME;
         let scale = window.scale_factor();
-        // Drawing continuously, the swapchain image comes first: with FIFO presentation the wait
-        // for it is where a frame blocks, so input taken after it is shown in this frame, not
-        // the next. Drawing on demand, nothing is queued for presentation, so the input goes
-        // first and is answered without waiting for the image.
-        let mut shown = if self.continuous { screen.acquire(&gpu.device) } else { None };
         let mut frame = self.automation.frame();
         let mut quit = false;
         for input in frame.input() {
@@ -158,7 +153,7 @@ impl shell::App for Windowed {
                 None => {}
             }
         }
-        // Drawing continuously, the swapchain image is acquired already and is presented.
+        // Drawing continuously, every frame is drawn.
         let superseded = !self.continuous && frame.superseded();
         if std::mem::take(&mut self.ui.changed) {
             let update = self.ui.tree(scale);
@@ -171,20 +166,9 @@ impl shell::App for Windowed {
             }
         }
         // The tree is complete: the answers of this frame's actions are written now.
-        let mut frame = frame.publish();
-        if superseded {
-            return !quit;
-        }
-        if !self.continuous {
-            shown = screen.acquire(&gpu.device);
-        }
-        if let Some(shown) = shown {
-            let texture = screen.texture(&shown);
-            let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            paint(gpu, gfx, &self.ui, &mut encoder, texture, scale);
-            frame.capture(id, &gpu.device, &mut encoder, texture);
-            frame.submit(&gpu.queue, [encoder.finish()]);
-            screen.present(&gpu.device, &gpu.queue, shown);
+        let frame = frame.publish();
+        if !superseded {
+            painter.draw(frame, id, self.ui.layers(&mut self.fonts), scale);
         }
         !quit
     }
@@ -232,7 +216,10 @@ fn headless(args: &setup::Args, submit_label: &str) {
         // Nobody sees a headless frame: it is drawn only when a screenshot waits for it.
         if frame.wants_capture(window) {
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            paint(&gpu, &mut gfx, &ui, &mut encoder, &texture, 1.0);
+            let view = texture.create_view(&Default::default());
+            let layers = ui.layers(gfx.fonts());
+            let size = (texture.width(), texture.height());
+            gfx.render(&gpu.device, &gpu.queue, &mut encoder, &view, size, 1.0, draw::BG, &layers);
             frame.capture(window, &gpu.device, &mut encoder, &texture);
             frame.submit(&gpu.queue, [encoder.finish()]);
         }
@@ -262,6 +249,7 @@ fn main() {
     shell::run(SPEC, &args, |automation| Windowed {
         automation: Arc::clone(automation),
         ui: Ui::new(&submit_label),
+        fonts: Fonts::new(),
         continuous,
         modifiers: ModifiersState::empty(),
         next_frame: Instant::now(),

@@ -175,10 +175,14 @@ impl Automation {
     /// before the app handles its own input; the frame ends when it is dropped or submitted
     /// ([`Frame::submit`]). Non-blocking.
     ///
-    /// One frame is open at a time. Called while one is, it returns a frame that joins the open
-    /// one: it yields no input (the open frame took it), what it is handed (trees, layers, press
-    /// reports, captures) belongs to the open frame, and publishing or ending it does nothing;
-    /// the open frame's own end publishes.
+    /// One frame is open at a time, until it is published ([`Frame::publish`]) or ends: a
+    /// published frame may still be drawn, here or on another thread, while the next one is
+    /// built (pipelined drawing, [`Frame::publish`]). Called while a frame is open, it returns a
+    /// frame that joins the open one: it yields no input (the open frame took it), what it is
+    /// handed (trees, layers, press reports, captures) belongs to the open frame, and publishing
+    /// or ending it does nothing; the open frame's own publish or end publishes. A joined frame
+    /// kept past that belongs to whichever frame is open next (its number and its captures):
+    /// end it with the frame it joined.
     pub fn frame(&self) -> Frame {
         Frame::open(&self.render)
     }

@@ -38,6 +38,88 @@ impl Wanted {
     }
 }
 
+/// What a frame's texture owes (its pictures, src/render/pictures.rs): the screenshots waiting
+/// for it, and the copies encoded from it.
+#[derive(Default)]
+pub(crate) struct Pictures {
+    wanted: Vec<Wanted>,
+    staged: Vec<Staged>,
+}
+
+impl Pictures {
+    /// A screenshot whose step was delivered, waiting for the frame's capture.
+    pub fn want(&mut self, wanted: Wanted) {
+        self.wanted.push(wanted);
+    }
+
+    /// The screenshots of `window`, taken out; `None` when none waits (nothing moves then).
+    pub fn take(&mut self, window: u64) -> Option<Vec<Wanted>> {
+        if !self.wants(window) {
+            return None;
+        }
+        let (mine, rest) = std::mem::take(&mut self.wanted)
+            .into_iter()
+            .partition(|w| w.window == window);
+        self.wanted = rest;
+        Some(mine)
+    }
+
+    /// Screenshots still to capture, alone.
+    pub fn of(wanted: Vec<Wanted>) -> Pictures {
+        Pictures {
+            wanted,
+            staged: Vec::new(),
+        }
+    }
+
+    /// A copy encoded from the frame's texture.
+    pub fn staged(&mut self, staged: Staged) {
+        self.staged.push(staged);
+    }
+
+    /// Whether a screenshot of `window` waits.
+    pub fn wants(&self, window: u64) -> bool {
+        self.wanted.iter().any(|w| w.window == window)
+    }
+
+    /// Whether any screenshot waits.
+    pub fn wants_any(&self) -> bool {
+        !self.wanted.is_empty()
+    }
+
+    pub fn into_parts(self) -> (Vec<Wanted>, Vec<Staged>) {
+        (self.wanted, self.staged)
+    }
+
+    /// Puts back what an earlier frame still owes, ahead of what came since.
+    pub fn put_back(&mut self, earlier: Pictures) {
+        let later = std::mem::replace(self, earlier);
+        self.wanted.extend(later.wanted);
+        self.staged.extend(later.staged);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.wanted.is_empty() && self.staged.is_empty()
+    }
+}
+
+/// A frame published by [`crate::Frame::publish`], which holds it until the frame ends: its
+/// number, whether all of it reached the service, whether its picture is drawn over, and its
+/// pictures.
+pub(crate) struct Published {
+    pub number: u64,
+    pub flushed: bool,
+    pub superseded: bool,
+    pub pictures: Pictures,
+}
+
+impl Published {
+    /// As the feature-off build's `Published` answers it.
+    pub fn number(&self) -> u64 {
+        self.number
+    }
+}
+
 /// A copy encoded this frame, to be mapped once the frame is submitted.
 pub(crate) struct Staged {
     pub wanted: Wanted,

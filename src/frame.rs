@@ -7,7 +7,9 @@
 //! 2. While it is [`Building`], the app hands over what the frame shows: the AccessKit update or
 //!    widget records, the layers, the node that took a press, whether it animates.
 //! 3. [`Frame::publish`] (optional) sends the tree before the drawing, so answers do not wait for
-//!    the GPU; the [`Published`] frame takes no more tree, only the capture.
+//!    the GPU; the [`Published`] frame takes no more tree, only the capture. Publishing also lets
+//!    the next frame open: a `Frame<Published>` is `Send`, and may be drawn on a thread of the
+//!    app's own while the next frame is built (pipelined drawing).
 //! 4. [`Frame::capture`] encodes the copy of the frame's texture into the app's encoder (the copy
 //!    is read back when that encoder is submitted, whenever that is);
 //!    [`Frame::submit`] submits and ends the frame, and dropping a frame ends it too.
@@ -100,14 +102,20 @@ pub struct Frame<S: Stage = Building> {
     stage: PhantomData<fn() -> S>,
 }
 
+// A published frame may be drawn on another thread (pipelined drawing): it must stay `Send`.
+const _: fn() = || {
+    fn send<T: Send>() {}
+    send::<Frame<Published>>();
+};
+
 /// Ends the frame when it goes: publishes it unless it was, and hands its captures over.
 struct End {
     render: Arc<imp::Render>,
     /// Whether this value opened the frame; `false` for one that joined a frame already open,
     /// whose end does nothing.
     opened: bool,
-    /// The frame [`Frame::publish`] published, and whether all of it reached the service.
-    published: Option<(u64, bool)>,
+    /// The frame [`Frame::publish`] published, with its pictures.
+    published: Option<imp::Published>,
     /// Whether [`Frame::input`] was called (it takes the input once).
     asked: bool,
 }
@@ -206,10 +214,19 @@ impl Frame<Building> {
     /// Publishes the frame before it is drawn: its tree is complete, so the answers of the
     /// actions it applied are written now, not after the GPU work; screenshots still wait for
     /// their pixels. Without it, the frame is published when it ends.
+    ///
+    /// The published frame no longer holds the frame loop: the next
+    /// [`Automation::frame`](crate::Automation::frame) opens a new frame while this one is still
+    /// drawn, and the screenshots this frame owes travel with it. An app whose drawing is slow
+    /// (a software rasterizer, a large scene) can send the `Frame<Published>` with what it draws
+    /// to a render thread of its own, so that the next command is taken while the last one's
+    /// picture is drawn (docs/integration.md, "Drawing on another thread"). Such a thread may
+    /// skip a frame when a newer one is already waiting for it, unless
+    /// [`Frame::wants_capture`] says a screenshot waits for its picture.
     pub fn publish(self) -> Frame<Published> {
         let Frame { mut end, .. } = self;
         if end.opened {
-            end.published = Some(end.render.publish());
+            end.published = Some(end.render.publish(end.asked));
         }
         Frame {
             end,
@@ -221,8 +238,8 @@ impl Frame<Building> {
 impl<S: Stage> Frame<S> {
     /// The number of this frame, as answers and snapshots name it (0 with the feature off).
     pub fn number(&self) -> u64 {
-        match self.end.published {
-            Some((number, _)) => number,
+        match &self.end.published {
+            Some(published) => published.number(),
             None => self.end.render.frame_number(),
         }
     }
@@ -231,7 +248,9 @@ impl<S: Stage> Frame<S> {
     /// its texture copyable when not, and a headless app, whose frames nobody sees, can skip
     /// drawing altogether.
     pub fn wants_capture(&self, window: WindowId) -> bool {
-        self.end.render.wants_capture(u64::from(window))
+        self.end
+            .render
+            .wants_capture(u64::from(window), self.end.published.as_ref())
     }
 
     /// Whether this frame's picture is drawn over before anyone could see it: every command whose
@@ -248,7 +267,7 @@ impl<S: Stage> Frame<S> {
     /// command may go to another window). An app that answers screenshot requests itself
     /// (`Builder::app_screenshots`) draws before it answers one.
     pub fn superseded(&self) -> bool {
-        self.end.opened && self.end.render.superseded()
+        self.end.opened && self.end.render.superseded(self.end.published.as_ref())
     }
 
     /// Hands over the texture `window`'s frame ends in (the surface texture, or the texture the
@@ -267,9 +286,10 @@ impl<S: Stage> Frame<S> {
         encoder: &mut wgpu::CommandEncoder,
         texture: &wgpu::Texture,
     ) {
+        let published = self.end.published.as_mut();
         self.end
             .render
-            .capture(u64::from(window), device, encoder, texture);
+            .capture(u64::from(window), device, encoder, texture, published);
     }
 
     /// For a toolkit that reads its frame back itself (egui's screenshot path in eframe): takes
@@ -279,9 +299,10 @@ impl<S: Stage> Frame<S> {
     pub fn capture_later(&mut self, window: WindowId) -> Option<crate::LaterCapture> {
         // The toolkit reads back the frame after this one.
         let next = self.number() + 1;
+        let published = self.end.published.as_mut();
         self.end
             .render
-            .capture_later(u64::from(window), next)
+            .capture_later(u64::from(window), next, published)
             .map(|inner| crate::LaterCapture { inner })
     }
 

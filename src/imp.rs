@@ -11,7 +11,7 @@ mod on;
 mod options;
 
 #[cfg(not(feature = "automation"))]
-pub(crate) use off::{Later, Render, StartFailure, start};
+pub(crate) use off::{Later, Published, Render, StartFailure, start};
 #[cfg(feature = "automation")]
-pub(crate) use on::{Later, Render, StartFailure, start};
+pub(crate) use on::{Later, Published, Render, StartFailure, start};
 pub(crate) use options::Options;

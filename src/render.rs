@@ -4,7 +4,8 @@
 //! Runs on the render thread: it never blocks, never touches the file system and formats text
 //! only on error paths (a refusal's message). Per frame it takes one uncontended lock in
 //! [`RenderSide::open_frame`], one in [`RenderSide::take_input`] (one `try_recv` per order
-//! waiting) and one in [`RenderSide::end_frame`] (the replies held for a press report,
+//! waiting) and one in [`RenderSide::end_frame`] or [`RenderSide::publish`] (the replies held for
+//! a press report,
 //! an atomic increment, the `try_send`s of scene changes still held back, an atomic store, one
 //! `try_send` of the frame's end time, and one more `try_send` when a reply was given). An idle
 //! frame allocates nothing (`tests/frame_cost.rs`), nor does an unchanged [`RenderSide::layers`]
@@ -20,21 +21,23 @@ use std::time::Instant;
 
 use crossbeam_channel::TrySendError;
 
-use crate::capture::{Ring, Staged, Wanted};
+use crate::capture::{Pictures, Ring};
 use crate::idle::Idle;
-use crate::link::{CaptureJob, Claim, Hit, Plan, RenderEnds, Replier, SceneChange, Waker};
+use crate::link::{Claim, Hit, Plan, RenderEnds, Replier, SceneChange, Waker};
 use crate::protocol::{Command, ErrorCode, Failure, Verb};
 use crate::window::{Layers, WindowState};
 
 mod deliver;
 mod events;
+mod pictures;
 mod windows;
 
 /// The render side of a running plugin.
 pub(crate) struct RenderSide {
     dir: PathBuf,
     link: RenderEnds,
-    /// Answers given during a frame (published by its `end_frame`): no wake-up needed.
+    /// Answers given during a frame (published by its `publish` or `end_frame`): no wake-up
+    /// needed.
     replier: Replier,
     /// Answers the app gives to [`Request`]s, possibly between frames: they wake the app.
     request_replier: Replier,
@@ -45,9 +48,10 @@ pub(crate) struct RenderSide {
     thread: Option<JoinHandle<()>>,
 }
 
-/// Everything the render side keeps between calls. Only the render thread locks it, so the lock
-/// is never contended; it exists so that [`crate::Automation`] is `Sync` (an egui plugin, say,
-/// holds it behind a shared reference).
+/// Everything the render side keeps between calls. The app's frame loop locks it, and so does
+/// the thread a published frame is drawn on (pipelined drawing) for that frame's captures; held
+/// for microseconds, it is hardly ever contended. It makes [`crate::Automation`] `Sync` (an egui
+/// plugin, say, holds it behind a shared reference).
 struct State {
     /// Scene changes that did not fit in the channel, sent first next time.
     /// Scene changes not sent yet, each with the frame that was being built when the app handed
@@ -70,12 +74,11 @@ struct State {
     passes: Vec<u64>,
     /// Resizes delivered, waiting for the window to report the size.
     sizing: Vec<Sizing>,
-    /// Screenshots delivered this frame, waiting for `capture`.
-    wanted: Vec<Wanted>,
-    /// Copies encoded this frame, waiting for the frame to be submitted.
-    staged: Vec<Staged>,
+    /// The open frame's pictures (screenshots waiting for its capture, copies encoded), with
+    /// what earlier frames left undrawn.
+    pictures: Pictures,
     ring: Ring,
-    /// Whether a frame is open (from `open_frame` to `end_frame`): one at a time.
+    /// Whether a frame is open (from `open_frame` to `publish` or `end_frame`): one at a time.
     open: bool,
     /// Whether a frame asked to open while one was (it joined): the next frame must come.
     joined: bool,
@@ -234,8 +237,7 @@ impl RenderSide {
                 held: Vec::new(),
                 passes: Vec::new(),
                 sizing: Vec::new(),
-                wanted: Vec::new(),
-                staged: Vec::new(),
+                pictures: Pictures::default(),
                 ring: Ring::new(),
                 open: false,
                 joined: false,
@@ -259,109 +261,6 @@ impl RenderSide {
     /// time, between frames, never inside one.
     pub fn wait_for_work(&self, timeout: std::time::Duration) {
         self.idle.wait(timeout);
-    }
-
-    pub fn wants_capture(&self, window: u64) -> bool {
-        self.state().wanted.iter().any(|w| w.window == window)
-    }
-
-    /// Whether the open frame's picture is drawn over before anyone could want it: all its input
-    /// is followed by a later frame's, and no screenshot waits for it.
-    pub fn superseded(&self) -> bool {
-        let state = self.state();
-        state.superseded && state.wanted.is_empty()
-    }
-
-    /// Encodes a copy of `texture` for each screenshot of `window` waiting for this frame.
-    pub fn capture(
-        &self,
-        window: u64,
-        device: &wgpu::Device,
-        encoder: &mut wgpu::CommandEncoder,
-        texture: &wgpu::Texture,
-    ) {
-        let mut guard = self.state();
-        let state = &mut *guard;
-        let Some((mine, scale)) = take_wanted(state, window) else {
-            return;
-        };
-        if !state.captured.contains(&window) {
-            state.captured.push(window);
-        }
-        match crate::capture::check(texture) {
-            Ok(bgra) => {
-                for w in mine {
-                    let staged = crate::capture::stage(
-                        &mut state.ring,
-                        w,
-                        scale,
-                        bgra,
-                        device,
-                        encoder,
-                        texture,
-                    );
-                    state.staged.push(staged);
-                }
-            }
-            Err(failure) => {
-                for w in mine {
-                    w.refuse(&self.replier, failure.clone());
-                }
-            }
-        }
-    }
-
-    /// Takes the screenshots of `window` waiting for this frame, for the toolkit to answer with
-    /// the pixels of frame `frame` once it has read them back itself.
-    pub fn capture_later(&self, window: u64, frame: u64) -> Option<crate::capture::Later> {
-        let mut guard = self.state();
-        let (wanted, scale) = take_wanted(&mut guard, window)?;
-        Some(crate::capture::Later {
-            wanted,
-            frame,
-            scale,
-            captures: self.link.captures.clone(),
-            replier: self.request_replier.clone(),
-        })
-    }
-
-    /// Publishes the frame being built before it is drawn: its tree is complete, so the answers
-    /// given during it are written now, not after the GPU work. Returns what `end_frame` needs:
-    /// the frame published and whether all of it reached the channel.
-    pub fn publish(&self) -> (u64, bool) {
-        let (published, stages_left) = {
-            let mut guard = self.state();
-            let state = &mut *guard;
-            let published = self.publish_locked(state);
-            (published, state.waits_for_frames())
-        };
-        self.after_publish(stages_left, published.1, false);
-        published
-    }
-
-    /// Ends the frame after it was drawn: publishes it (unless `publish` did, which returned
-    /// `published`) and hands its screenshot copies to the service thread. A frame that did not
-    /// ask for its input (`asked`) while orders wait asks for the next frame, which may.
-    pub fn end_frame(&self, published: Option<(u64, bool)>, asked: bool) {
-        let (stages_left, flushed, replied_for_next) = {
-            let mut guard = self.state();
-            let state = &mut *guard;
-            state.open = false;
-            let joined =
-                std::mem::take(&mut state.joined) || (!asked && !self.link.orders.is_empty());
-            let (frame, flushed) = published.unwrap_or_else(|| self.publish_locked(state));
-            // Copies are handed over once their frame is published (else next time).
-            let replied = flushed && self.finish_captures(state, frame);
-            (state.waits_for_frames(), flushed, replied || joined)
-        };
-        if published.is_some() {
-            if replied_for_next {
-                // An answer waits for the next frame, which must come.
-                self.wake();
-            }
-            return;
-        }
-        self.after_publish(stages_left, flushed, replied_for_next);
     }
 
     /// The frame's answers and scene changes go out: held press answers, the frame number, the
@@ -479,55 +378,6 @@ impl RenderSide {
         }
     }
 
-    /// After the frame is published: copies go to the service thread to be read back; screenshots
-    /// the app did not capture this frame are answered with the reason (stamped with the next
-    /// frame; returns whether any was).
-    fn finish_captures(&self, state: &mut State, frame: u64) -> bool {
-        let mut replied = false;
-        for s in std::mem::take(&mut state.staged) {
-            let (seq, verb) = (s.wanted.seq, s.wanted.command.verb());
-            // Nobody waits for a trace's frame: one that cannot be handed over is dropped.
-            let for_trace = s.wanted.to.is_trace();
-            let job = CaptureJob {
-                seq,
-                verb,
-                frame,
-                to: s.wanted.to.clone(),
-                crop: s.wanted.crop,
-                read: s.into_reader(&state.ring),
-            };
-            if self.link.captures.try_send(job).is_err() && !for_trace {
-                replied = true;
-                self.replier.send(
-                    seq,
-                    verb,
-                    Err(Failure::new(
-                        ErrorCode::AppError,
-                        "the screenshot could not be handed to the service thread",
-                        "the app is shutting down, or too many screenshots are waiting; try again",
-                    )),
-                );
-            }
-        }
-        // A window captured before skipped this frame's drawing: its screenshots wait for the
-        // next frame drawn. One never captured is answered with the reason.
-        let (skipped, never): (Vec<Wanted>, Vec<Wanted>) = std::mem::take(&mut state.wanted)
-            .into_iter()
-            .partition(|w| state.captured.contains(&w.window));
-        state.wanted = skipped;
-        for w in never {
-            replied |= w.refuse(
-                &self.replier,
-                Failure::new(
-                    ErrorCode::Unsupported,
-                    format!("the app did not hand window {}'s frame to Frame::capture", w.window),
-                    "call Frame::capture with the frame's texture before submitting each frame (docs/integration.md, Screenshots)",
-                ),
-            );
-        }
-        replied
-    }
-
     /// Sends what the backlog holds, in order; returns whether it is empty now.
     fn flush_backlog(&self, backlog: &mut VecDeque<(u64, SceneChange)>) -> bool {
         while let Some(msg) = backlog.pop_front() {
@@ -559,19 +409,6 @@ impl State {
     fn waits_for_frames(&self) -> bool {
         !self.pending.is_empty() || !self.sizing.is_empty() || !self.held.is_empty()
     }
-}
-
-/// The screenshots of `window` waiting for this frame, taken out of `wanted`, with the window's
-/// scale factor; `None` when none waits (nothing is moved then).
-fn take_wanted(state: &mut State, window: u64) -> Option<(Vec<Wanted>, f64)> {
-    if !state.wanted.iter().any(|w| w.window == window) {
-        return None;
-    }
-    let (mine, rest): (Vec<Wanted>, Vec<Wanted>) = std::mem::take(&mut state.wanted)
-        .into_iter()
-        .partition(|w| w.window == window);
-    state.wanted = rest;
-    Some((mine, scale_of(&state.windows, window)))
 }
 
 /// The scale factor of a window (1 until the app reports one): logical points to physical pixels.

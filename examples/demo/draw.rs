@@ -1,7 +1,7 @@
 //! The demo's draw list: the form and the list, then the dialog over a dimmed backdrop, as
 //! layers of rounded rectangles and labels for gfx.rs.
 
-use crate::gfx::{Gfx, Label, Layer, Quad, Rect, Rgba};
+use crate::gfx::{Fonts, Label, Layer, Quad, Rect, Rgba};
 use crate::ui::{ITEMS, Ui, W, r};
 
 /// The page's colour, and the frame's clear colour.
@@ -9,7 +9,7 @@ pub const BG: Rgba = Rgba(245, 246, 248, 255);
 
 impl Ui {
     /// What to draw: the form and list, then the dialog over a dimmed backdrop.
-    pub fn layers(&self, gfx: &mut Gfx) -> Vec<Layer> {
+    pub fn layers(&self, fonts: &mut Fonts) -> Vec<Layer> {
         const PANEL: Rgba = Rgba(255, 255, 255, 255);
         const INK: Rgba = Rgba(30, 34, 40, 255);
         const DIM: Rgba = Rgba(120, 126, 136, 255);
@@ -43,7 +43,7 @@ impl Ui {
         base.labels.push(label("Name", 24.0, name.y + 6.0, 16.0, INK));
         base.quads.push(quad(name, PANEL, 6.0, 1.5, focus_ring(W::Name)));
         if self.name_selected && !self.name.is_empty() {
-            let w = gfx.measure(&self.name, 16.0);
+            let w = fonts.width(&self.name, 16.0);
             base.quads.push(quad(
                 r(name.x + 10.0, name.y + 6.0, w, 20.0),
                 Rgba(191, 219, 254, 255),
@@ -57,7 +57,7 @@ impl Ui {
             ..label(&self.name, name.x + 10.0, name.y + 6.0, 16.0, INK)
         });
         if self.focus == Some(W::Name) {
-            let x = name.x + 10.0 + gfx.measure(&self.name, 16.0) + 1.0;
+            let x = name.x + 10.0 + fonts.width(&self.name, 16.0) + 1.0;
             base.quads.push(quad(r(x, name.y + 6.0, 2.0, 20.0), INK, 0.0, 0.0, INK));
         }
 
@@ -99,7 +99,7 @@ impl Ui {
             let b = self.rect(w);
             let (fill, ink) = if primary { (ACCENT, PANEL) } else { (PANEL, INK) };
             base.quads.push(quad(b, fill, 8.0, 1.5, focus_ring(w)));
-            let tw = gfx.measure(text, 16.0);
+            let tw = fonts.width(text, 16.0);
             base.labels.push(label(text, b.x + (b.w - tw) / 2.0, b.y + 8.0, 16.0, ink));
         }
         let st = self.rect(W::Status);
@@ -155,7 +155,7 @@ impl Ui {
                 let fill = if w == W::Ok { ACCENT } else { PANEL };
                 let ink = if w == W::Ok { PANEL } else { INK };
                 top.quads.push(quad(b, fill, 8.0, 1.5, focus_ring(w)));
-                let tw = gfx.measure(text, 16.0);
+                let tw = fonts.width(text, 16.0);
                 top.labels.push(label(text, b.x + (b.w - tw) / 2.0, b.y + 10.0, 16.0, ink));
             }
             layers.push(top);

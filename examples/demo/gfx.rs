@@ -117,7 +117,7 @@ pub struct Gfx {
     /// Per layer, its range in `instances`.
     quad_ranges: Vec<Range<u32>>,
 
-    font_system: FontSystem,
+    fonts: Fonts,
     swash_cache: SwashCache,
     viewport: Viewport,
     atlas: TextAtlas,
@@ -125,8 +125,33 @@ pub struct Gfx {
     text_renderers: Vec<TextRenderer>,
     /// One per label (all layers, in order), reused across frames.
     label_buffers: Vec<LabelBuffer>,
-    /// Scratch buffer for `measure`.
-    measure_buffer: Buffer,
+}
+
+/// The compiled-in fonts, which shape the labels and measure text for layout. A thread that lays
+/// out the UI while another draws it (the windowed demo) keeps its own.
+pub struct Fonts {
+    system: FontSystem,
+    /// Scratch buffer for `width`.
+    scratch: Buffer,
+}
+
+impl Fonts {
+    pub fn new() -> Fonts {
+        let mut system = embedded_font_system();
+        let scratch = Buffer::new(&mut system, Metrics::new(16.0, 16.0 * LINE_HEIGHT));
+        Fonts { system, scratch }
+    }
+
+    /// Width in logical pixels of `text` at `size` (for caret placement and layout).
+    pub fn width(&mut self, text: &str, size: f32) -> f32 {
+        let size = clamp_size(size);
+        let buffer = &mut self.scratch;
+        buffer.set_metrics(Metrics::new(size, size * LINE_HEIGHT));
+        buffer.set_size(None, None);
+        buffer.set_text(text, &text_attrs(), Shaping::Advanced, None);
+        buffer.shape_until_scroll(&mut self.system, false);
+        line_width(buffer)
+    }
 }
 
 impl Gfx {
@@ -203,7 +228,6 @@ impl Gfx {
         let instance_capacity = 256;
         let instances = create_instance_buffer(device, instance_capacity);
 
-        let mut font_system = embedded_font_system();
         let cache = Cache::new(device);
         let viewport = Viewport::new(device, &cache);
         // `Accurate` converts text colours from sRGB to linear in glyphon's shader, which is right
@@ -211,7 +235,6 @@ impl Gfx {
         // for a plain unorm target. Either way the bytes written match the bytes asked for.
         let color_mode = if srgb { ColorMode::Accurate } else { ColorMode::Web };
         let atlas = TextAtlas::with_color_mode(device, queue, &cache, format, color_mode);
-        let measure_buffer = Buffer::new(&mut font_system, Metrics::new(16.0, 16.0 * LINE_HEIGHT));
 
         Gfx {
             srgb,
@@ -222,25 +245,18 @@ impl Gfx {
             instance_capacity,
             instance_data: Vec::new(),
             quad_ranges: Vec::new(),
-            font_system,
+            fonts: Fonts::new(),
             swash_cache: SwashCache::new(),
             viewport,
             atlas,
             text_renderers: Vec::new(),
             label_buffers: Vec::new(),
-            measure_buffer,
         }
     }
 
-    /// Width in logical pixels of `text` at `size` (for caret placement and layout).
-    pub fn measure(&mut self, text: &str, size: f32) -> f32 {
-        let size = clamp_size(size);
-        let buffer = &mut self.measure_buffer;
-        buffer.set_metrics(Metrics::new(size, size * LINE_HEIGHT));
-        buffer.set_size(None, None);
-        buffer.set_text(text, &text_attrs(), Shaping::Advanced, None);
-        buffer.shape_until_scroll(&mut self.font_system, false);
-        line_width(buffer)
+    /// The fonts it shapes labels with, which measure text too.
+    pub fn fonts(&mut self) -> &mut Fonts {
+        &mut self.fonts
     }
 
     /// Clears `target` to `clear` and draws the layers. `size` is the target's size in physical pixels,
@@ -297,7 +313,8 @@ impl Gfx {
         // Text: shape what changed, then prepare one renderer per layer.
         let label_count: usize = layers.iter().map(|l| l.labels.len()).sum();
         while self.label_buffers.len() < label_count {
-            let buffer = Buffer::new(&mut self.font_system, Metrics::new(16.0, 16.0 * LINE_HEIGHT));
+            let buffer =
+                Buffer::new(&mut self.fonts.system, Metrics::new(16.0, 16.0 * LINE_HEIGHT));
             self.label_buffers.push(LabelBuffer { buffer, text: String::new(), size: f32::NAN });
         }
         self.label_buffers.truncate(label_count);
@@ -309,7 +326,7 @@ impl Gfx {
                 slot.buffer.set_metrics(Metrics::new(size, size * LINE_HEIGHT));
                 slot.buffer.set_size(None, None);
                 slot.buffer.set_text(&label.text, &text_attrs(), Shaping::Advanced, None);
-                slot.buffer.shape_until_scroll(&mut self.font_system, false);
+                slot.buffer.shape_until_scroll(&mut self.fonts.system, false);
                 slot.text.clone_from(&label.text);
                 slot.size = size;
             }
@@ -348,7 +365,7 @@ impl Gfx {
             if let Err(err) = renderer.prepare(
                 device,
                 queue,
-                &mut self.font_system,
+                &mut self.fonts.system,
                 &mut self.atlas,
                 &self.viewport,
                 areas,

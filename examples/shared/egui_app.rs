@@ -23,7 +23,7 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
 use winit_automation::egui::{Plugin, window_id};
-use winit_automation::{Automation, Frame, FrameTarget, Published};
+use winit_automation::{Automation, Frame, FrameTarget, Published, WindowSurface};
 
 use crate::setup::{self, Args};
 pub use crate::shell::Spec;
@@ -152,9 +152,15 @@ struct Windowed {
     next: Option<Instant>,
 }
 
+/// egui-wgpu's renderer and the window's surface it draws on.
+struct Screen {
+    egui: egui_wgpu::Renderer,
+    surface: WindowSurface,
+}
+
 impl shell::App for Windowed {
     type Access = egui_winit::State;
-    type Renderer = egui_wgpu::Renderer;
+    type Renderer = Screen;
     const SRGB: bool = false;
 
     fn plugin_window(&self) -> Option<WindowId> {
@@ -174,8 +180,14 @@ impl shell::App for Windowed {
         egui
     }
 
-    fn renderer(gpu: &Gpu, format: wgpu::TextureFormat) -> Self::Renderer {
-        egui_wgpu::Renderer::new(&gpu.device, format, Default::default())
+    fn renderer(gpu: &Gpu, surface: WindowSurface) -> Screen {
+        let egui =
+            egui_wgpu::Renderer::new(&gpu.device, surface.config().format, Default::default());
+        Screen { egui, surface }
+    }
+
+    fn resize<'a>(screen: &'a mut Screen, gpu: &Gpu, _: &Window) -> &'a wgpu::SurfaceConfiguration {
+        screen.surface.resize(&gpu.device)
     }
 
     fn event(&mut self, cx: Cx<'_, Self>, event: &WindowEvent) -> bool {
@@ -189,7 +201,13 @@ impl shell::App for Windowed {
     }
 
     fn frame(&mut self, cx: Cx<'_, Self>) -> bool {
-        let Cx { gpu, window, id, screen, access: egui, renderer } = cx;
+        let Cx {
+            gpu,
+            window,
+            id,
+            access: egui,
+            renderer: Screen { egui: renderer, surface: screen },
+        } = cx;
         let mut raw = egui.take_egui_input(window);
         // winit cannot read a window's title back on X11: tell egui (and so the plugin) the one
         // the window was given.

@@ -88,7 +88,8 @@ impl Gpu {
 pub trait App {
     /// The window's accessibility adapter (and whatever else reads the window's events).
     type Access;
-    /// What draws the frames, for one device and target format.
+    /// What draws the window's frames, on its surface, which it keeps (the demo draws on a
+    /// thread of its own).
     type Renderer;
     /// Whether the renderer draws into an sRGB target.
     const SRGB: bool;
@@ -105,8 +106,15 @@ pub trait App {
         window: &Arc<Window>,
         proxy: EventLoopProxy<UserEvent>,
     ) -> Self::Access;
-    /// The renderer, for a window's surface or a headless texture of `format`.
-    fn renderer(gpu: &Gpu, format: wgpu::TextureFormat) -> Self::Renderer;
+    /// The renderer for the window's surface, configured for captures and told to the plugin.
+    fn renderer(gpu: &Gpu, screen: WindowSurface) -> Self::Renderer;
+    /// The window changed size: the renderer configures its surface again; returns the
+    /// configuration, for the plugin.
+    fn resize<'a>(
+        renderer: &'a mut Self::Renderer,
+        gpu: &Gpu,
+        window: &Window,
+    ) -> &'a wgpu::SurfaceConfiguration;
     /// An event of the window (a resize after the surface followed it); whether to redraw.
     fn event(&mut self, cx: Cx<'_, Self>, event: &WindowEvent) -> bool;
     /// An event of the accessibility adapter (the shell redraws after it).
@@ -123,11 +131,12 @@ pub trait App {
 
 /// What the app gets in each of its window's calls.
 pub struct Cx<'a, A: App + ?Sized> {
+    /// Unread by the demo, whose renderer keeps the device for its thread.
+    #[allow(dead_code)]
     pub gpu: &'a Gpu,
     pub window: &'a Arc<Window>,
     /// The window's id for the plugin.
     pub id: WindowId,
-    pub screen: &'a WindowSurface,
     pub access: &'a mut A::Access,
     pub renderer: &'a mut A::Renderer,
 }
@@ -136,15 +145,14 @@ struct Shown<A: App> {
     window: Arc<Window>,
     id: WindowId,
     gpu: Gpu,
-    screen: WindowSurface,
     access: A::Access,
     renderer: A::Renderer,
 }
 
 impl<A: App> Shown<A> {
     fn cx(&mut self) -> Cx<'_, A> {
-        let Shown { window, id, gpu, screen, access, renderer } = self;
-        Cx { gpu, window, id: *id, screen, access, renderer }
+        let Shown { window, id, gpu, access, renderer } = self;
+        Cx { gpu, window, id: *id, access, renderer }
     }
 }
 
@@ -202,9 +210,9 @@ impl<A: App> ApplicationHandler<UserEvent> for Shell<A> {
         let screen = WindowSurface::with_format(window.clone(), surface, adapter, device, srgb);
         eprintln!("{name}: capture path {}", screen.path().as_str());
         self.automation.surface(id, screen.config());
-        let renderer = A::renderer(&gpu, screen.config().format);
+        let renderer = A::renderer(&gpu, screen);
         window.request_redraw();
-        self.shown = Some(Shown { window, id, gpu, screen, access, renderer });
+        self.shown = Some(Shown { window, id, gpu, access, renderer });
     }
 
     fn user_event(&mut self, _: &ActiveEventLoop, event: UserEvent) {
@@ -229,7 +237,7 @@ impl<A: App> ApplicationHandler<UserEvent> for Shell<A> {
                 return;
             }
             WindowEvent::Resized(_) => {
-                let config = shown.screen.resize(&shown.gpu.device);
+                let config = A::resize(&mut shown.renderer, &shown.gpu, &shown.window);
                 self.automation.surface(shown.id, config);
             }
             // Frames skipped while hidden (no swapchain image) are drawn now.
@@ -257,5 +265,8 @@ impl<A: App> ApplicationHandler<UserEvent> for Shell<A> {
 
     fn exiting(&mut self, _: &ActiveEventLoop) {
         self.app.exiting();
+        // While the event loop still runs: a renderer drawing on a thread of its own holds the
+        // window through its surface, and stops (drawing what it holds) before the window goes.
+        self.shown = None;
     }
 }

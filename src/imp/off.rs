@@ -26,10 +26,10 @@ impl Render {
     pub fn take_input(&self) -> std::vec::IntoIter<Input> {
         Vec::new().into_iter()
     }
-    pub fn publish(&self) -> (u64, bool) {
-        (0, true)
+    pub fn publish(&self, _: bool) -> Published {
+        Published
     }
-    pub fn end_frame(&self, _: Option<(u64, bool)>, _: bool) {}
+    pub fn end_frame(&self, _: Option<Published>, _: bool) {}
     pub fn tree_update(&self, _: u64, _: accesskit::TreeUpdate) {}
     pub fn widgets(&self, _: u64, _: Vec<Widget>) {}
     pub fn layers(&self, _: u64, _: &Layers) {}
@@ -39,10 +39,10 @@ impl Render {
     pub fn frame_number(&self) -> u64 {
         0
     }
-    pub fn superseded(&self) -> bool {
+    pub fn superseded(&self, _: Option<&Published>) -> bool {
         false
     }
-    pub fn wants_capture(&self, _: u64) -> bool {
+    pub fn wants_capture(&self, _: u64, _: Option<&Published>) -> bool {
         false
     }
     pub fn capture(
@@ -51,9 +51,10 @@ impl Render {
         _: &wgpu::Device,
         _: &mut wgpu::CommandEncoder,
         _: &wgpu::Texture,
+        _: Option<&mut Published>,
     ) {
     }
-    pub fn capture_later(&self, _: u64, _: u64) -> Option<Later> {
+    pub fn capture_later(&self, _: u64, _: u64, _: Option<&mut Published>) -> Option<Later> {
         None
     }
     /// Nothing can wake it: the timeout passes (a loop around it does not spin).
@@ -67,6 +68,15 @@ impl Render {
     pub fn surface(&self, _: u64, _: &wgpu::SurfaceConfiguration) {}
     pub fn dir(&self) -> Option<&Path> {
         None
+    }
+}
+
+/// A published frame: it holds nothing.
+pub(crate) struct Published;
+
+impl Published {
+    pub fn number(&self) -> u64 {
+        0
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::options::Options;
 use crate::dropbox::{DirError, dir};
 
-pub(crate) use crate::capture::Later;
+pub(crate) use crate::capture::{Later, Published};
 pub(crate) use crate::render::RenderSide as Render;
 
 /// Creates or checks the directory, takes its lock and starts the service thread, which holds

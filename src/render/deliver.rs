@@ -150,7 +150,7 @@ impl RenderSide {
                         Step::Capture { to, crop } => {
                             captured = true;
                             for_trace |= to.is_trace();
-                            state.wanted.push(Wanted {
+                            state.pictures.want(Wanted {
                                 seq: p.seq,
                                 command: p.command.clone(),
                                 window: plan.window,
