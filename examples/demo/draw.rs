@@ -34,7 +34,7 @@ impl Ui {
         };
         let mut base = Layer::default();
         let (width, height) = self.size;
-        base.quads.push(quad(r(0.0, 0.0, width, height), BG, 0.0, 0.0, BG));
+        // The page is the frame's clear colour (`BG`): no quad is drawn for it.
         let t = self.rect(W::Title);
         base.labels.push(label("Sign up", t.x, t.y, 22.0, INK));
 
