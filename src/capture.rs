@@ -21,6 +21,9 @@ pub(crate) struct Wanted {
     pub seq: u64,
     pub command: Command,
     pub window: u64,
+    /// The window's scale factor when the step was delivered: its frame's, wherever and
+    /// whenever that frame is drawn.
+    pub scale: f64,
     /// Where the pixels go: `screenshot-<label>.png`, or the trace.
     pub to: CaptureTo,
     pub crop: Option<[f64; 4]>,
@@ -123,7 +126,6 @@ impl Published {
 /// A copy encoded this frame, to be mapped once the frame is submitted.
 pub(crate) struct Staged {
     pub wanted: Wanted,
-    pub scale: f64,
     buffer: wgpu::Buffer,
     /// The mapping's outcome, sent when the encoder's work is done after its submit.
     mapped: Receiver<Result<(), wgpu::BufferAsyncError>>,
@@ -204,7 +206,6 @@ pub(crate) fn check(texture: &wgpu::Texture) -> Result<bool, Failure> {
 pub(crate) fn stage(
     ring: &mut Ring,
     wanted: Wanted,
-    scale: f64,
     bgra: bool,
     device: &wgpu::Device,
     encoder: &mut wgpu::CommandEncoder,
@@ -240,7 +241,6 @@ pub(crate) fn stage(
     });
     Staged {
         wanted,
-        scale,
         buffer,
         mapped,
         device: device.clone(),
@@ -262,7 +262,7 @@ impl Staged {
             height: self.height,
             padded_row: self.padded_row,
             bgra: self.bgra,
-            scale: self.scale,
+            scale: self.wanted.scale,
             returned: ring.returned_tx.clone(),
         };
         Box::new(move |visit: &mut dyn FnMut(&Frame<'_>)| crate::readback::read(copy, visit))

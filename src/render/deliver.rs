@@ -154,6 +154,7 @@ impl RenderSide {
                                 seq: p.seq,
                                 command: p.command.clone(),
                                 window: plan.window,
+                                scale,
                                 to,
                                 crop,
                             });

@@ -4,7 +4,7 @@
 //! drawn: the next frame may open on the app's thread while a published one is drawn on another
 //! (pipelined drawing).
 
-use super::{RenderSide, State, scale_of};
+use super::{RenderSide, State};
 use crate::capture::{Pictures, Published, Wanted};
 use crate::link::CaptureJob;
 use crate::protocol::{ErrorCode, Failure};
@@ -119,19 +119,11 @@ impl RenderSide {
         if !state.captured.contains(&window) {
             state.captured.push(window);
         }
-        let scale = scale_of(&state.windows, window);
         match crate::capture::check(texture) {
             Ok(bgra) => {
                 for w in mine {
-                    let staged = crate::capture::stage(
-                        &mut state.ring,
-                        w,
-                        scale,
-                        bgra,
-                        device,
-                        encoder,
-                        texture,
-                    );
+                    let staged =
+                        crate::capture::stage(&mut state.ring, w, bgra, device, encoder, texture);
                     pictures.staged(staged);
                 }
             }
@@ -158,10 +150,12 @@ impl RenderSide {
             None => &mut state.pictures,
         };
         let wanted = pictures.take(window)?;
+        // The frame's scale factor, as the screenshots' steps were delivered with.
+        let scale = wanted.first().map_or(1.0, |w| w.scale);
         Some(crate::capture::Later {
             wanted,
             frame,
-            scale: scale_of(&state.windows, window),
+            scale,
             captures: self.link.captures.clone(),
             replier: self.request_replier.clone(),
         })
