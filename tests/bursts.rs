@@ -153,6 +153,61 @@ fn when_the_command_meant_to_draw_over_a_frame_never_goes_out_the_app_is_woken_t
 }
 
 #[test]
+fn a_scroll_step_whose_action_expires_before_its_turn_still_gets_its_picture_drawn() {
+    // The row lies below what the list shows: the hover first turns the wheel over the list, in
+    // a frame the hover's own frame draws over. Its deadline passes while that frame is built,
+    // so the hover never goes out after the step, and no frame of its own comes.
+    let app = app();
+    let unix_ms = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64
+    };
+    let deadline = unix_ms() + 2000;
+    let seq = app
+        .client()
+        .enqueue_line(&format!("hover name=file-10.txt --deadline {deadline}"))
+        .unwrap();
+    let handed = loop {
+        let handed = app.begin_frame();
+        if !handed.is_empty() {
+            break handed;
+        }
+        app.end_frame();
+        assert!(app.woken(PATIENCE), "no command came");
+    };
+    assert!(
+        handed.iter().any(|h| matches!(h, Handed::Wheel(..))),
+        "{handed:?}"
+    );
+    assert!(
+        app.open_frame().superseded(),
+        "the step's frame is drawn over by the action's"
+    );
+    // The frame is still being built when the deadline passes.
+    while unix_ms() <= deadline + 5 {
+        std::thread::sleep(Duration::from_millis(
+            deadline + 6 - unix_ms().min(deadline + 6),
+        ));
+    }
+    while app.woken(Duration::ZERO) {}
+    app.end_frame();
+    // The client, past its deadline, says so itself (the service answers `expired`).
+    let expired = app.client().wait(seq);
+    assert!(
+        matches!(&expired, Err(e) if e.to_string().contains("deadline")),
+        "{expired:?}"
+    );
+    assert!(
+        app.woken(PATIENCE),
+        "the app is woken for a frame that draws the step's effect"
+    );
+    let (handed, superseded) = frame(&app);
+    assert!(handed.is_empty() && !superseded, "that frame is drawn");
+}
+
+#[test]
 fn a_burst_past_the_in_progress_limit_is_read_from_its_listing_and_each_click_answered_once() {
     // 150 clicks at once: the service reads 64, and the rest from the same listing as answers
     // make room (no file event comes for them after they were written).
