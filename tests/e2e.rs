@@ -184,6 +184,19 @@ fn the_egui_demo_is_driven_through_the_client_with_egui_s_own_tree() {
             .starts_with(&count)
     );
 
+    // A burst of clicks queued at once: frames the next click draws over are not drawn
+    // (`Frame::superseded`), and egui still takes every click.
+    let lines = vec![format!("click {count}"); 20];
+    let batch = demo.client().enqueue_lines(&lines);
+    assert!(batch.stopped.is_none(), "{:?}", batch.stopped);
+    for seq in batch.seqs {
+        let response = demo.client().wait(seq).unwrap();
+        assert!(response.is_ok(), "{response:?}");
+    }
+    demo.wait_for("Clicked 22 times", "every click of the burst counts");
+    // The last frame of the burst is drawn: a screenshot gets a frame.
+    demo.screenshot("after-burst");
+
     // Typing drives egui's TextEdit: click it, type; fill replaces through ctrl+a.
     demo.ok("click role=textbox");
     demo.ok("type Ada");

@@ -224,10 +224,15 @@ impl shell::App for Windowed {
         if let Some(size) = size {
             let _ = window.request_inner_size(size);
         }
+        // egui's textures are applied for every frame, drawn or not.
         let painter = Painter::new(gpu, renderer, &self.ctx, output);
+        // A frame the next queued command draws over (a burst: `Frame::superseded`) is not
+        // drawn; the plugin wakes the app for a drawn frame if that command never goes out.
+        let superseded = frame.as_ref().is_some_and(|f| f.superseded());
         // egui draws on demand, so nothing is queued for presentation: the swapchain image is
         // taken after the pass.
-        if let Some(shown) = screen.acquire(&gpu.device) {
+        let shown = if superseded { None } else { screen.acquire(&gpu.device) };
+        if let Some(shown) = shown {
             painter.paint(gpu, renderer, screen.texture(&shown), frame.map(|f| (f, id)));
             screen.present(&gpu.device, &gpu.queue, shown);
         }
