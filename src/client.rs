@@ -298,7 +298,7 @@ impl Client {
         }
         let ready = read_ready(&dir)?;
         let (tx, events) = bounded(1);
-        let watcher = dropbox::watch::watch(&dir, tx, |name| {
+        let watcher = dropbox::watch::watch(&dir, tx, |name, _| {
             name.starts_with("response-") || name == READY_FILE
         });
         Ok(Client {

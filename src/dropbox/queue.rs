@@ -98,6 +98,14 @@ pub enum Entry {
     Gone,
 }
 
+/// Whether a watch event on `name` is an entry arriving: what the app's service lists the
+/// directory for. An entry's removal is the service's own doing (it removes the entries it
+/// answers without taking, `status` say), which would cost a listing each.
+#[cfg(feature = "automation")]
+pub(crate) fn entry_arrived(name: &str, change: super::watch::Change) -> bool {
+    change == super::watch::Change::Arrived && name.starts_with("command-")
+}
+
 /// Reads `command-<seq>.txt` without following symlinks or blocking on a FIFO.
 pub fn read_entry(dir: &Path, seq: u64, max_bytes: usize) -> io::Result<Entry> {
     let path = dir.join(command_file(seq));

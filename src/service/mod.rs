@@ -131,7 +131,7 @@ pub(crate) fn start(cfg: Config) -> Result<ServiceThread, std::io::Error> {
     let stuck = entries::recover(&dir)?;
     let (service_ends, render_ends) = link::channels();
     let (fs_tx, fs_rx) = bounded(1);
-    let watcher = crate::dropbox::watch::watch(&dir, fs_tx, |name| name.starts_with("command-"));
+    let watcher = crate::dropbox::watch::watch(&dir, fs_tx, crate::dropbox::queue::entry_arrived);
     // Without a watcher its sender is gone; a disconnected receiver would be ready forever.
     let fs_rx = if watcher.is_some() {
         fs_rx
