@@ -21,8 +21,8 @@ pub(crate) struct Wanted {
     pub seq: u64,
     pub command: Command,
     pub window: u64,
-    /// The window's scale factor when the step was delivered: its frame's, wherever and
-    /// whenever that frame is drawn.
+    /// The window's scale factor in the frame that takes it (stamped when the frame is published
+    /// or captures, [`Pictures::stamp`]): its frame's, wherever and whenever that is drawn.
     pub scale: f64,
     /// Where the pixels go: `screenshot-<label>.png`, or the trace.
     pub to: CaptureTo,
@@ -72,6 +72,14 @@ impl Pictures {
         Pictures {
             wanted,
             staged: Vec::new(),
+        }
+    }
+
+    /// Gives each screenshot waiting the scale factor `scale_of` its window has now: the frame's
+    /// that takes them (one put back by an undrawn frame was delivered with an older one).
+    pub fn stamp(&mut self, scale_of: impl Fn(u64) -> f64) {
+        for w in &mut self.wanted {
+            w.scale = scale_of(w.window);
         }
     }
 

@@ -164,7 +164,8 @@ fn a_scroll_step_whose_action_expires_before_its_turn_still_gets_its_picture_dra
             .unwrap()
             .as_millis() as u64
     };
-    let deadline = unix_ms() + 2000;
+    // Room for a loaded machine to read and plan the hover before its deadline.
+    let deadline = unix_ms() + 5000;
     let seq = app
         .client()
         .enqueue_line(&format!("hover name=file-10.txt --deadline {deadline}"))

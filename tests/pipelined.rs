@@ -256,9 +256,15 @@ fn a_screenshot_of_a_frame_ended_undrawn_after_a_later_one_was_published_wakes_t
         app.woken(PATIENCE),
         "the app is woken for a frame to draw the screenshot"
     );
+    // The window moved to a screen of another scale meanwhile: the screenshot is of the frame
+    // that draws it, at that frame's scale.
+    app.automation()
+        .window_state(window_id(), window_state("Pipelined", 2.0));
     let (redrawn, _) = next_frame(&app, true);
     let number = redrawn.number();
     draw(&device, &queue, &texture, redrawn, wgpu::Color::BLUE);
     let response = app.client().wait(second).unwrap();
     assert_eq!(frame_of(&response), number, "{response:?}");
+    let answer = ScreenshotAnswer::parse(response.body()).unwrap();
+    assert_eq!(answer.scale, Some(2.0), "{response:?}");
 }

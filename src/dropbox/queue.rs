@@ -100,7 +100,9 @@ pub enum Entry {
 
 /// Whether a watch event on `name` is an entry arriving: what the app's service lists the
 /// directory for. An entry's removal is the service's own doing (it removes the entries it
-/// answers without taking, `status` say), which would cost a listing each.
+/// answers without taking, `status` say, which would cost a listing each) or a client's clean-up
+/// of a placeholder it could not fill (`enqueue`), which the partial entry's reaping or the next
+/// listing sees.
 #[cfg(feature = "automation")]
 pub(crate) fn entry_arrived(name: &str, change: super::watch::Change) -> bool {
     change == super::watch::Change::Arrived && name.starts_with("command-")

@@ -90,7 +90,8 @@ mod tests {
     fn a_removal_is_told_apart_from_an_arrival() {
         let dir = tempfile::tempdir().unwrap();
         let (tx, woken) = crossbeam_channel::bounded(1);
-        let _watch = watch(dir.path(), tx, record).unwrap();
+        let _watch = watch(dir.path(), tx, record)
+            .expect("an inotify watch (the machine may be out of inotify instances)");
         let entry = dir.path().join("command-1.txt");
         std::fs::write(&entry, "status\n").unwrap();
         std::fs::remove_file(&entry).unwrap();

@@ -4,7 +4,7 @@
 //! drawn: the next frame may open on the app's thread while a published one is drawn on another
 //! (pipelined drawing).
 
-use super::{RenderSide, State};
+use super::{RenderSide, State, scale_of};
 use crate::capture::{Pictures, Published, Wanted};
 use crate::link::CaptureJob;
 use crate::protocol::{ErrorCode, Failure};
@@ -20,7 +20,9 @@ impl RenderSide {
             let state = &mut *guard;
             let wake = self.close(state, asked);
             let (number, flushed) = self.publish_locked(state);
-            let pictures = std::mem::take(&mut state.pictures);
+            let mut pictures = std::mem::take(&mut state.pictures);
+            // Drawn later, maybe on another thread: the scale factors are this frame's.
+            pictures.stamp(|window| scale_of(&state.windows, window));
             let superseded = state.superseded && !pictures.wants_any();
             let published = Published {
                 number,
@@ -109,13 +111,20 @@ impl RenderSide {
     ) {
         let mut guard = self.state();
         let state = &mut *guard;
+        let open = published.is_none();
         let pictures = match published {
             Some(p) => &mut p.pictures,
             None => &mut state.pictures,
         };
-        let Some(mine) = pictures.take(window) else {
+        let Some(mut mine) = pictures.take(window) else {
             return;
         };
+        if open {
+            // The open frame's scale factor is the window's now (a published frame's was
+            // stamped when it was published).
+            let scale = scale_of(&state.windows, window);
+            mine.iter_mut().for_each(|w| w.scale = scale);
+        }
         if !state.captured.contains(&window) {
             state.captured.push(window);
         }
@@ -145,13 +154,18 @@ impl RenderSide {
     ) -> Option<crate::capture::Later> {
         let mut guard = self.state();
         let state = &mut *guard;
+        let open = published.is_none();
         let pictures = match published {
             Some(p) => &mut p.pictures,
             None => &mut state.pictures,
         };
         let wanted = pictures.take(window)?;
-        // The frame's scale factor, as the screenshots' steps were delivered with.
-        let scale = wanted.first().map_or(1.0, |w| w.scale);
+        // The frame's scale factor: the window's now for the open frame, else stamped when it
+        // was published.
+        let scale = match wanted.first() {
+            Some(w) if !open => w.scale,
+            _ => scale_of(&state.windows, window),
+        };
         Some(crate::capture::Later {
             wanted,
             frame,
