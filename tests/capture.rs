@@ -3,22 +3,14 @@
 #![cfg(all(feature = "automation", feature = "client"))]
 
 mod common;
+#[path = "common/gpu.rs"]
+mod gpu;
 
 use std::time::{Duration, Instant};
 
 use common::{SteppedApp, TestApp, window_id};
 use winit_automation::WindowState;
 use winit_automation::protocol::{ErrorCode, Outcome, Response, ScreenshotAnswer};
-
-fn device() -> (wgpu::Device, wgpu::Queue) {
-    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-    desc.backends = wgpu::Backends::VULKAN;
-    let instance = wgpu::Instance::new(desc);
-    let adapter = pollster::block_on(instance.request_adapter(&Default::default()))
-        .expect("a Vulkan adapter: install mesa-vulkan-drivers for lavapipe");
-    println!("adapter: {:?}", adapter.get_info());
-    pollster::block_on(adapter.request_device(&Default::default())).unwrap()
-}
 
 /// The test app with a 64x32 window whose screenshots the plugin takes (from the texture handed
 /// to `capture`), run frame by frame from the test.
@@ -35,62 +27,27 @@ fn capture_app() -> SteppedApp {
         .stepped()
 }
 
-/// The 64x32 texture the capture app's frames are drawn into, of `format` and `usage` (plus
-/// `RENDER_ATTACHMENT`).
-fn frame_texture(
-    device: &wgpu::Device,
-    format: wgpu::TextureFormat,
-    usage: wgpu::TextureUsages,
-) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
-        label: None,
-        size: wgpu::Extent3d {
-            width: 64,
-            height: 32,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage: usage | wgpu::TextureUsages::RENDER_ATTACHMENT,
-        view_formats: &[],
-    })
-}
-
 /// Runs frames that clear `texture` to `rgba` and hand it to `capture`, until `line` is answered.
 fn shoot(
     format: wgpu::TextureFormat,
     usage: wgpu::TextureUsages,
     line: &str,
 ) -> (Response, Vec<u8>) {
-    let (device, queue) = device();
+    let (device, queue) = gpu::device();
     let app = capture_app();
-    let texture = frame_texture(&device, format, usage);
+    let texture = gpu::texture(&device, format, usage);
     let seq = app.client().enqueue_line(line).unwrap();
     let mut slowest = Duration::ZERO;
     let response = app.frames_until_answered(seq, |frame| {
-        let view = texture.create_view(&Default::default());
         let mut encoder = device.create_command_encoder(&Default::default());
-        drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: None,
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    // 0.5 in linear light; an sRGB target stores it as 188.
-                    load: wgpu::LoadOp::Clear(wgpu::Color {
-                        r: 0.5,
-                        g: 0.0,
-                        b: 1.0,
-                        a: 1.0,
-                    }),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        }));
+        // 0.5 in linear light; an sRGB target stores it as 188.
+        let color = wgpu::Color {
+            r: 0.5,
+            g: 0.0,
+            b: 1.0,
+            a: 1.0,
+        };
+        gpu::clear(&mut encoder, &texture, color);
         let start = Instant::now();
         frame.capture(window_id(), &device, &mut encoder, &texture);
         queue.submit([encoder.finish()]);
@@ -187,9 +144,9 @@ fn an_app_that_never_hands_over_its_frame_gets_a_clear_answer() {
 fn a_screenshot_waits_for_the_next_drawn_frame_when_a_captured_window_skips_one() {
     // An app whose swapchain image is missing for a frame (a resize, a timeout) ends it without
     // drawing; a window it has captured before keeps its screenshot for the next frame it draws.
-    let (device, queue) = device();
+    let (device, queue) = gpu::device();
     let app = capture_app();
-    let texture = frame_texture(
+    let texture = gpu::texture(
         &device,
         wgpu::TextureFormat::Rgba8Unorm,
         wgpu::TextureUsages::COPY_SRC,

@@ -7,6 +7,8 @@
 mod common;
 #[path = "common/fixture.rs"]
 mod fixture;
+#[path = "common/gpu.rs"]
+mod gpu;
 
 use common::{PATIENCE, SteppedApp, TestApp, window_id, window_state};
 use fixture::Form;
@@ -108,38 +110,14 @@ fn the_next_click_goes_to_the_next_frame_while_the_last_one_is_still_drawn() {
     drop(drawing);
 }
 
-fn device() -> (wgpu::Device, wgpu::Queue) {
-    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-    desc.backends = wgpu::Backends::VULKAN;
-    let instance = wgpu::Instance::new(desc);
-    let adapter = pollster::block_on(instance.request_adapter(&Default::default()))
-        .expect("a Vulkan adapter: install mesa-vulkan-drivers for lavapipe");
-    println!("adapter: {:?}", adapter.get_info());
-    pollster::block_on(adapter.request_device(&Default::default())).unwrap()
-}
-
-/// Clears `texture` to `color` in `encoder`.
-fn clear(encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Texture, color: wgpu::Color) {
-    let view = texture.create_view(&Default::default());
-    drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: None,
-        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-            view: &view,
-            depth_slice: None,
-            resolve_target: None,
-            ops: wgpu::Operations {
-                load: wgpu::LoadOp::Clear(color),
-                store: wgpu::StoreOp::Store,
-            },
-        })],
-        ..Default::default()
-    }));
-}
-
 #[test]
 fn a_screenshot_gets_its_own_frames_pixels_drawn_on_another_thread_after_later_frames() {
-    let (device, queue) = device();
-    let texture = small_texture(&device);
+    let (device, queue) = gpu::device();
+    let texture = gpu::texture(
+        &device,
+        wgpu::TextureFormat::Rgba8Unorm,
+        wgpu::TextureUsages::COPY_SRC,
+    );
     let app = app();
     let shot = app.client().enqueue_line("screenshot pipelined").unwrap();
     let (owed, _) = next_frame(&app, true);
@@ -167,7 +145,7 @@ fn a_screenshot_gets_its_own_frames_pixels_drawn_on_another_thread_after_later_f
     let mut next = next.publish();
     assert!(!next.wants_capture(window_id()));
     let mut encoder = device.create_command_encoder(&Default::default());
-    clear(&mut encoder, &texture, wgpu::Color::GREEN);
+    gpu::clear(&mut encoder, &texture, wgpu::Color::GREEN);
     next.capture(window_id(), &device, &mut encoder, &texture);
     next.submit(&queue, [encoder.finish()]);
     assert!(
@@ -198,24 +176,6 @@ fn a_screenshot_gets_its_own_frames_pixels_drawn_on_another_thread_after_later_f
     );
 }
 
-/// A 64x32 texture that screenshots can copy from.
-fn small_texture(device: &wgpu::Device) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
-        label: None,
-        size: wgpu::Extent3d {
-            width: 64,
-            height: 32,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8Unorm,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    })
-}
-
 /// Draws `frame` (cleared to `color`), captures and submits it.
 fn draw(
     device: &wgpu::Device,
@@ -225,15 +185,19 @@ fn draw(
     color: wgpu::Color,
 ) {
     let mut encoder = device.create_command_encoder(&Default::default());
-    clear(&mut encoder, texture, color);
+    gpu::clear(&mut encoder, texture, color);
     frame.capture(window_id(), device, &mut encoder, texture);
     frame.submit(queue, [encoder.finish()]);
 }
 
 #[test]
 fn a_screenshot_of_a_frame_ended_undrawn_after_a_later_one_was_published_wakes_the_app_for_it() {
-    let (device, queue) = device();
-    let texture = small_texture(&device);
+    let (device, queue) = gpu::device();
+    let texture = gpu::texture(
+        &device,
+        wgpu::TextureFormat::Rgba8Unorm,
+        wgpu::TextureUsages::COPY_SRC,
+    );
     let app = app();
     // The window is captured once: an undrawn frame's screenshots then wait for the next frame
     // drawn (a window never captured has them refused).

@@ -111,20 +111,14 @@ impl RenderSide {
     ) {
         let mut guard = self.state();
         let state = &mut *guard;
-        let open = published.is_none();
+        let mut published = published;
+        let Some(mine) = take_wanted(state, window, published.as_deref_mut()) else {
+            return;
+        };
         let pictures = match published {
             Some(p) => &mut p.pictures,
             None => &mut state.pictures,
         };
-        let Some(mut mine) = pictures.take(window) else {
-            return;
-        };
-        if open {
-            // The open frame's scale factor is the window's now (a published frame's was
-            // stamped when it was published).
-            let scale = scale_of(&state.windows, window);
-            mine.iter_mut().for_each(|w| w.scale = scale);
-        }
         if !state.captured.contains(&window) {
             state.captured.push(window);
         }
@@ -152,20 +146,8 @@ impl RenderSide {
         frame: u64,
         published: Option<&mut Published>,
     ) -> Option<crate::capture::Later> {
-        let mut guard = self.state();
-        let state = &mut *guard;
-        let open = published.is_none();
-        let pictures = match published {
-            Some(p) => &mut p.pictures,
-            None => &mut state.pictures,
-        };
-        let wanted = pictures.take(window)?;
-        // The frame's scale factor: the window's now for the open frame, else stamped when it
-        // was published.
-        let scale = match wanted.first() {
-            Some(w) if !open => w.scale,
-            _ => scale_of(&state.windows, window),
-        };
+        let wanted = take_wanted(&mut self.state(), window, published)?;
+        let scale = wanted.first().map_or(1.0, |w| w.scale);
         Some(crate::capture::Later {
             wanted,
             frame,
@@ -240,5 +222,24 @@ impl RenderSide {
             );
         }
         (replied, waits)
+    }
+}
+
+/// The screenshots of `window` the frame owes (`published`, or the open frame), taken out, each
+/// with the frame's scale factor: the window's now for the open frame, stamped when it was
+/// published otherwise. `None` when none waits.
+fn take_wanted(
+    state: &mut State,
+    window: u64,
+    published: Option<&mut Published>,
+) -> Option<Vec<Wanted>> {
+    match published {
+        Some(p) => p.pictures.take(window),
+        None => {
+            let mut mine = state.pictures.take(window)?;
+            let scale = scale_of(&state.windows, window);
+            mine.iter_mut().for_each(|w| w.scale = scale);
+            Some(mine)
+        }
     }
 }

@@ -1,0 +1,57 @@
+//! A real wgpu device for the tests that capture frames (Vulkan: lavapipe on a machine without a
+//! GPU), a 64x32 texture to draw into, and a clear to draw with. Included with
+//! `#[path = "common/gpu.rs"] mod gpu;`.
+#![allow(dead_code)]
+
+/// A Vulkan device and its queue; the adapter is printed (it must be Vulkan: GL draws
+/// differently).
+pub fn device() -> (wgpu::Device, wgpu::Queue) {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    desc.backends = wgpu::Backends::VULKAN;
+    let instance = wgpu::Instance::new(desc);
+    let adapter = pollster::block_on(instance.request_adapter(&Default::default()))
+        .expect("a Vulkan adapter: install mesa-vulkan-drivers for lavapipe");
+    println!("adapter: {:?}", adapter.get_info());
+    pollster::block_on(adapter.request_device(&Default::default())).unwrap()
+}
+
+/// A 64x32 texture of `format` and `usage` (plus `RENDER_ATTACHMENT`), as the test app's frames
+/// are drawn into.
+pub fn texture(
+    device: &wgpu::Device,
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d {
+            width: 64,
+            height: 32,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: usage | wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    })
+}
+
+/// Records a pass that clears `texture` to `color`: a frame's drawing.
+pub fn clear(encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Texture, color: wgpu::Color) {
+    let view = texture.create_view(&Default::default());
+    drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: None,
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: &view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(color),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        ..Default::default()
+    }));
+}
