@@ -62,15 +62,6 @@ fn shoot(
     (response, png)
 }
 
-fn first_pixel(png: &[u8]) -> [u8; 4] {
-    let decoder = png::Decoder::new(std::io::Cursor::new(png));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!((info.width, info.height), (64, 32));
-    [buf[0], buf[1], buf[2], buf[3]]
-}
-
 #[test]
 fn bgra_frames_become_rgba_and_srgb_bytes_are_kept() {
     let (response, png) = shoot(
@@ -81,7 +72,7 @@ fn bgra_frames_become_rgba_and_srgb_bytes_are_kept() {
     assert!(response.is_ok(), "{response:?}");
     assert!(response.body().contains("size 64x32\n"), "{response:?}");
     // Linear 0.5 encoded as sRGB is 188; red first, as PNG wants.
-    let [r, g, b, a] = first_pixel(&png);
+    let [r, g, b, a] = gpu::first_pixel(&png);
     assert!(
         r.abs_diff(188) <= 1 && g == 0 && b == 255 && a == 255,
         "{r} {g} {b} {a}"
@@ -93,7 +84,7 @@ fn bgra_frames_become_rgba_and_srgb_bytes_are_kept() {
         "screenshot rgba",
     );
     assert!(response.is_ok(), "{response:?}");
-    let [r, g, b, _] = first_pixel(&png);
+    let [r, g, b, _] = gpu::first_pixel(&png);
     assert!(r.abs_diff(128) <= 1 && g == 0 && b == 255, "{r} {g} {b}");
 }
 
@@ -144,13 +135,8 @@ fn an_app_that_never_hands_over_its_frame_gets_a_clear_answer() {
 fn a_screenshot_waits_for_the_next_drawn_frame_when_a_captured_window_skips_one() {
     // An app whose swapchain image is missing for a frame (a resize, a timeout) ends it without
     // drawing; a window it has captured before keeps its screenshot for the next frame it draws.
-    let (device, queue) = gpu::device();
+    let (device, queue, texture) = gpu::target();
     let app = capture_app();
-    let texture = gpu::texture(
-        &device,
-        wgpu::TextureFormat::Rgba8Unorm,
-        wgpu::TextureUsages::COPY_SRC,
-    );
     let draw = |frame: &mut winit_automation::Frame| {
         let mut encoder = device.create_command_encoder(&Default::default());
         frame.capture(window_id(), &device, &mut encoder, &texture);

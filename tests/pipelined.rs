@@ -112,12 +112,7 @@ fn the_next_click_goes_to_the_next_frame_while_the_last_one_is_still_drawn() {
 
 #[test]
 fn a_screenshot_gets_its_own_frames_pixels_drawn_on_another_thread_after_later_frames() {
-    let (device, queue) = gpu::device();
-    let texture = gpu::texture(
-        &device,
-        wgpu::TextureFormat::Rgba8Unorm,
-        wgpu::TextureUsages::COPY_SRC,
-    );
+    let (device, queue, texture) = gpu::target();
     let app = app();
     let shot = app.client().enqueue_line("screenshot pipelined").unwrap();
     let (owed, _) = next_frame(&app, true);
@@ -142,12 +137,9 @@ fn a_screenshot_gets_its_own_frames_pixels_drawn_on_another_thread_after_later_f
         ..Form::default()
     };
     next.tree_update(window_id(), checked.update());
-    let mut next = next.publish();
+    let next = next.publish();
     assert!(!next.wants_capture(window_id()));
-    let mut encoder = device.create_command_encoder(&Default::default());
-    gpu::clear(&mut encoder, &texture, wgpu::Color::GREEN);
-    next.capture(window_id(), &device, &mut encoder, &texture);
-    next.submit(&queue, [encoder.finish()]);
+    draw(&device, &queue, &texture, next, wgpu::Color::GREEN);
     assert!(
         app.published_frame() > number,
         "the later frame is published while the screenshot's is not drawn"
@@ -163,15 +155,9 @@ fn a_screenshot_gets_its_own_frames_pixels_drawn_on_another_thread_after_later_f
     assert_eq!(frame_of(&response), number, "{response:?}");
     let file = ScreenshotAnswer::parse(response.body()).unwrap().file;
     let png = std::fs::read(app.dir().join(file.file_name())).unwrap();
-    let mut reader = png::Decoder::new(std::io::Cursor::new(png))
-        .read_info()
-        .unwrap();
-    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut pixels).unwrap();
-    assert_eq!((info.width, info.height), (64, 32));
     assert_eq!(
-        &pixels[..4],
-        &[255, 0, 0, 255],
+        gpu::first_pixel(&png),
+        [255, 0, 0, 255],
         "its own frame's red, not green"
     );
 }
@@ -192,12 +178,7 @@ fn draw(
 
 #[test]
 fn a_screenshot_of_a_frame_ended_undrawn_after_a_later_one_was_published_wakes_the_app_for_it() {
-    let (device, queue) = gpu::device();
-    let texture = gpu::texture(
-        &device,
-        wgpu::TextureFormat::Rgba8Unorm,
-        wgpu::TextureUsages::COPY_SRC,
-    );
+    let (device, queue, texture) = gpu::target();
     let app = app();
     // The window is captured once: an undrawn frame's screenshots then wait for the next frame
     // drawn (a window never captured has them refused).

@@ -1,5 +1,5 @@
 //! A real wgpu device for the tests that capture frames (Vulkan: lavapipe on a machine without a
-//! GPU), a 64x32 texture to draw into, and a clear to draw with. Included with
+//! GPU), a 64x32 texture to draw into, a clear to draw with, and the first pixel of a screenshot. Included with
 //! `#[path = "common/gpu.rs"] mod gpu;`.
 #![allow(dead_code)]
 
@@ -36,6 +36,27 @@ pub fn texture(
         usage: usage | wgpu::TextureUsages::RENDER_ATTACHMENT,
         view_formats: &[],
     })
+}
+
+/// A device, its queue and a 64x32 `Rgba8Unorm` texture screenshots can copy from.
+pub fn target() -> (wgpu::Device, wgpu::Queue, wgpu::Texture) {
+    let (device, queue) = device();
+    let texture = texture(
+        &device,
+        wgpu::TextureFormat::Rgba8Unorm,
+        wgpu::TextureUsages::COPY_SRC,
+    );
+    (device, queue, texture)
+}
+
+/// The first pixel of a 64x32 PNG, RGBA (the size is checked).
+pub fn first_pixel(png: &[u8]) -> [u8; 4] {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (64, 32));
+    [buf[0], buf[1], buf[2], buf[3]]
 }
 
 /// Records a pass that clears `texture` to `color`: a frame's drawing.
