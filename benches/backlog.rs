@@ -15,7 +15,7 @@ mod demo;
 #[path = "shared/stats.rs"]
 mod stats;
 
-use winit_automation::testing::App;
+use winit_automation_testing::App;
 
 /// A field of `/proc/<pid>/status` in MiB (`VmRSS`, `VmHWM`).
 fn mib(app: &App, field: &str) -> f64 {

@@ -25,7 +25,7 @@ use stats::{ms, over_floor, p50_p99, percentile, verdict};
 
 /// The floor's p50 and p99.
 type Floor = (Duration, Duration);
-use winit_automation::testing::{App, Spawn};
+use winit_automation_testing::{App, Spawn};
 
 /// Eight headless demos at once, each clicked `samples` times from its own thread.
 fn parallel(n: usize, samples: usize, floor: Floor) {

@@ -33,8 +33,8 @@ mod stats;
 use app::{TestApp, window_id};
 use render_loop::render_cost;
 use winit_automation::WindowState;
-use winit_automation::client::Client;
-use winit_automation::testing::{App, Spawn};
+use winit_automation_client::Client;
+use winit_automation_testing::{App, Spawn};
 
 /// The drop-box's floor (p50, p99), for the ratio column; `None` for rows that are no round trip.
 type Floor = Option<(Duration, Duration)>;
@@ -188,7 +188,7 @@ fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
             .unwrap();
         let answer = app
             .dir()
-            .join(winit_automation::protocol::response_file(seq));
+            .join(winit_automation_protocol::response_file(seq));
         let mut spent = Duration::ZERO;
         while !answer.exists() {
             app.begin_frame();

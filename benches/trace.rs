@@ -95,7 +95,7 @@ fn session_frames(traced: bool, clicks: usize) -> Vec<Duration> {
             .unwrap();
         let answer = app
             .dir()
-            .join(winit_automation::protocol::response_file(seq));
+            .join(winit_automation_protocol::response_file(seq));
         while !answer.exists() {
             one_frame(&mut times, i >= 5);
         }

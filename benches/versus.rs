@@ -91,7 +91,7 @@ fn rate_row(what: &str, ours: &mut [f64], peer: Option<&mut [f64]>) {
 }
 
 /// `samples` idle `find`s (a read-only verb answered by the service thread), `IDLE` apart.
-fn finds(client: &winit_automation::client::Client, samples: usize) -> Vec<Duration> {
+fn finds(client: &winit_automation_client::Client, samples: usize) -> Vec<Duration> {
     (0..samples + 10)
         .map(|_| {
             std::thread::sleep(IDLE);

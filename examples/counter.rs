@@ -20,8 +20,8 @@ mod setup;
 use accesskit::{Action, Role};
 use winit::event::{ElementState, WindowEvent};
 use winit::window::WindowId;
-use winit_automation::protocol::{ErrorCode, Failure};
 use winit_automation::{Automation, Bounds, Input, Widget, WindowState};
+use winit_automation_protocol::{ErrorCode, Failure};
 
 const USAGE: &str =
     "usage: counter [--dir DIR] [--size WxH] [--queue-capacity N]   (a headless app driven through its drop-box)

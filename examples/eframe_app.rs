@@ -29,7 +29,7 @@ fn main() -> eframe::Result {
         Box::new(|cc| {
             // winit-automation: the plugin drives the app through its drop-box.
             let automation =
-                winit_automation::egui::Plugin::install(&cc.egui_ctx, Default::default())?;
+                winit_automation_egui::Plugin::install(&cc.egui_ctx, Default::default())?;
             // Optional: names the GPU in the snapshot's metrics line.
             if let Some(wgpu) = &cc.wgpu_render_state {
                 automation.adapter(&wgpu.adapter.get_info());

@@ -10,7 +10,7 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
 use winit_automation::{Automation, Bounds, Frame, FrameTarget, Input, Published, Widget};
-use winit_automation::{WindowState, WindowSurface};
+use winit_automation::{WindowState, WindowSurface, window_state_of};
 
 const COLOURS: [(&str, [f64; 3]); 2] = [("blue", [0.0, 0.0, 1.0]), ("yellow", [1.0, 1.0, 0.0])];
 const LABEL: Bounds = Bounds::new(20.0, 20.0, 200.0, 24.0);
@@ -91,7 +91,7 @@ impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         let attributes = Window::default_attributes().with_title("minimal");
         let window = Arc::new(event_loop.create_window(attributes).expect("a window"));
-        let state = WindowState { title: "minimal".into(), ..WindowState::of(&window) };
+        let state = WindowState { title: "minimal".into(), ..window_state_of(&window) };
         self.automation.window_state(window.id(), state);
         let display = Box::new(window.clone());
         let instance = Instance::new(InstanceDescriptor::new_with_display_handle_from_env(display));

@@ -34,7 +34,8 @@ while [ $# -gt 0 ]; do
 done
 target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
 
-cargo build --release --quiet --all-features --examples
+# The examples the benches start, and the release CLI (its own crate) the CLI rows run.
+cargo build --release --quiet --workspace --all-features --examples --bins
 cargo bench --quiet --all-features --bench floor --bench versus --bench backlog --bench trees --bench frame --bench clicks --bench trace
 # The same render loop with the feature off (the shim).
 cargo bench --quiet --bench frame_off
@@ -43,7 +44,7 @@ cargo bench --quiet --bench frame_off
 # automation code in its symbol table.
 cargo build --release --quiet --example demo
 demo="$target_dir/release/examples/demo"
-symbols=$(nm -C "$demo" | grep -c -E 'winit_automation::(dropbox|tree|capture)|automation::imp::start' || true)
+symbols=$(nm -C "$demo" | grep -c -E 'winit_automation_(dropbox|service|link)::|winit_automation::capture|automation::imp::start' || true)
 names=$(grep -c -a 'automation-svc' "$demo" || true)
 box=$(mktemp -d)
 xvfb-run -a -s "-screen 0 1280x800x24" "$demo" --dir "$box/box" >/dev/null 2>&1 &

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # Vulkan lavapipe and python3, when missing (see the script for how it installs).
 bash scripts/setup-system.sh
 
-cargo build --quiet --features automation,cli --example demo --bin winit-automation
+cargo build --quiet --features winit-automation-e2e/automation -p winit-automation-e2e --example demo -p winit-automation-cli --bin winit-automation
 target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
 cli="$target_dir/debug/winit-automation"
 work=$(mktemp -d)

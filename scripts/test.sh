@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The test command: installs the system packages the tests need when they are missing
-# (scripts/setup-system.sh), then everything with all features, then the feature-gate test with
-# the feature off (it proves the no-op build spawns no thread and creates no file), then names the
+# (scripts/setup-system.sh), then every crate's tests with all features (the workspace build also
+# builds the examples and the CLI the end-to-end tests run), then the feature-gate test with the
+# feature off (it proves the no-op build spawns no thread and creates no file), then names the
 # adapter the GPU tests ran on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-system.sh
-cargo test --all-features
-cargo test --test feature_gate
+cargo test --workspace --all-features
+cargo test -p winit-automation-e2e --test feature_gate
 # A fall-back from Vulkan to GL fails the GPU tests; this line shows the adapter either way.
-cargo test --quiet --all-features --test minimal headless -- --nocapture 2>&1 | grep '^adapter:' || true
+cargo test --quiet --workspace --all-features --test minimal headless -- --nocapture 2>&1 | grep '^adapter:' || true

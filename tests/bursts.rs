@@ -4,7 +4,7 @@
 //! its own frame; and when the command meant to draw over a superseded frame never goes out, the
 //! app is woken for a frame that is drawn. Run frame by frame on the test thread (a stepped test
 //! app), so which frame carries which command is exact.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
 mod common;
 #[path = "common/fixture.rs"]
@@ -15,7 +15,7 @@ use std::time::Duration;
 use common::{Handed, PATIENCE, Session, SteppedApp, TestApp, window_state};
 use fixture::Form;
 use winit::event::MouseButton;
-use winit_automation::protocol::ErrorCode;
+use winit_automation_protocol::ErrorCode;
 
 const CLICK: &str = "click name=\"Remember me\"";
 

@@ -1,6 +1,6 @@
 //! Screenshots in process, on a real wgpu device (Vulkan lavapipe, no window): BGRA becomes RGBA,
 //! sRGB bytes are kept, and a texture that cannot be read back is an error answer, never a hang.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
 mod common;
 #[path = "common/gpu.rs"]
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use common::{SteppedApp, TestApp, window_id};
 use winit_automation::WindowState;
-use winit_automation::protocol::{ErrorCode, Outcome, Response, ScreenshotAnswer};
+use winit_automation_protocol::{ErrorCode, Outcome, Response, ScreenshotAnswer};
 
 /// The test app with a 64x32 window whose screenshots the plugin takes (from the texture handed
 /// to `capture`), run frame by frame from the test.
@@ -161,7 +161,7 @@ fn a_screenshot_waits_for_the_next_drawn_frame_when_a_captured_window_skips_one(
     }
     let answer = app
         .dir()
-        .join(winit_automation::protocol::response_file(second));
+        .join(winit_automation_protocol::response_file(second));
     assert!(
         !answer.exists(),
         "answered without a frame drawn: {:?}",

@@ -1,6 +1,8 @@
 //! The real `winit-automation` binary against a real app (the test app of tests/common).
-#![cfg(all(feature = "automation", feature = "cli"))]
+#![cfg(feature = "automation")]
 
+#[path = "common/cli_binary.rs"]
+mod cli_binary;
 mod common;
 #[path = "common/fixture.rs"]
 mod fixture;
@@ -10,7 +12,7 @@ use std::process::{Command as Process, Output};
 
 use accesskit::{Action, ActionData};
 use common::{ChildApp, Handed, InProcessApp, TestApp, fresh_dir};
-use winit_automation::protocol::Verb;
+use winit_automation_protocol::Verb;
 
 #[test]
 #[ignore = "entry point of the child-app process other tests start"]
@@ -19,7 +21,7 @@ fn child_app() {
 }
 
 fn cli(dir: &Path, args: &[&str]) -> Output {
-    Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+    Process::new(cli_binary::cli())
         .arg("--dir")
         .arg(dir)
         .args(args)
@@ -46,7 +48,7 @@ fn status_prints_the_app_and_exits_zero() {
     assert!(
         text.contains(&format!(
             "protocol {}\n",
-            winit_automation::protocol::PROTOCOL_VERSION
+            winit_automation_protocol::PROTOCOL_VERSION
         )),
         "{text}"
     );
@@ -127,7 +129,7 @@ fn a_malformed_command_is_a_usage_error_and_is_never_sent() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
     }
     assert!(
-        winit_automation::dropbox::queue::scan(&dir)
+        winit_automation_dropbox::queue::scan(&dir)
             .unwrap()
             .responses
             .is_empty()
@@ -271,7 +273,7 @@ fn screenshot_out_copies_the_file_the_app_named() {
 
 #[test]
 fn help_documents_targets_and_exit_codes() {
-    let out = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+    let out = Process::new(cli_binary::cli())
         .arg("--help")
         .output()
         .unwrap();
@@ -293,7 +295,7 @@ fn help_documents_targets_and_exit_codes() {
 
 #[test]
 fn clean_help_states_the_answer_format() {
-    let out = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+    let out = Process::new(cli_binary::cli())
         .args(["clean", "--help"])
         .output()
         .unwrap();
@@ -473,7 +475,7 @@ fn action_takes_its_value_after_the_name_as_the_protocol_does() {
 
 #[test]
 fn action_help_says_value_goes_after_the_name() {
-    let out = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+    let out = Process::new(cli_binary::cli())
         .args(["action", "--help"])
         .output()
         .unwrap();
@@ -494,7 +496,7 @@ fn action_help_says_value_goes_after_the_name() {
 #[test]
 fn every_protocol_verb_has_a_subcommand() {
     for verb in Verb::ALL {
-        let out = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+        let out = Process::new(cli_binary::cli())
             .args([verb.as_str(), "--help"])
             .output()
             .unwrap();

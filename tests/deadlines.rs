@@ -1,8 +1,10 @@
 //! Deadlines, withdrawal and clean-up (docs/protocol.md, section 4.8): a command its client gave up
 //! on is never carried out later, unless the client was told it might be, and nothing is left in
 //! the directory. Each test lists the directory at its end.
-#![cfg(all(feature = "automation", feature = "cli"))]
+#![cfg(feature = "automation")]
 
+#[path = "common/cli_binary.rs"]
+mod cli_binary;
 mod common;
 #[path = "common/fixture.rs"]
 mod fixture;
@@ -16,9 +18,9 @@ use std::time::{Duration, Instant};
 use common::{ChildApp, Handed, TestApp, eventually, fresh_dir, window_state};
 use fixture::Form;
 use winit::event::MouseButton;
-use winit_automation::client::{Client, ClientError, Fate};
-use winit_automation::dropbox::unix_ms_now;
-use winit_automation::protocol::taken_file;
+use winit_automation_client::{Client, ClientError, Fate};
+use winit_automation_dropbox::unix_ms_now;
+use winit_automation_protocol::taken_file;
 
 /// The child app of [`a_command_sent_to_a_stopped_app_is_withdrawn_and_never_carried_out`]: the
 /// form, whose "Remember me" check box toggles on every left click.
@@ -88,7 +90,7 @@ fn signal(pid: u32, sig: &str) {
 }
 
 fn cli(dir: &Path) -> Process {
-    let mut p = Process::new(env!("CARGO_BIN_EXE_winit-automation"));
+    let mut p = Process::new(cli_binary::cli());
     p.arg("--dir").arg(dir).env_remove("WINIT_AUTOMATION_DIR");
     p
 }
@@ -221,7 +223,7 @@ fn an_action_whose_deadline_passes_midway_is_answered_with_what_was_delivered() 
     let answer = eventually(Duration::from_secs(10), || {
         app.frame(|_| {});
         app.dir()
-            .join(winit_automation::protocol::response_file(click))
+            .join(winit_automation_protocol::response_file(click))
             .exists()
             .then_some(())
     });
@@ -260,7 +262,7 @@ fn a_client_killed_while_waiting_leaves_nothing_behind() {
     let answered = eventually(Duration::from_secs(10), || {
         handed.extend(app.frame(|_| {}));
         app.dir()
-            .join(winit_automation::protocol::response_file(taken))
+            .join(winit_automation_protocol::response_file(taken))
             .exists()
             .then_some(())
     });
@@ -348,7 +350,7 @@ fn a_drag_cut_by_its_deadline_still_lets_go_of_the_button() {
     let answered = eventually(Duration::from_secs(10), || {
         app.frame(|_| {});
         app.dir()
-            .join(winit_automation::protocol::response_file(drag))
+            .join(winit_automation_protocol::response_file(drag))
             .exists()
             .then_some(())
     });
@@ -384,7 +386,7 @@ fn a_command_withdrawn_after_the_app_read_it_never_runs_and_its_seq_is_not_confu
     })
     .expect("the click is in flight");
     // Its client gives up on the text: withdrawn, though the app has read it.
-    assert!(winit_automation::dropbox::queue::withdraw(app.dir(), old).unwrap());
+    assert!(winit_automation_dropbox::queue::withdraw(app.dir(), old).unwrap());
     // A new command, which may get the same seq once the app has cleared the withdrawn one.
     let new = client
         .enqueue_line(&format!("type \"NEW\" --deadline {later}"))
@@ -394,7 +396,7 @@ fn a_command_withdrawn_after_the_app_read_it_never_runs_and_its_seq_is_not_confu
         let answered = eventually(Duration::from_secs(10), || {
             handed.extend(app.frame(|_| {}));
             app.dir()
-                .join(winit_automation::protocol::response_file(seq))
+                .join(winit_automation_protocol::response_file(seq))
                 .exists()
                 .then_some(())
         });
@@ -435,7 +437,7 @@ fn a_client_killed_before_the_app_took_its_command_leaves_nothing_behind() {
         }
         fs::read_dir(app.dir()).unwrap().find_map(|e| {
             let name = e.unwrap().file_name().to_string_lossy().into_owned();
-            let seq = winit_automation::protocol::parse_command_file(&name)?;
+            let seq = winit_automation_protocol::parse_command_file(&name)?;
             let line = fs::read_to_string(app.dir().join(&name)).ok()?;
             line.contains("role=button").then_some(seq)
         })
@@ -454,7 +456,7 @@ fn a_client_killed_before_the_app_took_its_command_leaves_nothing_behind() {
     let answered = eventually(Duration::from_secs(10), || {
         handed.extend(app.frame(|_| {}));
         app.dir()
-            .join(winit_automation::protocol::response_file(first))
+            .join(winit_automation_protocol::response_file(first))
             .exists()
             .then_some(())
     });

@@ -180,3 +180,72 @@ fn the_readme_test_example_is_the_harness_test() {
         "the example (with its `use` line) is to fit in 20 lines"
     );
 }
+
+/// The protocol versions a text names: `protocol=N` (a snapshot header), `protocol N` (a
+/// `ready.txt` or golden line), `protocol version N` and `protocol, version N`, with their line.
+/// A history section (`### Changes from version N`, up to the next `## `) names old versions on
+/// purpose and is skipped.
+fn named_versions(text: &str) -> Vec<(usize, u32)> {
+    let mut found = Vec::new();
+    let mut history = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with("### Changes from version") {
+            history = true;
+        } else if line.starts_with("## ") {
+            history = false;
+        }
+        if history {
+            continue;
+        }
+        let lower = line.to_lowercase();
+        for prefix in [
+            "protocol=",
+            "protocol ",
+            "protocol version ",
+            "protocol, version ",
+        ] {
+            for (at, _) in lower.match_indices(prefix) {
+                let digits: String = lower[at + prefix.len()..]
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                if let Ok(v) = digits.parse() {
+                    found.push((i + 1, v));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_readme_and_the_docs_name_the_protocol_version_the_code_speaks() {
+    let v = winit_automation_protocol::PROTOCOL_VERSION;
+    let mut files = vec!["README.md".to_owned(), "ARCHITECTURE.md".to_owned()];
+    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            files.push(format!("docs/{name}"));
+        }
+    }
+    let mut named = 0;
+    for file in &files {
+        for (line, version) in named_versions(&read(file)) {
+            named += 1;
+            assert_eq!(
+                version, v,
+                "{file}:{line} names protocol {version}; the code speaks {v}"
+            );
+        }
+    }
+    assert!(named >= 3, "only {named} mentions found in {files:?}");
+}
+
+#[test]
+fn an_old_version_is_found_outside_a_history_section() {
+    // The positive control: each form is read, and a history section is skipped.
+    let text = "snapshot frame=1 protocol=2 quality=healthy\nprotocol 7\n\
+                the drop-box protocol, version 9\n### Changes from version 2\n\
+                protocol 2\n## 8. Next\nprotocol version 4\n";
+    assert_eq!(named_versions(text), [(1, 2), (2, 7), (3, 9), (7, 4)]);
+}

@@ -1,6 +1,6 @@
 //! The drop-box end to end: the real service thread, the client library, and the test app's render
 //! loop (tests/common/app.rs). No window, no GPU.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
 mod common;
 
@@ -13,9 +13,10 @@ use std::time::Duration;
 
 use common::{ChildApp, Handed, TestApp, eventually, fresh_dir, typed};
 use winit_automation::Automation;
-use winit_automation::client::{Client, ClientError};
-use winit_automation::dropbox::{self, DirError, EnqueueError};
-use winit_automation::protocol::{
+use winit_automation_client::{Client, ClientError};
+use winit_automation_dropbox::EnqueueError;
+use winit_automation_protocol::DirError;
+use winit_automation_protocol::{
     ErrorCode, Label, PROTOCOL_VERSION, READY_FILE, Response, command_file, response_file,
 };
 
@@ -27,7 +28,7 @@ fn child_app() {
 
 /// Writes raw bytes as the next command entry, the way a shell script would.
 fn write_raw_entry(dir: &Path, bytes: &[u8]) -> u64 {
-    let listing = dropbox::queue::scan(dir).unwrap();
+    let listing = winit_automation_dropbox::queue::scan(dir).unwrap();
     let seq = listing.max_seq().map_or(1, |m| m + 1);
     fs::write(dir.join(command_file(seq)), bytes).unwrap();
     seq
@@ -140,7 +141,7 @@ fn every_kind_of_bad_input_gets_its_typed_error_and_the_app_keeps_running() {
             String::from_utf8_lossy(&bytes)
         );
         assert_eq!(response.verb, verb);
-        let winit_automation::protocol::Outcome::Error { hint, message, .. } = &response.outcome
+        let winit_automation_protocol::Outcome::Error { hint, message, .. } = &response.outcome
         else {
             unreachable!()
         };
@@ -210,7 +211,7 @@ fn a_slow_writer_that_keeps_writing_is_not_reaped() {
 #[test]
 fn commands_left_by_a_previous_run_are_answered_stale_and_never_run() {
     let (_tmp, dir) = fresh_dir();
-    dropbox::prepare(&dir).unwrap();
+    winit_automation_dropbox::prepare(&dir).unwrap();
     fs::write(dir.join(command_file(3)), "type \"old\"\n").unwrap();
     fs::write(dir.join(response_file(2)), "ok 2 status\n").unwrap();
     fs::write(dir.join(".tmp-1-0-snapshot.txt"), "junk").unwrap();
@@ -329,7 +330,7 @@ fn hostile_directories_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     // A symlink to a good directory.
     let real = tmp.path().join("real");
-    dropbox::prepare(&real).unwrap();
+    winit_automation_dropbox::prepare(&real).unwrap();
     let link = tmp.path().join("link");
     std::os::unix::fs::symlink(&real, &link).unwrap();
     let err = Automation::builder().dir(&link).start().unwrap_err();
@@ -396,7 +397,13 @@ fn a_killed_app_is_reported_as_exited_and_a_restart_recovers_the_directory() {
     }
     // The killed app left its handshake, lock and an unanswered command: a new app takes over.
     assert!(dir.join(READY_FILE).exists());
-    assert_eq!(dropbox::queue::scan(&dir).unwrap().commands.len(), 1);
+    assert_eq!(
+        winit_automation_dropbox::queue::scan(&dir)
+            .unwrap()
+            .commands
+            .len(),
+        1
+    );
     let restarted = TestApp::builder().dir(&dir).start();
     let client = connect(&dir);
     assert_eq!(client.ready().pid, std::process::id());
@@ -449,7 +456,7 @@ fn a_screenshot_label_cannot_name_a_path_outside_the_directory() {
         let response = client
             .send_line(&format!(
                 "screenshot {}",
-                winit_automation::protocol::quote(label)
+                winit_automation_protocol::quote(label)
             ))
             .unwrap();
         assert_eq!(
@@ -613,7 +620,7 @@ fn sixteen_writer_processes_get_every_command_answered_once_in_per_writer_order(
     }
     assert!(next.values().all(|&n| n == EACH));
     // Nothing left behind: no entries and no unread responses.
-    let left = dropbox::queue::scan(&dir).unwrap();
+    let left = winit_automation_dropbox::queue::scan(&dir).unwrap();
     assert!(
         left.commands.is_empty() && left.responses.is_empty(),
         "{left:?}"
@@ -623,12 +630,12 @@ fn sixteen_writer_processes_get_every_command_answered_once_in_per_writer_order(
 #[test]
 fn a_reader_never_sees_a_torn_file_while_it_is_republished() {
     let (_tmp, dir) = fresh_dir();
-    dropbox::prepare(&dir).unwrap();
+    winit_automation_dropbox::prepare(&dir).unwrap();
     let version = |k: usize| {
         let filler = "x".repeat((k * 7919) % 60_000);
         format!("v{k} len {}\n{filler}\nend\n", filler.len())
     };
-    dropbox::publish(&dir, "snapshot.txt", version(0).as_bytes()).unwrap();
+    winit_automation_dropbox::publish(&dir, "snapshot.txt", version(0).as_bytes()).unwrap();
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let reader = {
         let (dir, stop) = (dir.clone(), stop.clone());
@@ -646,7 +653,7 @@ fn a_reader_never_sees_a_torn_file_while_it_is_republished() {
         })
     };
     for k in 1..=5000 {
-        dropbox::publish(&dir, "snapshot.txt", version(k).as_bytes()).unwrap();
+        winit_automation_dropbox::publish(&dir, "snapshot.txt", version(k).as_bytes()).unwrap();
     }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let reads = reader.join().expect("no torn read");
@@ -662,7 +669,7 @@ fn a_reader_never_sees_a_torn_file_while_it_is_republished() {
 #[test]
 fn a_directory_planted_as_an_entry_is_answered_once_and_never_blocks_start() {
     let (_tmp, dir) = fresh_dir();
-    dropbox::prepare(&dir).unwrap();
+    winit_automation_dropbox::prepare(&dir).unwrap();
     // Left over before the app starts, and not empty, so it cannot be removed.
     fs::create_dir(dir.join(command_file(1))).unwrap();
     fs::write(dir.join(command_file(1)).join("x"), "").unwrap();
@@ -695,7 +702,7 @@ fn a_directory_planted_as_an_entry_is_answered_once_and_never_blocks_start() {
 #[test]
 fn a_crash_between_answering_and_removing_keeps_the_real_answer() {
     let (_tmp, dir) = fresh_dir();
-    dropbox::prepare(&dir).unwrap();
+    winit_automation_dropbox::prepare(&dir).unwrap();
     fs::write(dir.join(command_file(4)), "type \"done\"\n").unwrap();
     fs::write(
         dir.join(response_file(4)),

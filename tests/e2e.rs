@@ -4,14 +4,14 @@
 //! Needs `xvfb-run` (Debian package `xvfb`) and a Vulkan driver (`mesa-vulkan-drivers`); without
 //! them these tests fail and say what to install: nothing here is skipped. The demo binaries are
 //! the ones `cargo test --all-features` builds next to this test (the README's test command).
-#![cfg(all(feature = "automation", feature = "client", feature = "egui"))]
+#![cfg(feature = "automation")]
 
 mod common;
 #[path = "common/demo.rs"]
 mod demo;
 
 use demo::*;
-use winit_automation::protocol::{ErrorCode, Outcome};
+use winit_automation_protocol::{ErrorCode, Outcome};
 
 #[test]
 fn the_custom_demo_is_driven_through_the_client_in_a_real_window() {

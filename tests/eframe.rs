@@ -4,14 +4,14 @@
 //! the pixels.
 //!
 //! Needs `xvfb-run` (`xvfb`) and a Vulkan driver (`mesa-vulkan-drivers`).
-#![cfg(all(feature = "automation", feature = "client", feature = "egui"))]
+#![cfg(feature = "automation")]
 
 mod common;
 #[path = "common/demo.rs"]
 mod demo;
 
 use demo::*;
-use winit_automation::protocol::ErrorCode;
+use winit_automation_protocol::ErrorCode;
 
 #[test]
 fn an_eframe_app_takes_every_verb_through_the_plugin() {

@@ -1,13 +1,13 @@
 //! egui's own demo gallery (examples/egui_gallery.rs: `egui_demo_lib::DemoWindows`) as a test bed
 //! for pointer targeting on a real UI: overlapping windows, popups above later widgets, modals.
 //! The egui adapter hands over egui's layers, its modal layer and the widget that took each press
-//! (`winit_automation::egui::EguiScene`); every case checks its effect in the tree. Menus and the
+//! (`winit_automation_egui::EguiScene`); every case checks its effect in the tree. Menus and the
 //! context menu are in gallery/menus.rs; the text area, scroll area, window drag and table demos
 //! in gallery/demos.rs.
 //!
 //! Headless (no display needed), with a Vulkan driver (`mesa-vulkan-drivers`). The gallery binary
 //! is the one `cargo test --all-features` builds next to this test.
-#![cfg(all(feature = "automation", feature = "client", feature = "egui"))]
+#![cfg(feature = "automation")]
 
 mod common;
 #[path = "common/demo.rs"]
@@ -19,7 +19,7 @@ mod demos;
 mod menus;
 
 use demo::*;
-use winit_automation::protocol::{ErrorCode, NodeLine, NodeRef, Outcome};
+use winit_automation_protocol::{ErrorCode, NodeLine, NodeRef, Outcome};
 
 /// The gallery headless, at the window size of its windowed mode, once its layout has settled.
 fn gallery() -> (Demo, String) {

@@ -1,9 +1,8 @@
 //! Golden text: the exact bytes of every format the crate writes, as docs/protocol.md shows them.
 //! A change here is a protocol change: update docs/protocol.md and review the snapshot.
-#![cfg(any(feature = "automation", feature = "client"))]
 
-use winit_automation::dropbox::Ready;
-use winit_automation::protocol::{Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Verb};
+use winit_automation_dropbox::Ready;
+use winit_automation_protocol::{Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Verb};
 
 #[test]
 fn ready_txt() {

@@ -1,18 +1,18 @@
-//! The test harness (`winit_automation::testing`) on the custom demo, headless: the README's
+//! The test harness (`winit_automation_testing`) on the custom demo, headless: the README's
 //! example, what a failing screenshot leaves behind, failures that print the snapshot, and eight
 //! apps at once with no cross-talk.
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe); the demo binary is the one
 //! `cargo test --all-features` builds next to this test.
-#![cfg(all(feature = "testing", feature = "automation"))]
+#![cfg(feature = "automation")]
 
 #[path = "common/trace_data.rs"]
 mod trace_data;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use winit_automation::testing::compare::{Rgba, Tolerance, check_reference_with};
-use winit_automation::testing::{App, By, Spawn};
+use winit_automation_testing::compare::{Rgba, Tolerance, check_reference_with};
+use winit_automation_testing::{App, By, Spawn};
 
 // The README's example, verbatim between the markers (tests/docs.rs keeps them equal).
 // As written there, not as rustfmt would lay it out (which takes more than 20 lines).
@@ -251,7 +251,6 @@ fn eight_headless_apps_at_once_do_not_hear_each_other() {
 /// egui's own demo windows (egui_demo_lib), which egui shows from its second frame: `start`
 /// hands the app out once its tree has settled, and `tree()` holds no refs, not even in the hints
 /// that name a covering window.
-#[cfg(feature = "egui")]
 #[test]
 fn the_gallery_is_ready_when_start_returns_and_its_tree_has_no_refs() {
     let app = Spawn::example("egui_gallery").headless(1280, 800).start();
@@ -408,7 +407,7 @@ fn a_screenshot_mismatch_leaves_the_artifacts_and_its_new_and_diff_images() {
     Rgba::filled(shot.image.width, shot.image.height, [0, 0, 0, 255])
         .write(&reference)
         .unwrap();
-    if winit_automation::testing::compare::update_requested() {
+    if winit_automation_testing::compare::update_requested() {
         // UPDATE_SNAPSHOTS in this run: the reference is written instead, and there is no failure.
         shot.assert_matches(&reference);
         assert_eq!(Rgba::read(&reference).unwrap(), shot.image);

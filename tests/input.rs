@@ -2,7 +2,7 @@
 //! AccessKit requests, in the right frames, aimed at the centre of the target's visible part; bad
 //! targets are refused before anything is dispatched; `--settle` waits for the tree to stop
 //! changing. The test app (tests/common/app.rs) records what its frames are handed.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
 mod common;
 #[path = "common/fixture.rs"]
@@ -13,7 +13,7 @@ use common::{Frame, Handed, TestApp, all, window_state};
 use fixture::Form;
 use winit::event::MouseButton;
 use winit_automation::Input;
-use winit_automation::protocol::{ErrorCode, Outcome, Response};
+use winit_automation_protocol::{ErrorCode, Outcome, Response};
 
 /// The test app showing `tree` at `scale`, its UI reacting to input with `react`.
 fn start_app(
@@ -757,7 +757,7 @@ fn a_frame_that_never_asks_for_input_leaves_it_for_the_next_frame() {
     frame.finish();
     let answer = app
         .dir()
-        .join(winit_automation::protocol::response_file(seq));
+        .join(winit_automation_protocol::response_file(seq));
     assert!(!answer.exists(), "answered though no frame took the key");
     let mut frame = automation.frame();
     let taken: Vec<Input> = frame.input().collect();

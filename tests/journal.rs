@@ -1,7 +1,9 @@
 //! `journal`: every command any client sent, as the app answered it, in answer order, with refs and
 //! points named by selectors (docs/protocol.md, section 6.5). Against the in-process test app.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
+#[path = "common/cli_binary.rs"]
+mod cli_binary;
 mod common;
 #[path = "common/fixture.rs"]
 mod fixture;
@@ -11,8 +13,8 @@ use std::time::{Duration, Instant};
 use accesskit::{NodeId, Role, TreeUpdate};
 use common::{PATIENCE, TestApp, eventually, window_state};
 use fixture::{node, tree};
-use winit_automation::client::Client;
-use winit_automation::protocol::{
+use winit_automation_client::Client;
+use winit_automation_protocol::{
     JournalAnswer, JournalEntry, NodeLine, Response, response_file, taken_file,
 };
 
@@ -290,14 +292,13 @@ fn entries_dropped_from_the_ring_are_counted_lost() {
     assert_eq!((behind.lost, behind.entries.len()), (Some(6), 1024));
 }
 
-#[cfg(feature = "cli")]
 #[test]
 fn the_cli_prints_the_journal_and_long_polls_with_wait() {
     use std::process::Command as Process;
     let app = app();
     app.ok("windows");
     let cli = |args: &[&str]| {
-        Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+        Process::new(cli_binary::cli())
             .arg("--dir")
             .arg(app.dir())
             .args(args)

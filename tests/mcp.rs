@@ -3,8 +3,10 @@
 //! submitting the form, a screenshot whose image decodes to the window's size, and a typed error.
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`) for the demo.
-#![cfg(all(feature = "mcp", feature = "automation"))]
+#![cfg(feature = "automation")]
 
+#[path = "common/cli_binary.rs"]
+mod cli_binary;
 mod common;
 #[path = "common/demo.rs"]
 mod demo;
@@ -47,7 +49,7 @@ async fn call(
 async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot() {
     let demo = Demo::start_in("demo", Mode::Headless(800, 600));
     demo.wait_for("button \"Submit\"", "the demo publishes its tree");
-    let mut server = tokio::process::Command::new(env!("CARGO_BIN_EXE_winit-automation"));
+    let mut server = tokio::process::Command::new(cli_binary::cli());
     server.arg("mcp").arg("--dir").arg(demo.dir());
     let client =
         ().serve(TokioChildProcess::new(server).expect("the server starts"))

@@ -12,8 +12,10 @@
 //! `pip install`), and a machine where that cannot be done fails the test with the command that
 //! does it, never skips it. Needs `python3` and, on Debian, `python3-venv` (both in
 //! scripts/setup-system.sh), and a Vulkan driver (`mesa-vulkan-drivers`) for the demo.
-#![cfg(all(feature = "mcp", feature = "automation"))]
+#![cfg(feature = "automation")]
 
+#[path = "common/cli_binary.rs"]
+mod cli_binary;
 #[path = "common/demo.rs"]
 mod demo;
 
@@ -24,7 +26,7 @@ use std::process::{Command, Output, Stdio};
 
 use demo::*;
 use serde_json::{Value, json};
-use winit_automation::protocol::Verb;
+use winit_automation_protocol::Verb;
 
 /// What pip installs: the SDK's 2.x line, whose models are snake_case.
 const REQUIREMENT: &str = "mcp>=2,<3";
@@ -148,7 +150,7 @@ fn run_client(python: &Path, dir: &Path, plan: &[Value]) -> Vec<Value> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_python/client.py");
     let mut child = Command::new(python)
         .arg(&script)
-        .arg(env!("CARGO_BIN_EXE_winit-automation"))
+        .arg(cli_binary::cli())
         .arg("mcp")
         .arg("--dir")
         .arg(dir)

@@ -6,13 +6,13 @@
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`) and, for the windowed runs, `xvfb-run` (`xvfb`);
 //! `scripts/setup-system.sh` installs both. Without them these tests fail and say so. The example
 //! binary is the one `cargo test --all-features` builds next to this test.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use winit_automation::protocol::{ErrorCode, NodeLine};
-use winit_automation::testing::{App, Spawn};
+use winit_automation_protocol::{ErrorCode, NodeLine};
+use winit_automation_testing::{App, Spawn};
 
 /// The clear colours the example switches between, as the sRGB bytes a screenshot holds.
 const BLUE: [u8; 3] = [0, 0, 255];

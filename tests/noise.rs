@@ -2,7 +2,7 @@
 //! text children that repeat their parent's text, and decoration. Measured on a window shaped like
 //! egui's: every label's text twice (the label and its text run), buttons named by a label child,
 //! resize handles with no name and no action.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
 mod common;
 #[path = "common/fixture.rs"]
@@ -10,7 +10,7 @@ mod fixture;
 
 use common::{SteppedApp, TestApp, window_state};
 use fixture::noisy::{self, Gallery};
-use winit_automation::protocol::NodeLine;
+use winit_automation_protocol::NodeLine;
 
 fn gallery(g: &Gallery) -> SteppedApp {
     TestApp::builder()

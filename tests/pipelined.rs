@@ -2,7 +2,7 @@
 //! next frame open while the published one is still drawn, and a `Frame<Published>` carries the
 //! screenshots it owes to whichever thread draws it. Run frame by frame from the test (a stepped
 //! test app), with a real wgpu device (Vulkan lavapipe) for the pixels.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
 mod common;
 #[path = "common/fixture.rs"]
@@ -13,8 +13,8 @@ mod gpu;
 use common::{PATIENCE, SteppedApp, TestApp, window_id, window_state};
 use fixture::Form;
 use winit::event::{ElementState, WindowEvent};
-use winit_automation::protocol::{Response, ScreenshotAnswer};
 use winit_automation::{Frame, Input, Published};
+use winit_automation_protocol::{Response, ScreenshotAnswer};
 
 const CLICK: &str = "click name=\"Remember me\"";
 
@@ -146,7 +146,7 @@ fn a_screenshot_gets_its_own_frames_pixels_drawn_on_another_thread_after_later_f
     );
     let answer = app
         .dir()
-        .join(winit_automation::protocol::response_file(shot));
+        .join(winit_automation_protocol::response_file(shot));
     assert!(!answer.exists(), "answered before its frame was drawn");
 
     go.send(()).unwrap();

@@ -2,7 +2,7 @@
 //! quoting and canonical command lines round-trip; responses round-trip.
 
 use proptest::prelude::*;
-use winit_automation::protocol::{
+use winit_automation_protocol::{
     ActOptions, Button, Command, DragEnd, ErrorCode, Failure, JournalAnswer, JournalEntry,
     JournalTarget, KeyChord, Label, NodeLine, NodeRef, NodeValue, Point, Response,
     ScreenshotAnswer, Selector, Target, Term, Toggled, Verb, quote, tokenize,
@@ -23,7 +23,7 @@ const PARSE_CODES: &[ErrorCode] = &[
     ErrorCode::BadArgument,
 ];
 
-fn assert_typed(result: Result<Command, winit_automation::protocol::ParseError>) {
+fn assert_typed(result: Result<Command, winit_automation_protocol::ParseError>) {
     if let Err(e) = result {
         assert!(PARSE_CODES.contains(&e.code), "not a parse code: {e:?}");
         assert!(!e.message.is_empty(), "{e:?}");
@@ -68,7 +68,7 @@ fn target() -> impl Strategy<Value = Target> {
     let term = prop_oneof![
         // Every role a snapshot can print (`role=` refuses any other).
         prop::sample::select(
-            winit_automation::protocol::role_names()
+            winit_automation_protocol::role_names()
                 .iter()
                 .map(|r| r.to_string())
                 .collect::<Vec<_>>()

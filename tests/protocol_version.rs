@@ -8,7 +8,7 @@
 //! Once the version is bumped, the golden's first line differs, and insta shows the new golden for
 //! review as usual. docs/protocol.md section 7 says what counts as a change; additions it lists as
 //! compatible (a verb, a flag, a code, a `ready.txt` key, a `status` line) are not pinned here.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
 mod common;
 
@@ -18,8 +18,8 @@ use std::time::Duration;
 
 use accesskit::{Action, Node, NodeId, Rect, Role, Toggled, TreeId, TreeInfo, TreeUpdate};
 use common::{PATIENCE, SteppedApp, TestApp, window_state};
-use winit_automation::dropbox::queue;
-use winit_automation::protocol::{
+use winit_automation_dropbox::queue;
+use winit_automation_protocol::{
     ACCESSIBILITY_FILE, LOCK_FILE, Label, PROTOCOL_VERSION, READY_FILE, SNAPSHOT_FILE, TEMP_PREFIX,
     WINDOWS_FILE, command_file, parse_command_file, parse_response_file, parse_taken_file,
     parse_withdrawn_file, response_file, taken_file, withdrawn_file,

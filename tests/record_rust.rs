@@ -5,8 +5,10 @@
 //! (`UPDATE_SNAPSHOTS=1` writes the file anew, for review).
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe).
-#![cfg(all(feature = "testing", feature = "automation", feature = "cli"))]
+#![cfg(feature = "automation")]
 
+#[path = "common/cli_binary.rs"]
+mod cli_binary;
 #[path = "common/file_with.rs"]
 mod file_with;
 
@@ -14,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
 
 use file_with::file_with;
-use winit_automation::testing::Spawn;
+use winit_automation_testing::Spawn;
 
 /// The file as `cargo fmt` leaves it (the checked-in copy is formatted like every other file).
 fn rustfmt(text: &str) -> String {
@@ -48,7 +50,7 @@ fn a_recorded_session_becomes_the_checked_in_rust_test() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("recorded.rs");
     let app = Spawn::example("demo").headless(800, 600).start();
-    let mut recorder: Child = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+    let mut recorder: Child = Process::new(cli_binary::cli())
         .arg("--dir")
         .arg(app.dir())
         .args(["record", "--rust"])

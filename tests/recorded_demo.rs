@@ -1,7 +1,7 @@
 //! A session recorded by `winit-automation record --rust`: each command as the harness's
 //! call, each change it made as an assertion. Run it with `cargo test`.
 
-use winit_automation::testing::{By, Spawn};
+use winit_automation_testing::{By, Spawn};
 
 #[test]
 fn recorded_session_of_demo() {

@@ -3,8 +3,10 @@
 //! UI; scripts check trees and screenshots and stop at the first failure with its line.
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe).
-#![cfg(all(feature = "testing", feature = "automation", feature = "cli"))]
+#![cfg(feature = "automation")]
 
+#[path = "common/cli_binary.rs"]
+mod cli_binary;
 #[path = "common/file_with.rs"]
 mod file_with;
 
@@ -13,8 +15,8 @@ use std::process::{Child, Command as Process, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use file_with::file_with;
-use winit_automation::testing::compare::Rgba;
-use winit_automation::testing::{App, Spawn};
+use winit_automation_testing::compare::Rgba;
+use winit_automation_testing::{App, Spawn};
 
 fn demo(args: &[&str]) -> App {
     Spawn::example("demo")
@@ -24,7 +26,7 @@ fn demo(args: &[&str]) -> App {
 }
 
 fn cli(dir: &Path, args: &[&str]) -> Output {
-    Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+    Process::new(cli_binary::cli())
         .arg("--dir")
         .arg(dir)
         .args(args)
@@ -39,7 +41,7 @@ fn text(bytes: &[u8]) -> String {
 /// `winit-automation record SCRIPT` on `app`, once it has written its header (from then on it
 /// misses nothing).
 fn start_recorder(app: &App, script: &Path, extra: &[&str]) -> Child {
-    let recorder = Process::new(env!("CARGO_BIN_EXE_winit-automation"))
+    let recorder = Process::new(cli_binary::cli())
         .arg("--dir")
         .arg(app.dir())
         .arg("record")
@@ -132,7 +134,7 @@ fn a_recorded_session_replays_green_on_a_fresh_app_and_red_on_a_changed_ui() {
         "{}",
         text(&out.stdout)
     );
-    let status = fresh.get(&winit_automation::testing::By::text_contains("Submitted:"));
+    let status = fresh.get(&winit_automation_testing::By::text_contains("Submitted:"));
     assert_eq!(
         status.value(),
         Some("Submitted: Ada (subscribe yes, volume 50)")
@@ -334,7 +336,6 @@ fn an_expectation_waits_its_own_timeout_beyond_the_clients() {
 }
 
 /// egui puts a label's text in its value, with no name: the recorder expects it by `text=`.
-#[cfg(feature = "egui")]
 #[test]
 fn a_recording_of_an_egui_app_expects_what_its_labels_say() {
     let tmp = tempfile::tempdir().unwrap();

@@ -3,7 +3,7 @@
 //! reports after a press (`Frame::pointer_hit`) decides whether the answer is `ok` (`hit
 //! verified` or `hit unverified`) or `missed`. The test app (tests/common/app.rs) records what its
 //! frames are handed: a refusal hands nothing, an answer names what was handed.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
 mod common;
 #[path = "common/fixture.rs"]
@@ -16,7 +16,7 @@ use common::{Handed, PATIENCE, SteppedApp, TestApp, all, window_id, window_state
 use fixture::{ids, node, tree};
 use winit::event::MouseButton;
 use winit_automation::Layers;
-use winit_automation::protocol::{ErrorCode, Response, response_file};
+use winit_automation_protocol::{ErrorCode, Response, response_file};
 
 fn app(update: TreeUpdate) -> TestApp {
     TestApp::builder()

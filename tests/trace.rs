@@ -1,7 +1,7 @@
 //! `trace` (docs/protocol.md, section 6.6) against the in-process test app: what a trace records
 //! of each command, what it refuses and why, and that a failed write loses nothing. The viewer
 //! itself is opened in a browser by tests/trace_viewer.rs.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
 mod common;
 #[path = "common/fixture.rs"]
@@ -13,7 +13,7 @@ use accesskit::{NodeId, Role, TreeUpdate};
 use common::{TestApp, window_state};
 use fixture::{node, tree};
 use serde_json::Value;
-use winit_automation::protocol::ErrorCode;
+use winit_automation_protocol::ErrorCode;
 
 /// A window "Trace" with a button "Save" at 10,10.
 fn window() -> TreeUpdate {

@@ -4,7 +4,7 @@
 //!
 //! Needs a Vulkan driver (lavapipe) and Chromium (Debian's `chromium`): scripts/setup-system.sh
 //! installs both. No skip: a machine without Chromium fails here with the command to run.
-#![cfg(all(feature = "testing", feature = "automation", feature = "egui"))]
+#![cfg(feature = "automation")]
 
 use std::path::{Path, PathBuf};
 
@@ -14,7 +14,7 @@ mod trace_data;
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
-use winit_automation::testing::{By, Spawn};
+use winit_automation_testing::{By, Spawn};
 
 /// A trace may be this large for a session of 20 steps with frames (issue 25).
 const MAX_TRACE_BYTES: u64 = 5 << 20;

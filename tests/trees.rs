@@ -1,6 +1,6 @@
 //! Trees, refs and snapshots through the real service thread: the test feeds trees on the render
 //! side and asks through the client, as an agent would.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
 mod common;
 #[path = "common/fixture.rs"]
@@ -12,8 +12,8 @@ use accesskit::{Action, Node, NodeId, Role, TreeId, TreeUpdate};
 use common::{SteppedApp, TestApp, window_state};
 use fixture::Form;
 use winit::window::WindowId;
-use winit_automation::protocol::{ErrorCode, NodeLine, PROTOCOL_VERSION};
 use winit_automation::{Bounds, Widget, WidgetStates};
+use winit_automation_protocol::{ErrorCode, NodeLine, PROTOCOL_VERSION};
 
 /// The test app with no window: the test feeds the plugin itself, as the render thread would.
 fn bare() -> SteppedApp {
@@ -200,7 +200,7 @@ fn refs_are_stable_across_updates_and_refuse_removed_renamed_or_retyped_nodes() 
     app.open_frame().tree_update(win(1), form.update());
     let r = app.send(&format!("get {save}"));
     assert_eq!(r.error_code(), Some(ErrorCode::StaleRef), "{r:?}");
-    let winit_automation::protocol::Outcome::Error { message, .. } = &r.outcome else {
+    let winit_automation_protocol::Outcome::Error { message, .. } = &r.outcome else {
         unreachable!()
     };
     assert!(

@@ -2,7 +2,7 @@
 //! cannot (`Frame::layers`): reported clips hide rows like the tree's own, a layer root is not
 //! cut off by its tree ancestors, what lies wholly under a higher layer is left out with a hint,
 //! and `get X,Y` names the node painted on top.
-#![cfg(all(feature = "automation", feature = "client"))]
+#![cfg(feature = "automation")]
 
 mod common;
 #[path = "common/fixture.rs"]
@@ -12,7 +12,7 @@ use accesskit::{Node, NodeId, Role};
 use common::{TestApp, window_state};
 use fixture::{ids, node, tree};
 use winit_automation::Layers;
-use winit_automation::protocol::NodeLine;
+use winit_automation_protocol::NodeLine;
 
 fn app(nodes: Vec<(u64, Node)>) -> TestApp {
     let update = tree(nodes);

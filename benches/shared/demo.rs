@@ -4,11 +4,13 @@
 //! number of clicks).
 #![allow(dead_code)]
 
+#[path = "../../tests/common/cli_binary.rs"]
+mod cli_binary;
 use std::process::Command as Process;
 use std::time::{Duration, Instant};
 
-use winit_automation::client::Client;
-use winit_automation::testing::{App, Spawn};
+use winit_automation_client::Client;
+use winit_automation_testing::{App, Spawn};
 
 pub const CLICK: &str = "click role=checkbox name=Subscribe";
 
@@ -114,12 +116,12 @@ pub fn burst(client: &Client, n: usize) -> f64 {
 
 /// `winit-automation --dir D click ...`, process start to exit, `samples` times after `warmup`.
 pub fn cli_clicks(app: &App, warmup: usize, samples: usize) -> Vec<Duration> {
-    let bin = env!("CARGO_BIN_EXE_winit-automation");
+    let bin = cli_binary::cli();
     let before = checked(app.client());
     let mut times = Vec::new();
     for i in 0..warmup + samples {
         let start = Instant::now();
-        let status = Process::new(bin)
+        let status = Process::new(&bin)
             .arg("--dir")
             .arg(app.dir())
             .args(["click", "role=checkbox", "name=Subscribe"])

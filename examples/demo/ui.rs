@@ -5,8 +5,8 @@ use accesskit::{Action, ActionData, ActionRequest, NodeId};
 use winit::dpi::LogicalSize;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::keyboard::{Key, ModifiersState, NamedKey};
-use winit_automation::protocol::{ErrorCode, Failure};
 use winit_automation::{Input, Request};
+use winit_automation_protocol::{ErrorCode, Failure};
 
 use crate::gfx::Rect;
 

@@ -7,7 +7,7 @@
 //!   pass ends;
 //! - the app keeps what only it can do: after `ctx.run_ui` it takes the published frame
 //!   (`Plugin::take_frame`), hands it the exact texture (`Frame::capture`, with
-//!   `winit_automation::egui::window_id`) and submits through it; the shell tells the plugin the
+//!   `winit_automation_egui::window_id`) and submits through it; the shell tells the plugin the
 //!   surface it configured; the app carries out the viewport commands the plugin sends (`resize`
 //!   as `InnerSize`, `quit` as `Close`).
 //!
@@ -22,8 +22,8 @@ use winit::dpi::PhysicalSize;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
-use winit_automation::egui::{Plugin, window_id};
 use winit_automation::{Automation, Frame, FrameTarget, Published, WindowSurface};
+use winit_automation_egui::{Plugin, window_id};
 
 use crate::setup::{self, Args};
 pub use crate::shell::Spec;

@@ -16,7 +16,7 @@ use winit::dpi::LogicalSize;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
-use winit_automation::{Automation, WindowState, WindowSurface};
+use winit_automation::{Automation, WindowState, WindowSurface, window_state_of};
 
 use crate::setup::{self, Args};
 
@@ -199,7 +199,7 @@ impl<A: App> ApplicationHandler<UserEvent> for Shell<A> {
         window.set_visible(true);
         let id = self.app.plugin_window().unwrap_or_else(|| {
             let title = self.spec.title.to_owned();
-            let state = WindowState { title, ..WindowState::of(&window) };
+            let state = WindowState { title, ..window_state_of(&window) };
             self.automation.window_state(window.id(), state);
             window.id()
         });

@@ -35,10 +35,11 @@ use accesskit::{Action, ActionData, NodeId, TreeUpdate};
 use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::window::WindowId;
-use winit_automation::protocol::{Command, ErrorCode, Failure};
 use winit_automation::{Automation, Builder, Input, Request, WindowState};
-#[cfg(all(feature = "automation", feature = "client"))]
-use winit_automation::{client::Client, protocol::Response};
+#[cfg(feature = "automation")]
+use winit_automation_client::Client;
+use winit_automation_protocol::Response;
+use winit_automation_protocol::{Command, ErrorCode, Failure};
 
 /// The plugin's frame (this file's [`Frame`] is the record of one).
 type AppFrame = winit_automation::Frame;
@@ -300,7 +301,7 @@ impl TestAppBuilder {
 /// What both kinds of test app share: the directory and a client connected to it.
 pub struct Session {
     dir: PathBuf,
-    #[cfg(all(feature = "automation", feature = "client"))]
+    #[cfg(feature = "automation")]
     client: Client,
     /// Last: removed after the plugin stopped.
     _tmp: Option<tempfile::TempDir>,
@@ -309,7 +310,7 @@ pub struct Session {
 impl Session {
     fn connect(dir: PathBuf, tmp: Option<tempfile::TempDir>) -> Session {
         Session {
-            #[cfg(all(feature = "automation", feature = "client"))]
+            #[cfg(feature = "automation")]
             client: Client::connect(Some(&dir))
                 .expect("a client connects to the test app")
                 .with_timeout(PATIENCE),
@@ -324,7 +325,7 @@ impl Session {
     }
 }
 
-#[cfg(all(feature = "automation", feature = "client"))]
+#[cfg(feature = "automation")]
 impl Session {
     /// A client of the app, with the harness's patience as its timeout.
     pub fn client(&self) -> &Client {
@@ -450,7 +451,7 @@ impl TestApp {
     }
 }
 
-#[cfg(all(feature = "automation", feature = "client"))]
+#[cfg(feature = "automation")]
 impl TestApp {
     /// Runs `feed` in the render thread's next frame (tree updates, widget records on the frame;
     /// window state on the plugin) and returns once that frame is published, so the next command
@@ -680,7 +681,7 @@ impl SteppedApp {
     }
 }
 
-#[cfg(all(feature = "automation", feature = "client"))]
+#[cfg(feature = "automation")]
 impl SteppedApp {
     /// Runs frames, each drawn by `draw`, a few milliseconds apart, until command `seq` is
     /// answered; returns the answer.
@@ -688,7 +689,7 @@ impl SteppedApp {
     pub fn frames_until_answered(&self, seq: u64, mut draw: impl FnMut(&mut AppFrame)) -> Response {
         let answer = self
             .dir()
-            .join(winit_automation::protocol::response_file(seq));
+            .join(winit_automation_protocol::response_file(seq));
         let deadline = std::time::Instant::now() + PATIENCE;
         while !answer.exists() {
             assert!(

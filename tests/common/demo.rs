@@ -2,7 +2,7 @@
 //! (Vulkan lavapipe) or headless. Included by tests/e2e.rs and tests/gallery.rs with
 //! `#[path = "common/demo.rs"] mod demo;` (next to `mod common;`).
 //!
-//! A [`Demo`] is the test harness's [`App`] (`winit_automation::testing`: a private drop-box,
+//! A [`Demo`] is the test harness's [`App`] (`winit_automation_testing`: a private drop-box,
 //! stderr kept for failures, the process group killed on drop) plus what these tests check on
 //! every start: the adapter the demo draws on.
 #![allow(dead_code)]
@@ -11,8 +11,8 @@ use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use winit_automation::protocol::{NodeLine, ScreenshotAnswer};
-use winit_automation::testing::{App, Spawn};
+use winit_automation_protocol::{NodeLine, ScreenshotAnswer};
+use winit_automation_testing::{App, Spawn};
 
 /// A running demo: an [`App`] (`demo.ok(..)`, `demo.client()`, `demo.dir()` ...).
 pub struct Demo {
@@ -36,7 +36,7 @@ pub struct Png {
 impl Png {
     pub fn read(path: &Path) -> Png {
         let image =
-            winit_automation::testing::compare::Rgba::read(path).unwrap_or_else(|e| panic!("{e}"));
+            winit_automation_testing::compare::Rgba::read(path).unwrap_or_else(|e| panic!("{e}"));
         Png {
             width: image.width,
             height: image.height,

@@ -94,7 +94,7 @@ impl ChildApp {
     fn wait_ready(&self) {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
-            if let Ok(ready) = winit_automation::client::read_ready(&self.dir)
+            if let Ok(ready) = winit_automation_client::read_ready(&self.dir)
                 && ready.pid == self.child.id()
             {
                 return;

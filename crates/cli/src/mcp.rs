@@ -1,0 +1,289 @@
+//! `winit-automation mcp`: every protocol verb as an MCP tool over stdio (feature `mcp`).
+//!
+//! The tools come from the verb table (`protocol::Verb::spec`): one per verb, named after it,
+//! described by its `about` and `details`, with one argument per positional argument (by its
+//! `field`) and per flag (by its word: `interactive` for `-i`), each described by the table's help.
+//! A call's arguments become a `protocol::Invocation`, checked by the same parser as a command
+//! line, so a tool refuses what the CLI refuses, with the same error and hint. Beside them,
+//! `apps` lists the live apps under a directory.
+//!
+//! Agents act, then look: the switches the table marks `for_agents` (`settle` on actions, `-i` and
+//! `force` on snapshots) are on unless the call says `false`. Scalars that hosts send as strings
+//! (`"true"`, `"40"`) are read as the schema's type; anything else is refused naming the argument
+//! and the type. Every verb's tool takes an optional `dir`: the app's drop-box (else the server's `--dir`,
+//! `$WINIT_AUTOMATION_DIR` or `target/winit-automation`), so one session can drive several apps.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use base64::Engine as _;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use winit_automation_client::Client;
+use winit_automation_protocol::{
+    ClientCode, Coded, Command, Outcome, Response, Token, Verb, quote, tokenize,
+};
+
+mod call;
+mod tools;
+
+use call::{invocation, string};
+pub(crate) use tools::tools;
+
+/// What the server tells a host about itself, in `initialize`.
+const INSTRUCTIONS: &str = "Drives a running winit/wgpu or egui app through its drop-box directory. \
+Start with `snapshot`: one line per actionable node, `@eN role \"name\"` and only non-default state. \
+Refs (@e12) name a node for its lifetime; a ref whose node is gone or changed is refused (stale_ref), \
+never moved to another node. Targets are a ref, a point x,y in logical pixels, or selector terms \
+(role=button name=\"Save\"; quote values with spaces). Actions answer once the UI settled, with a \
+diff of what changed; `ok` means the input reached that node, a refusal names the true reason \
+(covered, offscreen, disabled, missed, no_focus). Pass since=<frame of your last snapshot> to get \
+\"unchanged since frame N\" instead of the tree. Several apps: `apps` lists the live ones; pass one's \
+directory as `dir` to any tool.";
+
+/// The server: where the apps are by default, and how long a command may take.
+#[derive(Debug, Clone)]
+pub(crate) struct Server {
+    dir: Option<PathBuf>,
+    timeout_ms: u64,
+}
+
+/// Runs the server on stdin and stdout until the client goes away.
+pub(crate) fn serve(dir: Option<PathBuf>, timeout_ms: u64) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(async move {
+        let server = Server { dir, timeout_ms };
+        let running = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| format!("the MCP session did not start: {e}"))?;
+        running
+            .waiting()
+            .await
+            .map(|_| ())
+            .map_err(|e| format!("the MCP session failed: {e}"))
+    })
+}
+
+/// A tool error: `error <code>: <message>`, a `hint:` line when there is one, then extra lines.
+fn failed(code: &str, message: &str, hint: Option<&str>, extra: &str) -> CallToolResult {
+    let mut text = format!("error {code}: {message}\n");
+    if let Some(hint) = hint {
+        text.push_str(&format!("hint: {hint}\n"));
+    }
+    text.push_str(extra);
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+/// Any error of the crate as a tool error.
+fn refused(e: &dyn Coded) -> CallToolResult {
+    failed(e.code().as_str(), &e.message(), e.hint().as_deref(), "")
+}
+
+/// An action's answer as short as `snapshot -i`: node lines (`@e..`, and diff lines `target @e..`,
+/// `+ @e..`, `~ @e..`) without their `bounds=` and `actions=` fields, which `get` gives on
+/// request. Lines are taken apart with the protocol's lexer and written back token by token, so
+/// every other field, and text inside quotes, is kept as it is.
+fn compact(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    for line in body.lines() {
+        let rest = line.trim_start();
+        let indent = &line[..line.len() - rest.len()];
+        let tokens = match tokenize(rest) {
+            Ok(t)
+                if t.iter()
+                    .take(2)
+                    .any(|t| t.quoted.is_none() && t.bare.starts_with("@e")) =>
+            {
+                t
+            }
+            _ => {
+                out.push_str(line);
+                out.push('\n');
+                continue;
+            }
+        };
+        let kept: Vec<String> = tokens
+            .iter()
+            .filter(|t| !(t.bare.starts_with("bounds=") || t.bare.starts_with("actions=")))
+            .map(Token::written)
+            .collect();
+        out.push_str(indent);
+        out.push_str(&kept.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// A tool's answer from the app's response: its body as text, or a tool error with the code,
+/// message and hint (and the error's extra lines).
+fn answer(response: &Response) -> CallToolResult {
+    match &response.outcome {
+        Outcome::Ok { body } => {
+            let text = if body.is_empty() { "ok" } else { body.as_str() };
+            CallToolResult::success(vec![ContentBlock::text(text)])
+        }
+        Outcome::Error { .. } => CallToolResult::error(vec![ContentBlock::text(
+            response.error_text().unwrap_or_default(),
+        )]),
+    }
+}
+
+/// The PNG a screenshot's answer names, read from the app's directory.
+fn screenshot_png(dir: &Path, response: &Response) -> Option<Vec<u8>> {
+    if !response.is_ok() {
+        return None;
+    }
+    let file = winit_automation_client::screenshot_path(dir, response.body()).ok()?;
+    std::fs::read(file).ok()
+}
+
+impl Server {
+    /// Sends a verb's command and answers with the response; a screenshot's file comes back as an
+    /// image, and what an action changed is said as briefly as the interactive snapshot.
+    async fn call(&self, verb: Verb, args: &JsonObject) -> CallToolResult {
+        let (inv, dir) = match invocation(verb, args, self.timeout_ms) {
+            Ok(v) => v,
+            Err(e) => return refused(e.coded()),
+        };
+        let command: Command = match inv.command() {
+            Ok(c) => c,
+            Err(e) => return refused(&e),
+        };
+        let short = verb.flag("settle").is_some() || verb == Verb::Settle;
+        let dir = dir.map(PathBuf::from).or_else(|| self.dir.clone());
+        let wait = command
+            .held_in_app_ms()
+            .map_or(self.timeout_ms, |ms| ms.max(self.timeout_ms) + 2_000);
+        // The client library blocks: on the blocking pool, so other requests go on meanwhile.
+        let sent = tokio::task::spawn_blocking(move || {
+            let client = Client::connect(dir.as_deref())
+                .map_err(|e| refused(&e))?
+                .with_timeout(Duration::from_millis(wait));
+            let response = client.send(&command).map_err(|e| refused(&e))?;
+            let image = (verb == Verb::Screenshot)
+                .then(|| screenshot_png(client.dir(), &response))
+                .flatten();
+            Ok::<_, CallToolResult>((response, image))
+        })
+        .await;
+        match sent {
+            Ok(Ok((mut response, image))) => {
+                if short && let Outcome::Ok { body } = &mut response.outcome {
+                    *body = compact(body);
+                }
+                let mut result = answer(&response);
+                if let Some(png) = image {
+                    let data = base64::engine::general_purpose::STANDARD.encode(png);
+                    result.content.push(ContentBlock::image(data, "image/png"));
+                }
+                result
+            }
+            Ok(Err(refusal)) => refusal,
+            Err(e) => failed(
+                "internal",
+                &format!("the request's task failed: {e}"),
+                None,
+                "",
+            ),
+        }
+    }
+
+    /// `apps`: the live apps directly under a directory.
+    fn apps(&self, args: &JsonObject) -> CallToolResult {
+        let root = match args.get("root").map(|v| string("root", v)).transpose() {
+            Ok(root) => root
+                .map(PathBuf::from)
+                .or_else(|| self.dir.clone())
+                .unwrap_or_else(|| PathBuf::from(".")),
+            Err(e) => return refused(&e),
+        };
+        let mut found: Vec<String> = std::fs::read_dir(&root)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .chain(std::iter::once(root.clone()))
+            .filter(|p| Client::connect(Some(p)).is_ok())
+            .map(|p| p.display().to_string())
+            .collect();
+        found.sort();
+        found.dedup();
+        if found.is_empty() {
+            return failed(
+                ClientCode::NotRunning.as_str(),
+                &format!("no live app under {}", quote(&root.display().to_string())),
+                Some("start the app with the automation feature; its directory holds ready.txt"),
+                "",
+            );
+        }
+        CallToolResult::success(vec![ContentBlock::text(found.join("\n") + "\n")])
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(
+                Implementation::new("winit-automation", env!("CARGO_PKG_VERSION"))
+                    .with_title("winit-automation"),
+            )
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        let result = match Verb::parse(&request.name) {
+            Some(verb) => self.call(verb, &args).await,
+            None if request.name == "apps" => self.apps(&args),
+            None => {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "no tool {}; the tools are {}, apps",
+                        request.name,
+                        Verb::ALL
+                            .iter()
+                            .map(|v| v.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    None,
+                ));
+            }
+        };
+        Ok(result.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_lines_lose_bounds_and_actions_and_nothing_else() {
+        let body = "frame 12\npath pointer\ntarget @e6 button \"Submit\" bounds=24,204,120x36 actions=click,focus\nhit verified\n~ @e3 textbox \"Name\" value=\"a bounds=1 \\\" x\" focused bounds=1,2,3x4 actions=focus\n+ @e9 text value=\"Done\" bounds=0,0,1x1\n[2 items below]\n";
+        assert_eq!(
+            compact(body),
+            "frame 12\npath pointer\ntarget @e6 button \"Submit\"\nhit verified\n~ @e3 textbox \"Name\" value=\"a bounds=1 \\\" x\" focused\n+ @e9 text value=\"Done\"\n[2 items below]\n"
+        );
+    }
+}

@@ -1,0 +1,502 @@
+//! `run FILE` replays a script; `record FILE` writes one from the app's journal (docs/scripts.md).
+
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use winit_automation_client::{Client, ClientError};
+use winit_automation_protocol::{
+    Command, JournalAnswer, NodeLine, NodeRef, NodeValue, Response, Side, TraceCommand, quote,
+    response_file,
+};
+use winit_automation_testing::script::{RunOptions, Script, is_replayed};
+
+use crate::exit::{EXIT_APP_ERROR, EXIT_NO_APP, EXIT_OK, EXIT_USAGE, fail};
+use crate::rust_test::{Launch, RustFile};
+
+/// `run`'s options.
+pub(crate) struct RunArgs {
+    /// Write the screenshot references instead of comparing with them.
+    pub update: bool,
+    /// Print only a failure.
+    pub quiet: bool,
+    /// Record a trace with frames and write it here.
+    pub trace: Option<PathBuf>,
+}
+
+/// `run FILE`: parse the whole script (exit 2 on a bad line), then replay it.
+pub(crate) fn run(
+    dir: Option<&Path>,
+    timeout: std::time::Duration,
+    file: &Path,
+    args: &RunArgs,
+) -> ExitCode {
+    let &RunArgs { update, quiet, .. } = args;
+    let script = match Script::read(file) {
+        Ok(s) => s,
+        Err(e) => {
+            if e.line == 0 {
+                eprintln!("error: {}: {}", e.code, e.message);
+            } else {
+                let at = file.display();
+                eprintln!("error: {}: {at}:{}: {}", e.code, e.line, e.message);
+            }
+            eprintln!("hint: {}", e.hint);
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let client = match Client::connect(dir) {
+        Ok(c) => c.with_timeout(timeout),
+        Err(e) => return no_app(&e),
+    };
+    let options = RunOptions {
+        base: file.parent().map(Path::to_owned).unwrap_or_default(),
+        update,
+    };
+    if args.trace.is_some() {
+        let start = Command::Trace(TraceCommand::Start {
+            screenshots: true,
+            replaceable: false,
+        });
+        match client.send(&start) {
+            Ok(r) if r.is_ok() => {}
+            Ok(r) => return refused("trace start --screenshots", &r),
+            Err(e) => return no_app(&e),
+        }
+    }
+    let outcome = script.run(&client, &options, |step, _| {
+        if !quiet {
+            println!("ok {:>4}  {}", step.line, step.text);
+        }
+    });
+    // Written pass or fail: a failed run is when a person wants to look.
+    let traced = args.trace.as_ref().map(|trace| {
+        let stop = Command::Trace(TraceCommand::Stop {
+            file: trace.clone(),
+        });
+        match client.send(&stop) {
+            Ok(r) if r.is_ok() => {
+                eprintln!("trace: {}", trace.display());
+                true
+            }
+            Ok(r) => {
+                eprint!("the trace was not written: {}", r.to_text());
+                false
+            }
+            Err(e) => {
+                eprintln!("the trace was not written: {e}");
+                false
+            }
+        }
+    });
+    if traced == Some(false) && outcome.is_ok() {
+        return ExitCode::from(EXIT_APP_ERROR);
+    }
+    match outcome {
+        Ok(summary) => {
+            if !quiet {
+                println!(
+                    "passed: {} commands, {} expectations ({})",
+                    summary.commands,
+                    summary.expectations,
+                    file.display()
+                );
+            }
+            ExitCode::from(EXIT_OK)
+        }
+        Err(failure) => {
+            eprintln!(
+                "{}:{}: {}",
+                file.display(),
+                failure.step.line,
+                failure.step.text
+            );
+            eprintln!("  {}", failure.reason);
+            if let Some(s) = &failure.snapshot {
+                eprint!("the interactive snapshot now:\n{s}");
+            }
+            ExitCode::from(if failure.no_answer {
+                EXIT_NO_APP
+            } else {
+                EXIT_APP_ERROR
+            })
+        }
+    }
+}
+
+/// A command `run` sends itself was refused: the answer, and the exit code for an app's error.
+fn refused(line: &str, r: &Response) -> ExitCode {
+    eprint!("`{line}` was refused: {}", r.to_text());
+    ExitCode::from(EXIT_APP_ERROR)
+}
+
+/// No live app (or no answer): the code, message and hint, and the exit code for them, as for
+/// every subcommand.
+fn no_app(e: &ClientError) -> ExitCode {
+    fail(false, e)
+}
+
+/// At most this many `expect` lines are written for one group of actions.
+const MAX_EXPECTS: usize = 8;
+
+/// How long one journal poll waits in the app for a new entry.
+const POLL_MS: u64 = 1_000;
+
+/// Where a recording goes: a script, written line by line, or a Rust test, written whole after
+/// each line.
+enum Out {
+    Script(File),
+    Rust(RustFile),
+}
+
+/// A recording in progress: the file, and the recorder's own commands since its last journal poll.
+struct Recorder<'a> {
+    client: &'a Client,
+    out: Out,
+    /// (seq, canonical line) of each command the recorder sent since its last `journal` poll.
+    /// Seqs are reused once a response is read, so the line is part of the key; each is answered
+    /// (and so journaled) before the recorder reads its response, hence in the next poll's
+    /// entries, after which the set is cleared.
+    own: HashSet<(u64, String)>,
+    /// The node lines of the last look, in tree order.
+    tree: Vec<NodeLine>,
+    expect: bool,
+}
+
+impl Recorder<'_> {
+    fn send(&mut self, line: &str) -> Result<Response, ClientError> {
+        let r = self.client.send_line(line)?;
+        if let Ok(command) = Command::parse(line) {
+            self.own.insert((r.seq, command.to_line()));
+        }
+        Ok(r)
+    }
+
+    /// A `journal` poll (not journaled itself, so not remembered as the recorder's own).
+    fn poll(&mut self, after: u64, wait: Option<u64>) -> Result<Response, ClientError> {
+        self.client.send(&Command::Journal {
+            after: Some(after),
+            timeout_ms: wait,
+        })
+    }
+
+    fn write(&mut self, line: &str) -> std::io::Result<()> {
+        match &mut self.out {
+            Out::Script(file) => {
+                writeln!(file, "{line}")?;
+                file.flush()
+            }
+            Out::Rust(file) => file.push(line),
+        }
+    }
+
+    /// The tree now (the regular view: what a person sees, labels too), in tree order.
+    fn tree(&mut self) -> Result<Vec<NodeLine>, ClientError> {
+        let r = self.send("snapshot --force")?;
+        Ok(NodeLine::all(r.body()))
+    }
+
+    /// The answer of a `journal` poll, parsed.
+    fn journal(&self, r: &Response) -> Result<JournalAnswer, ClientError> {
+        JournalAnswer::parse(r.body()).map_err(|e| ClientError::Malformed {
+            path: self.client.dir().join(response_file(r.seq)),
+            reason: e.message,
+        })
+    }
+
+    /// The tree once it settled (or after a second: an animating app never settles).
+    fn settled_tree(&mut self) -> Result<Vec<NodeLine>, ClientError> {
+        self.send(&format!("settle --timeout {POLL_MS}"))?;
+        self.tree()
+    }
+
+    /// Reads the journal after `after` (waiting up to `wait` ms for an entry) and writes the
+    /// commands other clients sent; returns whether one of them was an app-side action.
+    fn take(&mut self, after: &mut u64, wait: Option<u64>) -> Result<bool, RecordError> {
+        let r = self.poll(*after, wait)?;
+        if !r.is_ok() {
+            eprintln!("error: the app refused journal: {}", r.to_text().trim_end());
+            return Err(RecordError::Client(ClientError::NotRunning {
+                dir: self.client.dir().to_owned(),
+            }));
+        }
+        let JournalAnswer {
+            next,
+            lost,
+            entries,
+        } = self.journal(&r)?;
+        if let Some(lost) = lost {
+            eprintln!("warning: {lost} commands were answered before the recorder saw them");
+            self.write(&format!(
+                "# {lost} commands were lost here (the app keeps 1,024)"
+            ))?;
+        }
+        *after = next;
+        let mut acted = false;
+        let own = std::mem::take(&mut self.own);
+        for entry in entries {
+            if own.contains(&(entry.seq, entry.line.clone())) {
+                continue;
+            }
+            let Ok(command) = Command::parse(&entry.line) else {
+                self.write(&format!("# not understood: {}", entry.line))?;
+                continue;
+            };
+            if !is_replayed(command.verb()) {
+                continue;
+            }
+            if let Some(code) = &entry.code {
+                self.write(&format!("# refused ({code}): {}", entry.line))?;
+                continue;
+            }
+            self.write(&entry.with_selectors())?;
+            acted |= command.verb().spec().side == Side::App;
+        }
+        Ok(acted)
+    }
+
+    /// `expect` lines for what changed between the last look and `now`: role, name, value and
+    /// state (a node that only moved is no change).
+    fn expectations(&mut self, now: Vec<NodeLine>) -> Result<(), RecordError> {
+        let was: HashMap<NodeRef, &NodeLine> = self.tree.iter().map(|n| (n.r#ref, n)).collect();
+        let is: HashSet<NodeRef> = now.iter().map(|n| n.r#ref).collect();
+        let mut lines = Vec::new();
+        let mut unnamed = 0;
+        for node in &now {
+            let before = was.get(&node.r#ref).copied();
+            if before.is_some_and(|b| same_state(b, node)) {
+                continue;
+            }
+            let Some(selector) = selector_of(node) else {
+                unnamed += 1;
+                continue;
+            };
+            let mut line = format!("expect {selector}");
+            if let Some(v) = node.value.as_ref().filter(|_| !node.name.is_empty()) {
+                line.push_str(&format!(" value={}", quote(v.as_str())));
+            }
+            for s in node.states() {
+                line.push(' ');
+                line.push_str(s);
+            }
+            for (was, opposite) in [("checked", "unchecked"), ("expanded", "collapsed")] {
+                // The regular view prints `unchecked` and `collapsed` itself.
+                if before.is_some_and(|b| b.has(was)) && !node.has(was) && !node.has(opposite) {
+                    line.push(' ');
+                    line.push_str(opposite);
+                }
+            }
+            lines.push(line);
+        }
+        let gone: Vec<String> = self
+            .tree
+            .iter()
+            .filter(|n| !is.contains(&n.r#ref))
+            .filter_map(selector_of)
+            .collect();
+        for selector in gone {
+            // Out of the interactive view is not gone: it may be scrolled away or under a modal.
+            let r = self.send(&format!("find {selector}"))?;
+            if r.body().starts_with("matches 0") {
+                lines.push(format!("expect gone {selector}"));
+            }
+        }
+        let extra = lines.len().saturating_sub(MAX_EXPECTS);
+        for line in lines.into_iter().take(MAX_EXPECTS) {
+            self.write(&line)?;
+        }
+        if extra > 0 {
+            self.write(&format!(
+                "# {extra} more changes were not turned into expectations"
+            ))?;
+        }
+        if unnamed > 0 {
+            self.write(&format!("# {unnamed} nodes with no name changed too"))?;
+        }
+        self.tree = now;
+        Ok(())
+    }
+}
+
+/// The selector an `expect` names a node by: `role=R name="N"`, or `role=R text="V"` for a node
+/// with no name but a text value (egui puts a label's text there); `None` for a node with neither
+/// (a number is no text: `text=` does not match it).
+fn selector_of(node: &NodeLine) -> Option<String> {
+    if !node.name.is_empty() {
+        return Some(format!("role={} name={}", node.role, quote(&node.name)));
+    }
+    let text = node
+        .value
+        .as_ref()
+        .and_then(NodeValue::as_text)
+        .filter(|v| !v.is_empty())?;
+    Some(format!("role={} text={}", node.role, quote(text)))
+}
+
+/// Whether two lines of one node say the same but for where it is and what it can do.
+fn same_state(a: &NodeLine, b: &NodeLine) -> bool {
+    (&a.role, &a.name, &a.value, a.states()) == (&b.role, &b.name, &b.value, b.states())
+}
+
+enum RecordError {
+    Client(ClientError),
+    Io(std::io::Error),
+}
+
+impl From<ClientError> for RecordError {
+    fn from(e: ClientError) -> Self {
+        RecordError::Client(e)
+    }
+}
+
+impl From<std::io::Error> for RecordError {
+    fn from(e: std::io::Error) -> Self {
+        RecordError::Io(e)
+    }
+}
+
+/// `record`'s options.
+pub(crate) struct RecordArgs {
+    /// Also the commands answered before the recorder started.
+    pub from_start: bool,
+    /// `expect` lines after each group of actions.
+    pub expect: bool,
+    /// A Rust test instead of a script.
+    pub rust: bool,
+}
+
+/// `record FILE`: until Ctrl-C or the app exits.
+pub(crate) fn record(
+    dir: Option<&Path>,
+    timeout: std::time::Duration,
+    file: &Path,
+    args: &RecordArgs,
+) -> ExitCode {
+    let &RecordArgs {
+        from_start,
+        expect,
+        rust,
+    } = args;
+    let client = match Client::connect(dir) {
+        Ok(c) => c.with_timeout(timeout.max(std::time::Duration::from_millis(POLL_MS * 3))),
+        Err(e) => return no_app(&e),
+    };
+    let ready = client.ready().clone();
+    let out = if rust {
+        let Some(launch) = Launch::of_process(ready.pid) else {
+            eprintln!(
+                "error: cannot read how the app (pid {}) was started from /proc",
+                ready.pid
+            );
+            eprintln!("hint: record a script instead (without --rust), on the app's machine");
+            return ExitCode::from(EXIT_APP_ERROR);
+        };
+        let rust = RustFile {
+            path: file.to_owned(),
+            app: ready.app.clone(),
+            launch,
+            lines: Vec::new(),
+        };
+        rust.write().map(|()| Out::Rust(rust))
+    } else {
+        File::create(file).map(Out::Script)
+    };
+    let out = match out {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", file.display());
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    eprintln!(
+        "recording the commands sent to {} (pid {}) into {}; Ctrl-C stops",
+        quote(&ready.app),
+        ready.pid,
+        file.display()
+    );
+    let mut rec = Recorder {
+        client: &client,
+        out,
+        own: HashSet::new(),
+        tree: Vec::new(),
+        expect,
+    };
+    match record_loop(&mut rec, from_start, &ready.app) {
+        Ok(()) => ExitCode::from(EXIT_OK),
+        Err(RecordError::Client(
+            ClientError::AppExited { .. } | ClientError::NotRunning { .. },
+        )) => {
+            eprintln!("the app exited; the recording is in {}", file.display());
+            ExitCode::from(EXIT_OK)
+        }
+        Err(RecordError::Client(e)) => no_app(&e),
+        Err(RecordError::Io(e)) => {
+            eprintln!("error: cannot write {}: {e}", file.display());
+            ExitCode::from(EXIT_APP_ERROR)
+        }
+    }
+}
+
+fn record_loop(rec: &mut Recorder<'_>, from_start: bool, app: &str) -> Result<(), RecordError> {
+    let mut after = if from_start {
+        0
+    } else {
+        let r = rec.poll(0, None)?;
+        rec.journal(&r)?.next
+    };
+    if rec.expect {
+        rec.tree = rec.tree()?;
+    }
+    // Written once the recorder knows where it starts: from here on nothing is missed.
+    let header = match rec.out {
+        Out::Script(_) => format!(
+            "# recorded by winit-automation record from the app {}; replay with `winit-automation run`",
+            quote(app)
+        ),
+        Out::Rust(_) => format!(
+            "# recorded by winit-automation record --rust from the app {}",
+            quote(app)
+        ),
+    };
+    rec.write(&header)?;
+    loop {
+        if !rec.take(&mut after, Some(POLL_MS))? || !rec.expect {
+            continue;
+        }
+        // The tree after those actions. Another action answered before this look was taken may
+        // be in it too: such actions are written first and the tree is looked at again, so every
+        // expectation comes after the actions that made it true.
+        loop {
+            let now = rec.settled_tree()?;
+            if !rec.take(&mut after, None)? {
+                rec.expectations(now)?;
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str) -> NodeLine {
+        NodeLine::parse(text).unwrap()
+    }
+
+    #[test]
+    fn labels_are_named_by_their_text_and_numbers_are_not_text() {
+        assert_eq!(
+            selector_of(&line("@e3 text value=\"Hello, Ada\"")).as_deref(),
+            Some("role=text text=\"Hello, Ada\"")
+        );
+        assert_eq!(
+            selector_of(&line("@e8 text \"Status\" value=\"Ready\"")).as_deref(),
+            Some("role=text name=\"Status\"")
+        );
+        assert_eq!(selector_of(&line("@e5 slider value=50")), None);
+        assert_eq!(selector_of(&line("@e61 unknown")), None);
+    }
+}

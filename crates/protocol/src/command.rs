@@ -1,0 +1,282 @@
+//! Commands: [`Command`], its options, and what a command says about itself.
+//!
+//! `Command::parse` accepts what docs/protocol.md describes; `Command::to_line` (and `Display`)
+//! writes the canonical form, which parses back to an equal command. Which flags a verb takes, how
+//! they relate and the order they are written in come from the verb table (`verbs.rs`);
+//! `command/line.rs` only maps each verb's positional arguments and flag values to its variant and
+//! back. There the two directions of each verb, `from_args` and `to_parts`, sit side by side, so a
+//! change to one is seen next to the other.
+
+use super::key::KeyChord;
+use super::names::Label;
+use super::target::{Selector, Target};
+
+mod line;
+#[cfg(test)]
+mod tests;
+
+/// How long a `wait`, a `settle` or an action's `--settle` waits without a `--timeout`, in
+/// milliseconds.
+pub const DEFAULT_WAIT_MS: u64 = 5_000;
+
+/// Which projection of the tree a snapshot shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Projection {
+    /// What a person can see (the default).
+    #[default]
+    Regular,
+    /// Actionable nodes and the labels they need (`-i`).
+    Interactive,
+    /// The whole tree (`--raw`).
+    Raw,
+}
+
+/// Options of `snapshot`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SnapshotOptions {
+    /// The projection.
+    pub projection: Projection,
+    /// `--depth N`: levels below the scope root to show.
+    pub depth: Option<u32>,
+    /// `--scope TARGET`: the subtree to show.
+    pub scope: Option<Target>,
+    /// `--force`: print the tree even if it is unchanged since the last snapshot.
+    pub force: bool,
+    /// `--diff`: print changes against the previous snapshot.
+    pub diff: bool,
+    /// `--bounds` (with `-i`): print each node's bounds; the other projections always do.
+    pub bounds: bool,
+    /// `--actions` (with `-i`): print each node's actions; the other projections always do.
+    pub actions: bool,
+    /// `--since FRAME`: the frame the client last saw; `unchanged since frame N` when nothing
+    /// changed after it, else the tree (with `--diff`, its changes since then).
+    pub since: Option<u64>,
+}
+
+/// Options every action takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ActOptions {
+    /// `--settle`: answer once the tree has been unchanged for some frames, with a diff.
+    pub settle: bool,
+    /// `--frames K`: how many unchanged frames count as settled (needs `--settle`).
+    pub frames: Option<u32>,
+    /// `--timeout MS`: give up after this long.
+    pub timeout_ms: Option<u64>,
+    /// `--wait MS`: wait up to this long for the target to be actionable (one node, shown,
+    /// enabled, not covered, its bounds unchanged over two frames) before acting.
+    pub wait_ms: Option<u64>,
+    /// `--no-scroll` (pointer verbs): refuse a target scrolled out of view instead of scrolling
+    /// it into view first.
+    pub no_scroll: bool,
+}
+
+/// A mouse button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(missing_docs)]
+pub enum Button {
+    #[default]
+    Left,
+    Right,
+    Middle,
+}
+
+/// What a `trace` command does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TraceCommand {
+    /// `trace start [--screenshots] [--replaceable]`: records every command answered from now on.
+    Start {
+        /// `--screenshots`: keep the frame after each action.
+        screenshots: bool,
+        /// `--replaceable`: a later `trace start` replaces this trace (dropping its steps)
+        /// instead of being refused: for a trace recorded in the background (the harness's).
+        replaceable: bool,
+    },
+    /// `trace save FILE`: writes the trace so far to FILE as one HTML file; it keeps running.
+    Save {
+        /// The file to write, as for `Stop`.
+        file: std::path::PathBuf,
+    },
+    /// `trace stop FILE`: writes the trace to FILE as one HTML file and ends it.
+    Stop {
+        /// The file to write. The app takes an absolute path only (a relative one is refused when
+        /// the command is carried out); [`Command::with_paths_from`] makes it absolute.
+        file: std::path::PathBuf,
+    },
+}
+
+impl TraceCommand {
+    /// The file it writes: `None` for `start`.
+    pub fn file(&self) -> Option<&std::path::Path> {
+        match self {
+            TraceCommand::Start { .. } => None,
+            TraceCommand::Save { file } | TraceCommand::Stop { file } => Some(file),
+        }
+    }
+}
+
+/// A parsed command.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+#[allow(missing_docs)]
+pub enum Command {
+    /// `status`
+    Status,
+    /// `windows`
+    Windows,
+    /// `snapshot [-i|--raw] [--depth N] [--scope TARGET] [--force] [--diff]`
+    Snapshot(SnapshotOptions),
+    /// `find SELECTOR`
+    Find { selector: Selector },
+    /// `get TARGET`
+    Get { target: Target },
+    /// `wait SELECTOR [--gone] [--timeout MS]`
+    Wait {
+        selector: Selector,
+        gone: bool,
+        timeout_ms: Option<u64>,
+    },
+    /// `settle [--frames K] [--timeout MS]`
+    Settle {
+        frames: Option<u32>,
+        timeout_ms: Option<u64>,
+    },
+    /// `clean [--keep N] [--dry-run]`: removes the directory's screenshots but the N newest
+    Clean { keep: Option<u32>, dry_run: bool },
+    /// `journal [--after N] [--wait MS]`: the journal entries after index N; with a wait, answered
+    /// once there is one (or empty when the wait is over)
+    Journal {
+        after: Option<u64>,
+        timeout_ms: Option<u64>,
+    },
+    /// `click TARGET [--double] [--right|--middle]`
+    Click {
+        target: Target,
+        button: Button,
+        double: bool,
+        opts: ActOptions,
+    },
+    /// `hover TARGET`
+    Hover { target: Target, opts: ActOptions },
+    /// `drag FROM [to] TO`
+    Drag {
+        from: Target,
+        to: Target,
+        opts: ActOptions,
+    },
+    /// `scroll TARGET DX DY` (logical pixels; positive DY scrolls content up, showing what is below)
+    Scroll {
+        target: Target,
+        dx: f64,
+        dy: f64,
+        opts: ActOptions,
+    },
+    /// `type TEXT`
+    Type { text: String, opts: ActOptions },
+    /// `fill TARGET TEXT`
+    Fill {
+        target: Target,
+        text: String,
+        opts: ActOptions,
+    },
+    /// `key CHORD [CHORD...]`
+    Key {
+        chords: Vec<KeyChord>,
+        opts: ActOptions,
+    },
+    /// `action TARGET NAME [VALUE]`
+    Action {
+        target: Target,
+        action: accesskit::Action,
+        value: Option<String>,
+        opts: ActOptions,
+    },
+    /// `focus TARGET`
+    Focus { target: Target, opts: ActOptions },
+    /// `resize W H` (logical pixels)
+    Resize {
+        width: u32,
+        height: u32,
+        opts: ActOptions,
+    },
+    /// `screenshot [LABEL] [--ref TARGET]`
+    Screenshot {
+        label: Label,
+        crop: Option<Target>,
+        /// `--refs`: each interactive node's box and ref drawn onto the image.
+        refs: bool,
+    },
+    /// `trace start [--screenshots]`, `trace save FILE` or `trace stop FILE`
+    Trace(TraceCommand),
+    /// `quit`
+    Quit,
+}
+
+impl Command {
+    /// The action options, for verbs that take them.
+    pub fn act_options(&self) -> Option<ActOptions> {
+        match self {
+            Command::Click { opts, .. }
+            | Command::Hover { opts, .. }
+            | Command::Drag { opts, .. }
+            | Command::Scroll { opts, .. }
+            | Command::Type { opts, .. }
+            | Command::Fill { opts, .. }
+            | Command::Key { opts, .. }
+            | Command::Action { opts, .. }
+            | Command::Focus { opts, .. }
+            | Command::Resize { opts, .. } => Some(*opts),
+            _ => None,
+        }
+    }
+
+    /// The command with a relative file path (`trace stop FILE`) made absolute against `base`,
+    /// a client's working directory: the protocol takes absolute paths only, so the client
+    /// library calls this before it sends a command.
+    pub fn with_paths_from(mut self, base: &std::path::Path) -> Command {
+        if let Command::Trace(TraceCommand::Save { file } | TraceCommand::Stop { file }) = &mut self
+            && file.is_relative()
+        {
+            *file = base.join(&*file);
+        }
+        self
+    }
+
+    /// The targets an action aims at: its target, or both ends of a `drag`; none for other
+    /// commands.
+    pub fn action_targets(&self) -> impl Iterator<Item = &Target> {
+        let (first, second) = match self {
+            Command::Click { target, .. }
+            | Command::Hover { target, .. }
+            | Command::Scroll { target, .. }
+            | Command::Fill { target, .. }
+            | Command::Action { target, .. }
+            | Command::Focus { target, .. } => (Some(target), None),
+            Command::Drag { from, to, .. } => (Some(from), Some(to)),
+            _ => (None, None),
+        };
+        first.into_iter().chain(second)
+    }
+
+    /// How long the app may hold this command before it answers, on top of carrying it out: a
+    /// `wait`'s or `settle`'s `--timeout`, an action's `--timeout` with `--settle`, a `journal`'s
+    /// `--wait`, an action's `--wait`. A client waits at least this long (and a margin for the
+    /// answer to arrive).
+    pub fn held_in_app_ms(&self) -> Option<u64> {
+        match self {
+            Command::Wait { timeout_ms, .. } | Command::Settle { timeout_ms, .. } => {
+                Some(timeout_ms.unwrap_or(DEFAULT_WAIT_MS))
+            }
+            Command::Journal { timeout_ms, .. } => *timeout_ms,
+            _ => {
+                let opts = self.act_options()?;
+                let settle = opts
+                    .settle
+                    .then(|| opts.timeout_ms.unwrap_or(DEFAULT_WAIT_MS));
+                match (opts.wait_ms, settle) {
+                    (None, None) => None,
+                    (wait, settle) => Some(wait.unwrap_or(0) + settle.unwrap_or(0)),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Starting the plugin: the directory's checks and lock, the waker, the service thread, and the
+//! render end an app's frame loop holds ([`start`]).
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use winit_automation_dropbox::dir;
+use winit_automation_link::{Idle, RenderEnd, Waker};
+use winit_automation_protocol::DirError;
+
+/// What the plugin starts from: the app's builder settings, plain data.
+pub struct Options {
+    /// The app's name in `ready.txt` (default: the executable's file stem).
+    pub name: Option<String>,
+    /// The drop-box (default: `$WINIT_AUTOMATION_DIR`, else `target/winit-automation`).
+    pub dir: Option<PathBuf>,
+    /// How many command entries may wait on disk.
+    pub capacity: usize,
+    /// The largest command line accepted, in bytes.
+    pub max_bytes: usize,
+    /// How long an incomplete entry (no final newline) waits before it is reaped.
+    pub reap_after: Duration,
+    /// How long a response may wait to be read before the service removes it.
+    pub response_ttl: Duration,
+    /// Runs on the service thread when work arrives for the frame loop (wakes an idle loop).
+    pub waker: Option<Waker>,
+    /// `screenshot` goes to the app as a request instead of being captured by the plugin.
+    pub app_screenshots: bool,
+    /// Pointer gestures move the pointer one frame before they press.
+    pub hover_frame: bool,
+}
+
+/// Creates or checks the directory, takes its lock and starts the service thread, which holds
+/// the lock until it has removed `ready.txt`; returns the render end for the app's frame loop.
+pub fn start(options: Options) -> Result<RenderEnd, StartError> {
+    let dir = dir::resolve_dir(options.dir.as_deref());
+    let app_name = options.name.unwrap_or_else(default_name);
+    dir::prepare(&dir).map_err(StartError::Dir)?;
+    let lock = dir::lock(&dir, &app_name).map_err(StartError::Dir)?;
+    let (wake, woken) = crossbeam_channel::bounded(1);
+    let user = options.waker;
+    // The app's waker, and the wake-up a headless loop waits for.
+    let waker: Waker = Arc::new(move || {
+        let _ = wake.try_send(());
+        if let Some(user) = &user {
+            user();
+        }
+    });
+    let service = crate::spawn(Config {
+        dir: dir.clone(),
+        app_name,
+        queue_capacity: options.capacity,
+        max_command_bytes: options.max_bytes,
+        reap_after: options.reap_after,
+        response_ttl: options.response_ttl,
+        waker: Some(waker.clone()),
+        app_screenshots: options.app_screenshots,
+        hover_frame: options.hover_frame,
+        _lock: lock,
+    })
+    .map_err(|e| StartError::Io(dir.clone(), e))?;
+    Ok(RenderEnd::new(dir, service, waker, Idle(woken)))
+}
+
+fn default_name() -> String {
+    std::env::current_exe()
+        .ok()
+        .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "app".to_owned())
+}
+
+/// What the service needs to start.
+pub(crate) struct Config {
+    pub dir: PathBuf,
+    pub app_name: String,
+    pub queue_capacity: usize,
+    pub max_command_bytes: usize,
+    pub reap_after: Duration,
+    /// How long a response may wait to be read before the service removes it.
+    pub response_ttl: Duration,
+    pub waker: Option<Waker>,
+    /// `screenshot` goes to the app as a request instead of being captured by the plugin.
+    pub app_screenshots: bool,
+    /// Pointer gestures move the pointer one frame before they press (`Builder::hover_frame`).
+    pub hover_frame: bool,
+    /// The directory's lock, held by the thread and released when it ends, after `ready.txt` is
+    /// removed: the next app cannot take the directory while this one still answers.
+    pub _lock: winit_automation_dropbox::DirLock,
+}
+
+/// Why the plugin could not start.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum StartError {
+    /// A lock held by another app, a symlinked or foreign directory.
+    Dir(DirError),
+    /// Creating files in the directory or starting the thread failed.
+    Io(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::Dir(e) => write!(f, "winit-automation cannot start: {e}"),
+            StartError::Io(dir, e) => {
+                write!(f, "winit-automation cannot start in {}: {e}", dir.display())
+            }
+        }
+    }
+}
+
+impl StartError {
+    /// How to fix it, when there is something to say.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            StartError::Dir(e) => e.hint(),
+            StartError::Io(..) => {
+                Some("check the directory's permissions and free space".to_owned())
+            }
+        }
+    }
+
+    /// The directory's refusal (locked, symlinked, foreign, writable by others), if that is why.
+    pub fn dir_error(&self) -> Option<&DirError> {
+        match self {
+            StartError::Dir(e) => Some(e),
+            StartError::Io(..) => None,
+        }
+    }
+}
+
+impl std::error::Error for StartError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StartError::Dir(e) => Some(e),
+            StartError::Io(_, e) => Some(e),
+        }
+    }
+}

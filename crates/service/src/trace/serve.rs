@@ -1,0 +1,253 @@
+//! The service's side of traces (`mod.rs` holds the trace itself): `trace start`, `trace save`
+//! and `trace stop`, and the three places that feed a running trace: an action's order going out
+//! (where it aims), every answer (the step), and the frame captured after an action.
+
+use std::path::Path;
+use std::time::Instant;
+
+use crossbeam_channel::select;
+
+use super::html;
+use super::{Aimed, FRAME_WAIT, Trace};
+use crate::Service;
+use winit_automation_dropbox::unix_ms_now;
+use winit_automation_link::{CaptureJob, CaptureTo, Claim, Order, Plan, Step};
+use winit_automation_protocol::{
+    Command, ErrorCode, Failure, JournalEntry, Label, Response, TraceCommand, Verb, quote,
+};
+
+impl Service {
+    /// `trace start`, `trace save`, `trace stop`.
+    pub(crate) fn serve_trace(&mut self, seq: u64, command: &TraceCommand) {
+        let verb = Some(Verb::Trace);
+        let result = match command {
+            TraceCommand::Start {
+                screenshots,
+                replaceable,
+            } => self.start_trace(*screenshots, *replaceable),
+            TraceCommand::Save { file } | TraceCommand::Stop { file } => {
+                let stop = matches!(command, TraceCommand::Stop { .. });
+                self.write_trace(file, stop)
+            }
+        };
+        match result {
+            Ok(body) => self.answer(Response::ok(seq, verb, body)),
+            Err(failure) => self.fail(seq, verb, failure),
+        }
+    }
+
+    fn start_trace(&mut self, screenshots: bool, replaceable: bool) -> Result<String, Failure> {
+        let mut replaced = String::new();
+        if let Some(trace) = &self.trace {
+            if !trace.replaceable {
+                return Err(Failure::new(
+                    ErrorCode::AlreadyTracing,
+                    format!(
+                        "a trace is already running (since frame {})",
+                        trace.since_frame()
+                    ),
+                    "save it with `trace save FILE` or end it with `trace stop FILE`, then start again",
+                ));
+            }
+            replaced = format!(
+                "replaced a replaceable trace (since frame {}, {} steps dropped)\n",
+                trace.since_frame(),
+                trace.kept().0
+            );
+        }
+        let no_frames = screenshots && self.cfg.app_screenshots;
+        let note = if no_frames {
+            "no frames: this app takes its screenshots itself (Builder::app_screenshots)"
+        } else {
+            ""
+        };
+        let tree = self.trees.settle_text();
+        let frame = self.published();
+        self.traces += 1;
+        let mut trace = Trace::new(
+            self.traces,
+            screenshots && !no_frames,
+            note.into(),
+            tree,
+            frame,
+            unix_ms_now(),
+        );
+        trace.replaceable = replaceable;
+        let body = format!(
+            "tracing since frame {frame}\nscreenshots {}\n{replaced}",
+            if trace.screenshots() { "on" } else { "off" }
+        );
+        self.trace = Some(trace);
+        Ok(body)
+    }
+
+    /// Writes the trace to `file`; ends it when `stop` and the file is written.
+    fn write_trace(&mut self, file: &Path, stop: bool) -> Result<String, Failure> {
+        let shown = quote(&file.to_string_lossy());
+        if file.is_relative() {
+            return Err(Failure::new(
+                ErrorCode::BadArgument,
+                format!("{shown} is not an absolute path"),
+                "give an absolute path; the client library, the CLI and the MCP server make a relative one absolute against their working directory",
+            ));
+        }
+        if self.trace.is_none() {
+            return Err(Failure::new(
+                ErrorCode::NotTracing,
+                "no trace is running",
+                "start one with `trace start [--screenshots]`",
+            ));
+        }
+        if file.is_dir() {
+            return Err(Failure::new(
+                ErrorCode::BadArgument,
+                format!("{shown} is a directory"),
+                "name the HTML file to write in it: trace stop DIR/session.html",
+            ));
+        }
+        if let Some(parent) = file.parent().filter(|p| !p.is_dir()) {
+            return Err(Failure::new(
+                ErrorCode::AppError,
+                format!(
+                    "cannot write the trace to {shown}: the folder {} does not exist",
+                    quote(&parent.to_string_lossy())
+                ),
+                "the trace keeps running: save or stop it again with a file in a folder that exists",
+            ));
+        }
+        self.await_trace_frames();
+        let Some(trace) = &self.trace else {
+            unreachable!("checked above");
+        };
+        let bytes = html::write(trace, &self.cfg.app_name, file).map_err(|e| {
+            Failure::new(
+                ErrorCode::AppError,
+                format!("cannot write the trace to {shown}: {e}"),
+                "the trace keeps running: save or stop it again with a file in a directory that exists and is writable",
+            )
+        })?;
+        let (steps, frames) = trace.kept();
+        if stop {
+            self.trace = None;
+        }
+        Ok(format!(
+            "file {shown}\nsteps {steps}\nframes {frames}\nbytes {bytes}\n"
+        ))
+    }
+
+    /// Waits, up to [`FRAME_WAIT`], for the frames asked for after the last steps, so the trace
+    /// written has them. The scene is read meanwhile (the render side hands a frame's copies
+    /// over once the frame's tree updates are through); other screenshots that come are kept
+    /// for the loop to write.
+    fn await_trace_frames(&mut self) {
+        let until = Instant::now() + FRAME_WAIT;
+        // Shutting down, no frame is drawn any more.
+        while !self.stopping && self.trace.as_ref().is_some_and(Trace::awaiting_frames) {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            select! {
+                recv(self.link.captures) -> job => match job {
+                    Ok(job) if job.to.is_trace() => self.trace_frame(job),
+                    Ok(job) => self.deferred_captures.push(job),
+                    Err(_) => break,
+                },
+                recv(self.link.scene) -> msg => match msg {
+                    Ok(msg) => self.apply_scene(msg),
+                    Err(_) => break,
+                },
+                default(left) => break,
+            }
+        }
+    }
+
+    /// An action's order goes out with `plan`: the trace notes where it aims.
+    pub(crate) fn trace_aimed(&mut self, seq: u64, command: &Command, plan: &Plan) {
+        let Some(trace) = self.trace.as_mut() else {
+            return;
+        };
+        let pointer = plan.stages.iter().flatten().rev().find_map(|s| match s {
+            Step::Move { x, y } => Some((*x, *y)),
+            _ => None,
+        });
+        trace.aimed(
+            seq,
+            Aimed {
+                window: plan.window,
+                boxes: self.trees.target_boxes(command),
+                pointer,
+            },
+        );
+    }
+
+    /// Command `seq` was answered (its journal entry, read at `read_at`): the trace takes the
+    /// step, and asks for the frame after it when it keeps frames.
+    pub(crate) fn trace_answered(
+        &mut self,
+        entry: &JournalEntry,
+        read_at: Instant,
+        response: &Response,
+    ) {
+        let answered_at = Instant::now();
+        match &mut self.trace {
+            None => return,
+            Some(trace) if trace.full() => return trace.drop_step(),
+            Some(_) => {}
+        }
+        // Formatted again only when the trees changed (`Trees::settle_text` keeps the last).
+        let tree = self.trees.settle_text();
+        let Some(trace) = self.trace.as_mut() else {
+            return;
+        };
+        let Some((step, window)) = trace.answered(entry, read_at, answered_at, response, tree)
+        else {
+            return;
+        };
+        // The first frame drawn after the answer, captured as a screenshot is; nobody waits for
+        // it (a full channel or a frame never captured only leaves the step without a picture).
+        let order = Order {
+            seq: response.seq,
+            command: Command::Screenshot {
+                label: Label::default(),
+                crop: None,
+                refs: false,
+            },
+            plan: Some(Plan {
+                window,
+                stages: vec![vec![Step::Capture {
+                    to: CaptureTo::Trace {
+                        trace: self.traces,
+                        step,
+                    },
+                    crop: None,
+                }]],
+                summary: String::new(),
+                press: None,
+            }),
+            deadline: None,
+            claim: Claim::default(),
+            followed: false,
+        };
+        if self.link.orders.try_send(order).is_ok() {
+            self.wake_app();
+        } else if let Some(trace) = self.trace.as_mut() {
+            trace.no_frame(step);
+        }
+    }
+
+    /// A frame captured for the trace (`CaptureTo::Trace`). A panic while reading or encoding
+    /// it costs the step its picture, never the service thread.
+    pub(crate) fn trace_frame(&mut self, job: CaptureJob) {
+        let Some(trace) = self.trace.as_mut() else {
+            return;
+        };
+        let kept = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| trace.frame(job)));
+        if let Err(panic) = kept {
+            log::error!(
+                "winit-automation: internal error while keeping a trace frame: {}",
+                winit_automation_protocol::panic_message(&*panic)
+            );
+        }
+    }
+}

@@ -1,0 +1,565 @@
+//! The text of snapshots, projections, `find` and `get`: one node per line, `@eN role "name"` and
+//! then only the fields that are not default. Every string goes through the protocol's quoting, so a
+//! hostile label stays on its line.
+//!
+//! Walks are iterative (an explicit stack), so a tree thousands of levels deep cannot overflow the
+//! service thread's stack.
+
+use std::fmt::Write;
+
+use accesskit::{Affine, Rect, Toggled};
+use accesskit_consumer::NodeRef as Node;
+
+use super::geometry::{self, direction, finite, intersect, overlaps};
+use super::hints::{Scope, cut_by, outermost, scope_hints};
+use super::label::label_of;
+use super::mirror::{Mirror, WindowMirror};
+use super::node::{is_interactive, name_of, num};
+use super::omit::{folded_children, is_empty_decoration, is_wrapper};
+use super::refs::{Found, Refs};
+use super::stack::Stack;
+use winit_automation_protocol::role_name;
+use winit_automation_protocol::{ACTIONS, Projection, quote, quote_into, write_logical};
+
+fn indent_to(out: &mut String, indent: usize) {
+    for _ in 0..indent {
+        out.push_str("  ");
+    }
+}
+
+/// What to show.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct View {
+    pub projection: Projection,
+    pub depth: Option<u32>,
+    pub scope: Option<Found>,
+    /// With `-i`: print bounds (`--bounds`) and actions (`--actions`); the regular and raw
+    /// projections always do.
+    pub bounds: bool,
+    pub actions: bool,
+}
+
+/// What a node's line says besides its ref, role and name.
+#[derive(Clone, Copy)]
+pub(crate) struct Fields {
+    pub bounds: bool,
+    pub actions: bool,
+    /// States that are a default (`unchecked`, `collapsed`): left out of the compact lines of
+    /// `-i`, where only what differs from the default is said.
+    pub defaults: bool,
+}
+
+impl Fields {
+    /// Every field: `get`, `find`, the regular and raw projections.
+    pub const ALL: Fields = Fields {
+        bounds: true,
+        actions: true,
+        defaults: true,
+    };
+}
+
+impl View {
+    /// The fields its lines carry.
+    pub fn fields(&self) -> Fields {
+        if self.projection == Projection::Interactive {
+            Fields {
+                bounds: self.bounds,
+                actions: self.actions,
+                defaults: false,
+            }
+        } else {
+            Fields::ALL
+        }
+    }
+}
+
+fn write_fields(
+    out: &mut String,
+    w: &WindowMirror,
+    node: &Node,
+    name: &str,
+    bounds: Option<Rect>,
+    fields: Fields,
+) {
+    match node.value() {
+        // An empty value is the default: the compact lines leave it out.
+        Some(v) if v.is_empty() && !fields.defaults => {}
+        Some(v) if v != name => {
+            out.push_str(" value=");
+            quote_into(out, &v);
+        }
+        Some(_) => {}
+        None => {
+            if let Some(v) = node.numeric_value() {
+                let _ = write!(out, " value={v}");
+            }
+        }
+    }
+    // A tree whose focus is its root has nothing in particular focused.
+    if node.is_focused() && !node.is_root() {
+        out.push_str(" focused");
+    }
+    if node.is_disabled() {
+        out.push_str(" disabled");
+    }
+    match node.toggled() {
+        Some(Toggled::True) => out.push_str(" checked"),
+        Some(Toggled::False) if fields.defaults => out.push_str(" unchecked"),
+        Some(Toggled::Mixed) => out.push_str(" mixed"),
+        _ => {}
+    }
+    if node.is_selected() == Some(true) {
+        out.push_str(" selected");
+    }
+    match node.data().is_expanded() {
+        Some(true) => out.push_str(" expanded"),
+        Some(false) if fields.defaults => out.push_str(" collapsed"),
+        _ => {}
+    }
+    if let Some(b) = bounds.filter(|_| fields.bounds) {
+        let k = w.units_per_logical();
+        out.push_str(" bounds=");
+        write_logical(out, b.x0 / k);
+        out.push(',');
+        write_logical(out, b.y0 / k);
+        out.push(',');
+        write_logical(out, (b.x1 - b.x0) / k);
+        out.push('x');
+        write_logical(out, (b.y1 - b.y0) / k);
+    }
+    if !fields.actions {
+        return;
+    }
+    let mut first = true;
+    for (a, name) in ACTIONS {
+        if node.data().supports_action(*a) {
+            out.push_str(if first { " actions=" } else { "," });
+            out.push_str(name);
+            first = false;
+        }
+    }
+}
+
+/// Writes `@eN role "name" fields...` without indentation or newline.
+fn write_node(
+    out: &mut String,
+    refs: &mut Refs,
+    window: u64,
+    w: &WindowMirror,
+    node: &Node,
+    bounds: Option<Rect>,
+    fields: Fields,
+) {
+    let role = role_name(node.role());
+    let name = name_of(node);
+    let r = refs.mint_with(window, node.id(), &role, &name);
+    let _ = write!(out, "{r} {role}");
+    if !name.is_empty() {
+        out.push(' ');
+        quote_into(out, &name);
+    } else if let Some(label) = label_of(node) {
+        out.push_str(" label=");
+        quote_into(out, &label);
+    }
+    write_fields(out, w, node, &name, bounds, fields);
+}
+
+/// `@eN role "name" fields...` without indentation or newline.
+pub(crate) fn node_line(refs: &mut Refs, window: u64, w: &WindowMirror, node: &Node) -> String {
+    let mut out = String::new();
+    write_node(
+        &mut out,
+        refs,
+        window,
+        w,
+        node,
+        geometry::bounds(node),
+        Fields::ALL,
+    );
+    out
+}
+
+/// The line of a found node.
+pub(crate) fn found_line(mirror: &Mirror, refs: &mut Refs, f: Found) -> String {
+    let w = &mirror.windows[&f.window];
+    let node = w
+        .tree
+        .as_ref()
+        .and_then(|t| t.state().node_by_id(f.node))
+        .expect("found nodes exist");
+    node_line(refs, f.window, w, &node)
+}
+
+/// `window <id> "title" size=WxH scale=S focused`, plus `error=` when its last update was refused.
+pub(crate) fn window_line(id: u64, w: &WindowMirror) -> String {
+    let mut out = format!("window {id}");
+    if let Some(s) = &w.state {
+        let _ = write!(
+            out,
+            " {} size={}x{} scale={}",
+            quote(&s.title),
+            num(s.width),
+            num(s.height),
+            s.scale_factor
+        );
+        if s.focused {
+            out.push_str(" focused");
+        }
+    }
+    if let Some(s) = &w.surface {
+        let _ = write!(out, " surface={}x{} format={}", s.width, s.height, s.format);
+    }
+    if let Some(e) = &w.error {
+        out.push_str(" error=");
+        out.push_str(&quote(e));
+    }
+    out
+}
+
+enum Item<'a> {
+    Node {
+        node: Node<'a>,
+        /// The node's combined transform, carried down the walk so no node climbs its ancestors.
+        transform: Affine,
+        bounds: Option<Rect>,
+        depth: u32,
+        clip: Option<Rect>,
+        /// The scope (in `scopes`) of the innermost clip in force at the node.
+        scope: usize,
+        indent: usize,
+        offscreen: bool,
+        /// The rank of the node's layer (`stack.rs`).
+        rank: usize,
+        /// Wholly under a higher layer's root (its index in `covers`): not printed, walked only
+        /// for the layer roots its subtree holds.
+        covered: Option<usize>,
+    },
+    Line(String),
+    /// A scope's hints, once every node inside it is walked.
+    Hints {
+        scope: usize,
+        indent: usize,
+    },
+}
+
+/// Writes one window's tree from `start` in the chosen projection.
+fn walk(
+    out: &mut String,
+    refs: &mut Refs,
+    window: u64,
+    w: &WindowMirror,
+    start: Node<'_>,
+    view: &View,
+    indent: usize,
+) {
+    let raw = view.projection == Projection::Raw;
+    let interactive = view.projection == Projection::Interactive;
+    let fields = view.fields();
+    let layers = Stack::new(w);
+    // What lies wholly under a higher layer is left out of the regular and interactive
+    // projections; `--raw` lists it.
+    let (covers, holders) = if raw || layers.has_no_layers() {
+        Default::default()
+    } else {
+        layers.covers(w, interactive)
+    };
+    // The window and every container clipping the start, outermost first.
+    let mut scopes: Vec<Scope> = Vec::new();
+    for (owner, rect) in layers.clips_above(w, &start) {
+        let outer = scopes.len().checked_sub(1);
+        scopes.push(Scope::new(owner, rect, outer));
+    }
+    if scopes.is_empty() {
+        // A window whose size is not known yet: nothing is cut off, but layers may cover.
+        let everywhere = Rect::new(
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::INFINITY,
+        );
+        scopes.push(Scope::new(None, everywhere, None));
+    }
+    let mut stack = vec![Item::Node {
+        node: start,
+        transform: start.transform(),
+        bounds: geometry::bounds(&start),
+        depth: 0,
+        clip: layers.clip_at(w, &start),
+        scope: scopes.len() - 1,
+        indent,
+        offscreen: false,
+        rank: layers.layer(&start).0,
+        covered: None,
+    }];
+    while let Some(item) = stack.pop() {
+        let (node, transform, bounds, depth, clip, scope, indent, offscreen, rank, covered) =
+            match item {
+                Item::Line(line) => {
+                    out.push_str(&line);
+                    continue;
+                }
+                Item::Hints { scope, indent } => {
+                    let hints = scope_hints(refs, window, w, &mut scopes[scope], &covers, indent);
+                    out.push_str(&hints);
+                    continue;
+                }
+                Item::Node {
+                    node,
+                    transform,
+                    bounds,
+                    depth,
+                    clip,
+                    scope,
+                    indent,
+                    offscreen,
+                    rank,
+                    covered,
+                } => (
+                    node, transform, bounds, depth, clip, scope, indent, offscreen, rank, covered,
+                ),
+            };
+        let children = node.children();
+        let stops_here = view.depth.is_some_and(|d| depth >= d);
+        // A pure wrapper (never the start, never where --depth stops) gives its place to its
+        // child; `omit.rs` says what is left out and why.
+        let wrapper = !raw && depth > 0 && !stops_here && is_wrapper(&node);
+        let printed = !wrapper && covered.is_none() && (!interactive || is_interactive(&node));
+        if printed {
+            indent_to(out, indent);
+            write_node(out, refs, window, w, &node, bounds, fields);
+            if raw {
+                if node.is_hidden() {
+                    out.push_str(" hidden");
+                } else if offscreen {
+                    out.push_str(" offscreen");
+                }
+            }
+            out.push('\n');
+        }
+        let child_indent = if printed { indent + 1 } else { indent };
+        if children.len() == 0 {
+            continue;
+        }
+        if stops_here {
+            if covered.is_some() {
+                continue;
+            }
+            stack.push(Item::Line(format!(
+                "{}[{} {} below --depth {}]\n",
+                "  ".repeat(child_indent),
+                children.len(),
+                if children.len() == 1 {
+                    "child"
+                } else {
+                    "children"
+                },
+                view.depth.unwrap_or(0)
+            )));
+            continue;
+        }
+        // Hints print after the last node of their scope, so the scopes this node opens put
+        // their slots on the stack before its children, outermost first: the start, every
+        // scope around it; a layer root, the window's afresh (its tree ancestors do not clip it);
+        // a clipping node, its own.
+        let mut scope = scope;
+        if depth == 0 {
+            for s in 0..scopes.len() {
+                stack.push(Item::Hints {
+                    scope: s,
+                    indent: child_indent,
+                });
+            }
+        } else if let (Some(_), Some(rect)) = (layers.root_rank(node.id()), w.viewport()) {
+            scope = scopes.len();
+            scopes.push(Scope::new(None, rect, None));
+            stack.push(Item::Hints {
+                scope,
+                indent: child_indent,
+            });
+        }
+        let child_clip = match layers.clip_of(&node, bounds) {
+            Some(b) => {
+                scopes.push(Scope::new(Some(node.id()), b, Some(scope)));
+                scope = scopes.len() - 1;
+                stack.push(Item::Hints {
+                    scope,
+                    indent: child_indent,
+                });
+                Some(clip.map_or(b, |c| intersect(c, b)))
+            }
+            None => clip,
+        };
+        // The children go on in reverse, straight from the tree, so they pop in order.
+        let folded = if raw { None } else { folded_children(&node) };
+        for (i, child) in children.enumerate().rev() {
+            // Left out before anything is counted: a folded text or a piece of decoration is
+            // not an item a hint could promise.
+            if !raw && (folded.as_ref().is_some_and(|f| f[i]) || is_empty_decoration(&child)) {
+                continue;
+            }
+            let hidden = child.data().is_hidden();
+            let child_transform = transform * child.direct_transform();
+            // Bounds that are not finite are no bounds: such a child is never cut off, and
+            // clips nothing below it.
+            let child_bounds = child
+                .raw_bounds()
+                .and_then(|r| finite(child_transform.transform_rect_bbox(r)));
+            // A layer root starts afresh: its tree ancestors neither clip it nor rank it.
+            let (clip_here, rank_here) = match layers.root_rank(child.id()) {
+                Some(r) => (w.viewport(), r),
+                None => (child_clip, rank),
+            };
+            let outside = match (child_bounds, clip_here) {
+                (Some(b), Some(c)) if !overlaps(b, c) => Some((b, c)),
+                _ => None,
+            };
+            // A child without bounds follows its parent.
+            let cover = match child_bounds {
+                Some(b) => {
+                    let visible = clip_here.map_or(b, |c| intersect(b, c));
+                    covers.iter().position(|c| c.hides(rank_here, visible))
+                }
+                None => covered.filter(|&c| covers[c].rank > rank_here),
+            };
+            let mut child_covered = None;
+            if !raw {
+                if hidden {
+                    continue;
+                }
+                if let Some((b, c)) = outside {
+                    // A layer root is judged against the window alone: the window cuts it off.
+                    let (at, d) = match layers.root_rank(child.id()) {
+                        Some(_) => (outermost(&scopes, scope), direction(b, c)),
+                        None => cut_by(&scopes, scope, b, c),
+                    };
+                    scopes[at].cut[d] += 1;
+                    continue;
+                }
+                if let Some(c) = cover {
+                    let under = &mut scopes[scope].under;
+                    match under.iter_mut().find(|(i, _)| *i == c) {
+                        Some((_, n)) => *n += 1,
+                        None => under.push((c, 1)),
+                    }
+                    if !holders.contains(&child.id()) {
+                        continue;
+                    }
+                    child_covered = Some(c);
+                }
+            }
+            stack.push(Item::Node {
+                node: child,
+                transform: child_transform,
+                bounds: child_bounds,
+                depth: depth + 1,
+                clip: clip_here,
+                scope,
+                indent: child_indent,
+                offscreen: offscreen || outside.is_some(),
+                rank: rank_here,
+                covered: child_covered,
+            });
+        }
+    }
+}
+
+/// The windows and their trees (what `accessibility.txt` holds): no frame numbers, no timestamps, so
+/// the same UI state gives the same bytes.
+pub(crate) fn trees(mirror: &Mirror, refs: &mut Refs, view: &View) -> String {
+    // Sized like the previous walk's text: growing by doubling would copy a large one several times.
+    let mut out = String::with_capacity(refs.begin_walk());
+    for (&id, w) in &mirror.windows {
+        if view.scope.is_some_and(|s| s.window != id) {
+            continue;
+        }
+        out.push_str(&window_line(id, w));
+        out.push('\n');
+        let Some(tree) = &w.tree else { continue };
+        let start = match view.scope {
+            Some(s) => match tree.state().node_by_id(s.node) {
+                Some(n) => n,
+                None => continue,
+            },
+            None => tree.state().root(),
+        };
+        walk(&mut out, refs, id, w, start, view, 1);
+    }
+    refs.end_walk(out.len());
+    out
+}
+
+/// `windows.txt`: one window line each.
+pub(crate) fn windows(mirror: &Mirror) -> String {
+    mirror
+        .windows
+        .iter()
+        .map(|(&id, w)| window_line(id, w) + "\n")
+        .collect()
+}
+
+/// The quality verdict and its warning lines.
+pub(crate) fn quality(mirror: &Mirror) -> (&'static str, String) {
+    let mut warnings = String::new();
+    if mirror.windows.is_empty() {
+        warnings.push_str(
+            "warning \"no window has published a tree yet: the app publishes no accessibility tree, or has not drawn a frame\"\n",
+        );
+    }
+    for (id, w) in &mirror.windows {
+        if w.is_sparse() {
+            let _ = writeln!(
+                warnings,
+                "warning {}",
+                quote(&format!(
+                    "window {id}: the app publishes no accessibility tree (or only its root); the window may hold controls this snapshot cannot show"
+                ))
+            );
+        }
+        if w.dropped_widgets > 0 {
+            let _ = writeln!(
+                warnings,
+                "warning {}",
+                quote(&format!(
+                    "window {id}: {} widget records were dropped because their parents form a cycle",
+                    w.dropped_widgets
+                ))
+            );
+        }
+    }
+    let sparse = mirror.windows.is_empty() || mirror.windows.values().any(|w| w.is_sparse());
+    (if sparse { "sparse" } else { "healthy" }, warnings)
+}
+
+/// Every field of one node, for `get`.
+pub(crate) fn details(mirror: &Mirror, refs: &mut Refs, f: Found) -> String {
+    let w = &mirror.windows[&f.window];
+    let tree = w.tree.as_ref().expect("found nodes have a tree");
+    let node = tree.state().node_by_id(f.node).expect("found nodes exist");
+    let mut out = node_line(refs, f.window, w, &node);
+    out.push('\n');
+    let _ = writeln!(out, "window {}", f.window);
+    let _ = writeln!(out, "node_id {}", node.locate().0.0);
+    if let Some(id) = node.author_id() {
+        let _ = writeln!(out, "author_id {}", quote(id));
+    }
+    if let Some(d) = node.description() {
+        let _ = writeln!(out, "description {}", quote(&d));
+    }
+    if let Some(p) = node.placeholder() {
+        let _ = writeln!(out, "placeholder {}", quote(p));
+    }
+    if let Some(parent) = node.parent() {
+        let _ = writeln!(out, "parent {}", refs.mint(f.window, &parent));
+    }
+    let _ = writeln!(out, "children {}", node.children().len());
+    if node.is_hidden() {
+        out.push_str("hidden\n");
+    }
+    if node.is_read_only() {
+        out.push_str("read_only\n");
+    }
+    if geometry::has_non_finite_bounds(&node) {
+        out.push_str("bounds_not_finite\n");
+    }
+    out
+}

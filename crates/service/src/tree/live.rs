@@ -1,0 +1,34 @@
+//! The live trees and the ref table that names their nodes: the part of the service thread's
+//! tree state that resolving, aiming, planning, press checks and naming work on. Each of those
+//! adds its own methods to [`Live`] in its own file (`aim.rs`, `plan.rs`, `press.rs`,
+//! `naming.rs`); `Trees` (mod.rs) holds a `Live` beside the snapshot history and hands them
+//! their calls.
+
+use super::format;
+use super::mirror::Mirror;
+use super::refs::{Found, Refs};
+use super::resolve;
+use winit_automation_protocol::{Failure, Target};
+
+/// Every window's mirror and the ref table of this app run.
+#[derive(Default)]
+pub(super) struct Live {
+    pub mirror: Mirror,
+    pub refs: Refs,
+}
+
+impl Live {
+    /// Resolves a target to exactly one node; an ambiguous selector's refusal lists the lines of
+    /// the nodes it matches.
+    pub fn resolve(&mut self, target: &Target) -> Result<Found, Failure> {
+        let mirror = &self.mirror;
+        resolve::resolve(mirror, &mut self.refs, target, &mut |refs, f| {
+            format::found_line(mirror, refs, f)
+        })
+    }
+
+    /// The line of a resolved node (`@eN role "name" ...`), minting its ref.
+    pub fn node_line(&mut self, f: Found) -> String {
+        format::found_line(&self.mirror, &mut self.refs, f)
+    }
+}

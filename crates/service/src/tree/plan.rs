@@ -1,0 +1,489 @@
+//! From an action command to the input that carries it out: targets are resolved against the
+//! mirror, checked (visible, not zero-size, not disabled, not covered: `aim.rs`) and turned into
+//! a [`Plan`] of steps that name no window system (the types are `link`'s: the render side turns
+//! each step into a winit event, a key event of the crate's own type, text or an AccessKit
+//! `ActionRequest`).
+//!
+//! Runs on the service thread, when every earlier action has been carried out, so a target is
+//! resolved against the tree those actions left.
+
+use std::fmt::Write;
+
+use accesskit::{Action, ActionData, NodeId, Point as AkPoint, Role, TreeId};
+use accesskit_consumer::NodeRef as Node;
+
+use super::aim::{Aim, default_window, failure, live_node};
+use super::live::Live;
+use super::mirror::Source;
+use super::node::num;
+use super::refs::Found;
+use winit_automation_link::{CaptureTo, Plan, Step};
+use winit_automation_protocol::{
+    Button, Command, ErrorCode, Failure, Key, KeyChord, NamedKey, Point, Target, action_name, quote,
+};
+
+/// How many unchanged frames make a tree settled when `--frames` is not given.
+pub(crate) const DEFAULT_SETTLE_FRAMES: u32 = 3;
+
+impl Live {
+    /// A node for a non-pointer action: resolved, shown and enabled.
+    fn node_for(&mut self, target: &Target, action: Action) -> Result<(Found, String), Failure> {
+        let found = self.resolve(target)?;
+        let line = self.node_line(found);
+        let w = &self.mirror.windows[&found.window];
+        let node = live_node(w, found, &line)?;
+        let always = matches!(
+            action,
+            Action::ScrollIntoView | Action::ShowTooltip | Action::HideTooltip | Action::Blur
+        );
+        if !always && node.is_disabled() {
+            return Err(failure(
+                ErrorCode::Disabled,
+                format!("{line} is disabled"),
+                "wait for it to be enabled before acting on it",
+            ));
+        }
+        if !node.supports_action(action, &|_: &Node| {
+            accesskit_consumer::FilterResult::Include
+        }) {
+            let listed: Vec<&str> = winit_automation_protocol::action_names()
+                .filter(|n| {
+                    winit_automation_protocol::parse_action(n)
+                        .is_some_and(|a| node.data().supports_action(a))
+                })
+                .collect();
+            return Err(failure(
+                ErrorCode::ActionNotSupported,
+                format!(
+                    "{line} does not support {}; it supports: {}",
+                    action_name(action),
+                    if listed.is_empty() {
+                        "no actions".to_owned()
+                    } else {
+                        listed.join(" ")
+                    }
+                ),
+                match action {
+                    Action::Focus => "click it instead, if clicking is what you mean",
+                    _ => "pick an action the node lists, or use click/type/key",
+                },
+            ));
+        }
+        Ok((found, line))
+    }
+
+    fn action_step(&self, found: Found, action: Action, data: Option<ActionData>) -> Step {
+        let w = &self.mirror.windows[&found.window];
+        let node = w
+            .tree
+            .as_ref()
+            .and_then(|t| t.state().node_by_id(found.node));
+        let (node_id, tree) = node.map_or((NodeId(0), TreeId::ROOT), |n| n.locate());
+        Step::Action {
+            node: node_id,
+            tree,
+            action,
+            data,
+            widget: node.and_then(|n| n.author_id().map(str::to_owned)),
+        }
+    }
+
+    fn focus_line(&mut self, window: u64) -> String {
+        let focus = self.mirror.windows.get(&window).and_then(|w| {
+            let tree = w.tree.as_ref()?;
+            let f = tree.state().focus()?;
+            Some(Found {
+                window,
+                node: f.id(),
+            })
+        });
+        match focus {
+            Some(f) => format!("focus {}\n", self.node_line(f)),
+            None => "focus none\n".to_owned(),
+        }
+    }
+
+    /// Refuses `type` when the window's AccessKit tree says that nothing has the keyboard focus:
+    /// the tree's focus is its root, the root has children (the tree describes the UI, not only
+    /// the window), no active descendant, and is not itself a text input. A window with no tree, a
+    /// rejected tree, widget records (which may leave the focus out) or only a root is never
+    /// refused: there the plugin cannot tell where text goes, and the app is trusted with it.
+    fn text_focus(&self, window: u64) -> Result<(), Failure> {
+        self.focus_for(
+            window,
+            "the text would go nowhere",
+            "focus a text field first: focus TARGET, or click it (fill TARGET TEXT does both)",
+        )
+    }
+
+    /// Refuses `key` when every chord only types or deletes text (a character or Space with no
+    /// ctrl, alt or meta; Backspace; Delete) and the tree says nothing has the keyboard focus, as
+    /// for `type`. Any other chord goes out without a focus: Tab moves the focus in, Enter and
+    /// Escape act on the window, shortcuts and navigation keys need no focused node.
+    fn key_focus(&self, window: u64, chords: &[KeyChord]) -> Result<(), Failure> {
+        let edits_text = |c: &KeyChord| {
+            let m = c.modifiers;
+            !m.ctrl
+                && !m.alt
+                && !m.meta
+                && matches!(
+                    c.key,
+                    Key::Char(_)
+                        | Key::Named(NamedKey::Space | NamedKey::Backspace | NamedKey::Delete)
+                )
+        };
+        if chords.is_empty() || !chords.iter().all(edits_text) {
+            return Ok(());
+        }
+        let names: Vec<String> = chords.iter().map(ToString::to_string).collect();
+        self.focus_for(
+            window,
+            &format!("{} would edit no text", names.join(" ")),
+            "focus a text field first (focus TARGET, or click it); a key with ctrl, alt or meta, Tab, Enter, Escape and navigation keys go out without a focus",
+        )
+    }
+
+    /// `no_focus` when the window's AccessKit tree says nothing has the keyboard focus (see
+    /// [`Live::text_focus`]); `what` says what would go wrong.
+    fn focus_for(&self, window: u64, what: &str, hint: &str) -> Result<(), Failure> {
+        let Some(w) = self.mirror.windows.get(&window) else {
+            return Ok(());
+        };
+        let (Source::AccessKit, Some(tree)) = (w.source, w.tree.as_ref()) else {
+            return Ok(());
+        };
+        let state = tree.state();
+        let focus = state.focus_in_tree();
+        let nothing = focus.is_root()
+            && focus.children().next().is_some()
+            && focus.active_descendant().is_none()
+            && !focus.is_text_input()
+            && focus.role() != Role::Terminal;
+        if !nothing {
+            return Ok(());
+        }
+        let title = w
+            .state
+            .as_ref()
+            .map(|s| format!(" {}", quote(&s.title)))
+            .unwrap_or_default();
+        Err(failure(
+            ErrorCode::NoFocus,
+            format!("nothing has the keyboard focus in window {window}{title}, so {what}"),
+            hint,
+        ))
+    }
+
+    /// The stages of a pointer gesture: the move to `aim`, then `steps`. By default in one
+    /// stage (the app handles its events in order, so a press lands where the move put the
+    /// pointer); with `hover_frame`, `steps` in a stage after the move's. Returns the stages and
+    /// the index of the stage that holds `steps`.
+    fn after_move(hover_frame: bool, aim: &Aim, steps: Vec<Step>) -> (Vec<Vec<Step>>, usize) {
+        if hover_frame {
+            (vec![vec![move_to(aim)], steps], 1)
+        } else {
+            let mut one = vec![move_to(aim)];
+            one.extend(steps);
+            (vec![one], 0)
+        }
+    }
+
+    /// Plans an action command. `Ok(None)` for a command the app answers itself. `hover_frame`:
+    /// pointer gestures move the pointer in a frame of its own first (`Builder::hover_frame`).
+    pub(super) fn plan(
+        &mut self,
+        command: &Command,
+        hover_frame: bool,
+    ) -> Result<Option<Plan>, Failure> {
+        let mut summary = String::new();
+        let mut press = None;
+        let (window, stages) = match command {
+            Command::Click {
+                target,
+                button,
+                double,
+                ..
+            } => {
+                let aim = self.aim(target, true)?;
+                let presses = if *double { 2 } else { 1 };
+                let mut presses_and_releases = Vec::new();
+                for _ in 0..presses {
+                    presses_and_releases.push(Step::Button {
+                        button: *button,
+                        pressed: true,
+                    });
+                    presses_and_releases.push(Step::Button {
+                        button: *button,
+                        pressed: false,
+                    });
+                }
+                pointer_summary(&mut summary, &aim);
+                let _ = writeln!(
+                    summary,
+                    "button {}{}",
+                    button_name(*button),
+                    if *double { " double" } else { "" }
+                );
+                let (stages, pressing) = Self::after_move(hover_frame, &aim, presses_and_releases);
+                press = Some(self.press_check(&aim, pressing));
+                (aim.window, stages)
+            }
+            Command::Hover { target, .. } => {
+                let aim = self.aim(target, true)?;
+                pointer_summary(&mut summary, &aim);
+                (aim.window, vec![vec![move_to(&aim)]])
+            }
+            Command::Drag { from, to, .. } => {
+                let a = self.aim(from, true)?;
+                // A point is in the window where the drag starts.
+                let b = match to {
+                    Target::Point(p) => self.aim_point(a.window, *p)?,
+                    _ => self.aim(to, false)?,
+                };
+                if a.window != b.window {
+                    return Err(failure(
+                        ErrorCode::BadArgument,
+                        "a drag must start and end in the same window".to_owned(),
+                        "pick two targets in one window",
+                    ));
+                }
+                pointer_summary(&mut summary, &a);
+                let _ = writeln!(summary, "to {},{}", num(b.x), num(b.y));
+                if let Some(l) = &b.line {
+                    let _ = writeln!(summary, "to_target {l}");
+                }
+                press = Some(self.press_check(&a, 1));
+                let mut stages = vec![vec![move_to(&a)]];
+                stages.push(vec![Step::Button {
+                    button: Button::Left,
+                    pressed: true,
+                }]);
+                for i in 1..=4 {
+                    let t = f64::from(i) / 4.0;
+                    stages.push(vec![Step::Move {
+                        x: a.x + (b.x - a.x) * t,
+                        y: a.y + (b.y - a.y) * t,
+                    }]);
+                }
+                stages.push(vec![Step::Button {
+                    button: Button::Left,
+                    pressed: false,
+                }]);
+                (a.window, stages)
+            }
+            Command::Scroll { target, dx, dy, .. } => {
+                let aim = self.aim(target, true)?;
+                pointer_summary(&mut summary, &aim);
+                let _ = writeln!(summary, "wheel {} {}", num(*dx), num(*dy));
+                let wheel = vec![Step::Wheel { dx: *dx, dy: *dy }];
+                (aim.window, Self::after_move(hover_frame, &aim, wheel).0)
+            }
+            Command::Type { text, .. } => {
+                let window = default_window(&self.mirror)?;
+                self.text_focus(window)?;
+                summary.push_str("path text\n");
+                summary.push_str(&self.focus_line(window));
+                let _ = writeln!(summary, "typed {}", quote(text));
+                (window, vec![vec![Step::Text(text.clone())]])
+            }
+            Command::Fill { target, text, .. } => {
+                let (found, line) = self.node_for(target, Action::Focus)?;
+                let select_all = KeyChord::parse("ctrl+a").expect("a valid chord");
+                let _ = writeln!(summary, "path focus+select+text\ntarget {line}");
+                let _ = writeln!(summary, "typed {}", quote(text));
+                let focus = self.action_step(found, Action::Focus, None);
+                (
+                    found.window,
+                    vec![
+                        vec![focus],
+                        vec![
+                            Step::Key {
+                                chord: select_all,
+                                pressed: true,
+                            },
+                            Step::Key {
+                                chord: select_all,
+                                pressed: false,
+                            },
+                            Step::Text(text.clone()),
+                        ],
+                    ],
+                )
+            }
+            Command::Key { chords, .. } => {
+                let window = default_window(&self.mirror)?;
+                self.key_focus(window, chords)?;
+                summary.push_str("path key\n");
+                summary.push_str(&self.focus_line(window));
+                let names: Vec<String> = chords.iter().map(ToString::to_string).collect();
+                let _ = writeln!(summary, "keys {}", names.join(" "));
+                let mut steps = Vec::new();
+                for chord in chords {
+                    steps.push(Step::Key {
+                        chord: *chord,
+                        pressed: true,
+                    });
+                    steps.push(Step::Key {
+                        chord: *chord,
+                        pressed: false,
+                    });
+                }
+                (window, vec![steps])
+            }
+            Command::Action {
+                target,
+                action,
+                value,
+                ..
+            } => {
+                let (found, line) = self.node_for(target, *action)?;
+                let numeric = self.mirror.windows[&found.window]
+                    .tree
+                    .as_ref()
+                    .and_then(|t| t.state().node_by_id(found.node))
+                    .is_some_and(|n| {
+                        n.numeric_value().is_some()
+                            || matches!(
+                                n.role(),
+                                Role::Slider
+                                    | Role::SpinButton
+                                    | Role::ProgressIndicator
+                                    | Role::ScrollBar
+                            )
+                    });
+                let data = action_data(*action, value.as_deref(), numeric)?;
+                let _ = writeln!(
+                    summary,
+                    "path action\naction {}\ntarget {line}",
+                    action_name(*action)
+                );
+                let step = self.action_step(found, *action, data);
+                (found.window, vec![vec![step]])
+            }
+            Command::Focus { target, .. } => {
+                let (found, line) = self.node_for(target, Action::Focus)?;
+                let _ = writeln!(summary, "path action\naction focus\ntarget {line}");
+                let step = self.action_step(found, Action::Focus, None);
+                (found.window, vec![vec![step]])
+            }
+            Command::Resize { width, height, .. } => {
+                let window = default_window(&self.mirror)?;
+                let _ = writeln!(summary, "path window\nresize {width} {height}");
+                (
+                    window,
+                    vec![vec![Step::Resize {
+                        width: *width,
+                        height: *height,
+                    }]],
+                )
+            }
+            Command::Screenshot { label, crop, .. } => {
+                let (window, crop) = match crop {
+                    None => (default_window(&self.mirror)?, None),
+                    Some(target) => {
+                        let (window, r) = self.visible_rect(target)?;
+                        (window, Some(r))
+                    }
+                };
+                summary.push_str("path capture\n");
+                (
+                    window,
+                    vec![vec![Step::Capture {
+                        to: CaptureTo::File(label.clone()),
+                        crop,
+                    }]],
+                )
+            }
+            Command::Quit => {
+                summary.push_str("path window\nquit\n");
+                (
+                    default_window(&self.mirror).unwrap_or(0),
+                    vec![vec![Step::Quit]],
+                )
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(Plan {
+            window,
+            stages,
+            summary,
+            press,
+        }))
+    }
+}
+
+fn move_to(aim: &Aim) -> Step {
+    Step::Move { x: aim.x, y: aim.y }
+}
+
+fn pointer_summary(out: &mut String, aim: &Aim) {
+    let _ = writeln!(out, "path pointer\nat {},{}", num(aim.x), num(aim.y));
+    if let Some(percent) = aim.visible {
+        let _ = writeln!(out, "visible {percent}%");
+    }
+    if let Some(line) = &aim.line {
+        let _ = writeln!(out, "target {line}");
+    }
+}
+
+fn button_name(b: Button) -> &'static str {
+    match b {
+        Button::Left => "left",
+        Button::Right => "right",
+        Button::Middle => "middle",
+    }
+}
+
+/// The data an action's VALUE becomes.
+/// `numeric`: the node holds a number (a slider, a spin button), so a numeric `set_value` is sent as
+/// AccessKit's numeric value; a text field gets the text as it was written.
+fn action_data(
+    action: Action,
+    value: Option<&str>,
+    numeric: bool,
+) -> Result<Option<ActionData>, Failure> {
+    let bad = |why: &str, hint: &str| Err(failure(ErrorCode::BadArgument, why.to_owned(), hint));
+    let name = action_name(action);
+    match (action, value) {
+        (Action::SetValue, None) | (Action::ReplaceSelectedText, None) => bad(
+            &format!("{name} needs a VALUE"),
+            "write action TARGET set_value VALUE",
+        ),
+        (Action::SetValue, Some(v)) => Ok(Some(match v.parse::<f64>() {
+            Ok(n) if n.is_finite() && numeric => ActionData::NumericValue(n),
+            _ => ActionData::Value(v.into()),
+        })),
+        (Action::ReplaceSelectedText, Some(v)) => Ok(Some(ActionData::Value(v.into()))),
+        (Action::CustomAction, Some(v)) => match v.parse::<i32>() {
+            Ok(n) => Ok(Some(ActionData::CustomAction(n))),
+            Err(_) => bad(
+                &format!("custom_action takes a whole number, not {}", quote(v)),
+                "write action TARGET custom_action N",
+            ),
+        },
+        (Action::CustomAction, None) => bad(
+            "custom_action needs the action's number",
+            "write action TARGET custom_action N",
+        ),
+        (Action::ScrollToPoint | Action::SetScrollOffset, Some(v)) => match Point::parse(v) {
+            Some(p) => Ok(Some(if action == Action::ScrollToPoint {
+                ActionData::ScrollToPoint(AkPoint::new(p.x, p.y))
+            } else {
+                ActionData::SetScrollOffset(AkPoint::new(p.x, p.y))
+            })),
+            None => bad(
+                &format!("{name} takes a point X,Y, not {}", quote(v)),
+                "write e.g. action TARGET set_scroll_offset 0,120",
+            ),
+        },
+        (Action::ScrollToPoint | Action::SetScrollOffset, None) => bad(
+            &format!("{name} needs a point X,Y"),
+            "write e.g. action TARGET set_scroll_offset 0,120",
+        ),
+        (_, Some(v)) => bad(
+            &format!("{name} takes no value, but {} was given", quote(v)),
+            "drop the value; only set_value, replace_selected_text, custom_action, scroll_to_point and set_scroll_offset take one",
+        ),
+        (_, None) => Ok(None),
+    }
+}

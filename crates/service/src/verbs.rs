@@ -1,0 +1,338 @@
+//! The verbs the service thread answers itself, from the mirror of the latest published frame:
+//! `status`, `windows`, `snapshot`, `find`, `get`, `wait` (answered when its condition holds), and
+//! `settle` (answered when the trees stop changing; actions sent with `--settle` end here too),
+//! `clean` (the app's screenshots in the directory, which this thread owns the I/O of), and
+//! `journal` (the last commands answered; with `--wait`, answered once there is a new one).
+
+use std::time::{Duration, Instant};
+
+use super::Service;
+use super::jobs::{Job, PendingJournal, PendingWait, Settling};
+use crate::tree::diff;
+use crate::tree::plan::DEFAULT_SETTLE_FRAMES;
+use winit_automation_dropbox::screenshots;
+use winit_automation_protocol::{
+    Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Verb, quote,
+};
+
+/// How long `wait` and `settle` wait when the command names no `--timeout`.
+pub(crate) const DEFAULT_WAIT: Duration =
+    Duration::from_millis(winit_automation_protocol::DEFAULT_WAIT_MS);
+
+impl Service {
+    /// Answers a service-side command. A bug that panics while answering costs that one command an
+    /// `app_error` answer; the service thread keeps running.
+    pub(super) fn serve(&mut self, seq: u64, command: &Command) {
+        let verb = command.verb();
+        let answered = self.answered;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.serve_inner(seq, command);
+        }));
+        if let Err(panic) = result {
+            let owed = match self.jobs.take(seq) {
+                Some(job @ (Job::Unwritten(_) | Job::Stuck | Job::Answered { .. })) => {
+                    self.jobs.insert(seq, job);
+                    false
+                }
+                // A `wait` that was pending, say.
+                Some(_) => true,
+                // Never inserted (`status`), or the panic came after the answer.
+                None => self.answered == answered,
+            };
+            if owed {
+                let failure = super::internal_error(&format!("answering {verb}"), &*panic);
+                self.fail(seq, Some(verb), failure);
+            }
+        }
+    }
+
+    fn serve_inner(&mut self, seq: u64, command: &Command) {
+        let verb = command.verb();
+        if verb != Verb::Status {
+            self.drain_scene();
+            // Refs and points named for the journal, against the tree they are resolved in.
+            let named = self.trees.named_targets(command);
+            if !named.is_empty() {
+                self.journal.resolved(seq, named);
+            }
+        }
+        match command {
+            Command::Status => {
+                let body = format!(
+                    "protocol {PROTOCOL_VERSION}\napp {}\npid {}\ncrate_version {}\nstarted_unix_ms {}\nuptime_ms {}\nframe {}\nqueue {}\nin_flight {}\nin_flight_ms {}\nanswered {}\nwatch {}\n",
+                    quote(&self.cfg.app_name),
+                    std::process::id(),
+                    quote(env!("CARGO_PKG_VERSION")),
+                    self.started_unix_ms,
+                    self.started.elapsed().as_millis(),
+                    self.published(),
+                    self.on_disk,
+                    self.jobs.in_flight(),
+                    self.jobs
+                        .forwarded_since()
+                        .map_or(0, |since| since.elapsed().as_millis()),
+                    self.answered,
+                    if self.watching { "inotify" } else { "poll" },
+                );
+                self.answer(Response::ok(seq, Some(verb), body));
+            }
+            Command::Windows => {
+                let body = self.trees.windows();
+                self.answer(Response::ok(seq, Some(verb), body));
+            }
+            Command::Snapshot(options) => {
+                let frame = self.published();
+                let result = self.trees.snapshot(options, frame);
+                self.publish_artifacts(true);
+                self.reply_with(seq, verb, result);
+            }
+            Command::Find { selector } => {
+                let body = self.trees.find(selector);
+                self.answer(Response::ok(seq, Some(verb), body));
+            }
+            Command::Get { target } => {
+                let result = self.trees.get(target);
+                self.reply_with(seq, verb, result);
+            }
+            Command::Wait {
+                selector,
+                gone,
+                timeout_ms,
+            } => {
+                let started = Instant::now();
+                let limit = timeout_ms.map_or(DEFAULT_WAIT, Duration::from_millis);
+                let wait = PendingWait {
+                    selector: selector.clone(),
+                    gone: *gone,
+                    started,
+                    deadline: started + limit,
+                };
+                self.jobs.insert(seq, Job::Waiting(wait));
+                // Answered at once if it already holds.
+                self.check_wait(seq, Instant::now(), true);
+            }
+            Command::Settle { frames, timeout_ms } => {
+                let before = self.trees.settle_text();
+                let frame = self.published();
+                let body = format!("frame {frame}\n");
+                self.start_settle(seq, verb, body, before, *frames, *timeout_ms, frame);
+            }
+            Command::Clean { keep, dry_run } => {
+                let result = self.clean(keep.unwrap_or(0), *dry_run);
+                self.reply_with(seq, verb, result);
+            }
+            Command::Journal { after, timeout_ms } => {
+                let after = after.unwrap_or(0);
+                match timeout_ms {
+                    Some(ms) if self.journal.last() <= after => {
+                        let deadline = Instant::now() + Duration::from_millis(*ms);
+                        self.jobs
+                            .insert(seq, Job::Polling(PendingJournal { after, deadline }));
+                    }
+                    _ => {
+                        let body = self.journal.after(after);
+                        self.answer(Response::ok(seq, Some(verb), body));
+                    }
+                }
+            }
+            Command::Trace(trace) => self.serve_trace(seq, trace),
+            _ => self.fail(
+                seq,
+                Some(verb),
+                Failure::new(
+                    ErrorCode::Unsupported,
+                    format!(
+                        "{verb} is part of protocol {PROTOCOL_VERSION} but this build of winit-automation {} does not answer it yet",
+                        env!("CARGO_PKG_VERSION")
+                    ),
+                    "see docs/protocol.md for what this version answers",
+                ),
+            ),
+        }
+    }
+
+    /// `clean`: keeps the `keep` newest screenshots in the directory and removes the others. Any
+    /// removal that failed makes the answer an `app_error` whose body is the full listing.
+    fn clean(&self, keep: u32, dry_run: bool) -> Result<String, Failure> {
+        let keep = usize::try_from(keep).unwrap_or(usize::MAX);
+        screenshots::clean(self.dir(), keep, dry_run)
+            .map_err(|e| {
+                Failure::new(
+                    ErrorCode::AppError,
+                    format!("cannot list the automation directory: {e}"),
+                    "check that the directory still exists and is readable",
+                )
+            })?
+            .into_answer()
+    }
+
+    fn reply_with(&mut self, seq: u64, verb: Verb, result: Result<String, Failure>) {
+        match result {
+            Ok(body) => self.answer(Response::ok(seq, Some(verb), body)),
+            Err(failure) => self.fail(seq, Some(verb), failure),
+        }
+    }
+
+    /// Answers the waits whose condition now holds (checked only when the trees changed) or whose
+    /// time is up.
+    pub(super) fn check_waits(&mut self) {
+        let changed = std::mem::take(&mut self.trees_changed_for_waits);
+        let now = Instant::now();
+        for seq in self.jobs.seqs(|j| matches!(j, Job::Waiting(_))) {
+            self.check_wait(seq, now, changed);
+        }
+    }
+
+    fn check_wait(&mut self, seq: u64, now: Instant, changed: bool) {
+        let Some(w) = self.jobs.waiting_mut(seq) else {
+            return;
+        };
+        let timed_out = now >= w.deadline;
+        if !(changed || timed_out) {
+            return;
+        }
+        let (selector, gone, started) = (w.selector.clone(), w.gone, w.started);
+        if let Some(found) = self.trees.wait_check(&selector, gone) {
+            let body = format!("frame {}\n{found}", self.published());
+            self.answer(Response::ok(seq, Some(Verb::Wait), body));
+        } else if timed_out {
+            let failure = self
+                .trees
+                .wait_timeout(&selector, gone, now.duration_since(started));
+            self.fail(seq, Some(Verb::Wait), failure);
+        }
+    }
+
+    /// Answers the `journal` long polls that have an entry after their index now, or whose time is
+    /// up (with no entry: `next N`, not an error). Called once every answer of a round is in the
+    /// journal, so a new entry reaches every poll waiting for one.
+    pub(super) fn check_journals(&mut self) {
+        let last = self.journal.last();
+        let now = Instant::now();
+        let due = self
+            .jobs
+            .seqs(|j| matches!(j, Job::Polling(p) if p.after < last || now >= p.deadline));
+        for seq in due {
+            if let Some(Job::Polling(p)) = self.jobs.take(seq) {
+                let body = self.journal.after(p.after);
+                self.answer(Response::ok(seq, Some(Verb::Journal), body));
+            }
+        }
+    }
+
+    /// Starts waiting for the trees to stay unchanged for `frames` frames after `from_frame`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn start_settle(
+        &mut self,
+        seq: u64,
+        verb: Verb,
+        body: String,
+        before: String,
+        frames: Option<u32>,
+        timeout_ms: Option<u64>,
+        from_frame: u64,
+    ) {
+        let started = Instant::now();
+        let settling = Settling {
+            verb,
+            body,
+            before,
+            frames: frames.unwrap_or(DEFAULT_SETTLE_FRAMES).max(1),
+            from_frame,
+            started,
+            deadline: started + timeout_ms.map_or(DEFAULT_WAIT, Duration::from_millis),
+            woken_at: 0,
+        };
+        self.jobs.insert(seq, Job::Settling(settling));
+        // Answered at once if it already holds (it cannot hold yet: K >= 1 frames must pass).
+        self.check_settles();
+    }
+
+    /// Answers the settles whose trees have stayed unchanged long enough or whose time is up, and
+    /// asks the app for frames meanwhile (an app that draws only on demand would never settle).
+    /// A panic while formatting costs the settling commands an `app_error` answer instead of the
+    /// service thread. Returns whether any was answered.
+    pub(super) fn check_settles(&mut self) -> bool {
+        let settling = self.jobs.seqs(|j| matches!(j, Job::Settling(_)));
+        if settling.is_empty() {
+            return false;
+        }
+        let answered = self.answered;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.check_settles_inner(&settling);
+        }));
+        if let Err(panic) = result {
+            for seq in self.jobs.seqs(|j| matches!(j, Job::Settling(_))) {
+                if let Some(Job::Settling(s)) = self.jobs.take(seq) {
+                    let failure = super::internal_error("settling", &*panic);
+                    self.fail(seq, Some(s.verb), failure);
+                }
+            }
+        }
+        self.answered != answered
+    }
+
+    fn check_settles_inner(&mut self, seqs: &[u64]) {
+        // The frame first, then the trees: every change of a published frame is then in the
+        // mirror when the frame is counted as unchanged.
+        let published = self.published();
+        self.drain_scene();
+        let now = Instant::now();
+        let mut wake = false;
+        // A window that animates changes its pixels every frame even when its tree does not: its
+        // frames do not count as unchanged.
+        let animating = self.trees.animating();
+        for &seq in seqs {
+            let last_change = if animating {
+                published
+            } else {
+                self.last_change
+            };
+            let Some(s) = self.jobs.settling_mut(seq) else {
+                continue;
+            };
+            let base = s.from_frame.max(last_change);
+            if published >= base + u64::from(s.frames) {
+                let Some(Job::Settling(s)) = self.jobs.take(seq) else {
+                    continue;
+                };
+                let changes = diff(&s.before, &self.trees.settle_text());
+                let mut body = s.body;
+                body.push_str(&format!(
+                    "settled frame {published} after {} frames, unchanged for {}\n",
+                    published - s.from_frame,
+                    published - base
+                ));
+                body.push_str(&changes);
+                self.answer(Response::ok(seq, Some(s.verb), body));
+            } else if now >= s.deadline {
+                let Some(Job::Settling(s)) = self.jobs.take(seq) else {
+                    continue;
+                };
+                let changes = diff(&s.before, &self.trees.settle_text());
+                let what = if animating {
+                    "a window was still animating"
+                } else {
+                    "the tree was still changing"
+                };
+                let failure = Failure::new(
+                    ErrorCode::NotSettled,
+                    format!(
+                        "{what} after {} ms (last change in frame {last_change}, now frame {published}; {} unchanged frames needed)",
+                        now.duration_since(s.started).as_millis(),
+                        s.frames
+                    ),
+                    "something animates or updates every frame; raise --timeout, lower --frames, or snapshot instead",
+                )
+                .with_body(changes);
+                self.fail(seq, Some(s.verb), failure);
+            } else if s.woken_at < published || s.woken_at == 0 {
+                s.woken_at = published.max(1);
+                wake = true;
+            }
+        }
+        if wake {
+            self.wake_app();
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! A test harness for apps that run the plugin (a dev-dependency): spawn an app headless in a
+//! private drop-box, find nodes and act on them in egui_kittest's style, pin trees with `insta`,
+//! compare screenshots with reference PNGs, and replay scripts.
+//!
+//! ```no_run
+//! use winit_automation_testing::Spawn;
+//!
+//! let app = Spawn::example("demo").headless(800, 600).start();
+//! app.get_by_role_and_name("textbox", "Name").fill("Ada");
+//! app.get_by_role_and_name("button", "Submit").click();
+//! app.wait_for(&winit_automation_testing::By::text_contains("Submitted: Ada"));
+//! app.screenshot().assert_matches("tests/snapshots/form.png");
+//! ```
+//!
+//! - [`Spawn`] / [`App`]: the app, killed with its process group and its directory removed when
+//!   the [`App`] is dropped, also while a test panics. Tests that each spawn their own app run in
+//!   parallel with no cross-talk: every app has its own directory.
+//! - [`By`] / [`Node`]: queries (`get_*`, `query_*`, `get_all_*`) and actions on what they find.
+//!   A failed query or a refused action fails the test (`#[track_caller]`) with the selector, the
+//!   app's answer and the interactive snapshot.
+//! - [`compare`]: screenshot comparison with a per-pixel threshold and a budget of failed pixels,
+//!   the measure egui_kittest uses (through `dify`).
+//! - [`script`]: replayable scripts of protocol lines and `expect` lines (the CLI's `run` and
+//!   `record`; the format is in docs/scripts.md).
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod app;
+mod artifacts;
+pub mod compare;
+mod failure;
+mod find;
+mod node;
+mod query;
+mod screenshot;
+pub mod script;
+mod spawn;
+mod tree_text;
+
+pub use app::App;
+pub use compare::Tolerance;
+pub use node::{DragTo, Node};
+pub use query::By;
+pub use screenshot::Screenshot;
+pub use spawn::{DEFAULT_COMMAND_TIMEOUT, DEFAULT_STARTUP, Spawn, SpawnError};
+/// A node line of the app's answers: the protocol's type.
+pub use winit_automation_protocol::NodeLine;

@@ -1,0 +1,296 @@
+//! A parsed script replayed against a running app: each command sent, each expectation waited
+//! for, the first failure reported with its line.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::compare::{Rgba, check_reference_with, update_requested};
+use winit_automation_client::{Client, ClientError, screenshot_path};
+use winit_automation_protocol::{
+    Coded, Command, Label, NodeLine, NodeValue, Selector, Verb, quote,
+};
+
+use super::parse::*;
+
+/// The longest `wait` an expectation sends at once (see [`wait`]).
+pub(super) const WAIT_SLICE: Duration = Duration::from_secs(1);
+
+/// How often a field check is looked at again while it waits.
+pub(super) const RECHECK: Duration = Duration::from_millis(10);
+
+/// How to run a script.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// The folder relative screenshot references are read from (the script's folder).
+    pub base: PathBuf,
+    /// Write screenshot references instead of comparing (`UPDATE_SNAPSHOTS`, `run --update`).
+    pub update: bool,
+}
+
+/// Why a run stopped.
+#[derive(Debug)]
+pub struct RunFailure {
+    /// The step that failed.
+    pub step: Step,
+    /// What went wrong.
+    pub reason: String,
+    /// The app's interactive snapshot after the failure, when it could be taken.
+    pub snapshot: Option<String>,
+    /// No answer came from the app (it exited, or the directory holds no live app): the CLI's
+    /// exit code 3 rather than 1.
+    pub no_answer: bool,
+}
+
+impl fmt::Display for RunFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}: {}\n  {}",
+            self.step.line, self.step.text, self.reason
+        )?;
+        if let Some(s) = &self.snapshot {
+            write!(f, "\nthe interactive snapshot now:\n{s}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What a passing run did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunSummary {
+    /// Protocol lines sent.
+    pub commands: usize,
+    /// Expectations met.
+    pub expectations: usize,
+}
+
+impl Script {
+    /// Replays the script against the app `client` is connected to, stopping at the first
+    /// failure. `on_step` hears each step that passed, with the answer's body or a summary.
+    pub fn run(
+        &self,
+        client: &Client,
+        options: &RunOptions,
+        mut on_step: impl FnMut(&Step, &str),
+    ) -> Result<RunSummary, Box<RunFailure>> {
+        let mut summary = RunSummary::default();
+        for (n, step) in self.steps.iter().enumerate() {
+            let outcome = match &step.kind {
+                StepKind::Command(line) => {
+                    summary.commands += 1;
+                    run_command(client, line)
+                }
+                StepKind::Expect(expect) => {
+                    summary.expectations += 1;
+                    check(client, expect, options, n)
+                }
+            };
+            match outcome {
+                Ok(said) => on_step(step, &said),
+                Err(Stop { reason, no_answer }) => {
+                    let snapshot = if no_answer {
+                        None
+                    } else {
+                        client
+                            .send(&crate::failure::interactive_snapshot())
+                            .ok()
+                            .filter(|r| r.is_ok())
+                            .map(|r| r.body().to_owned())
+                    };
+                    return Err(Box::new(RunFailure {
+                        step: step.clone(),
+                        reason,
+                        snapshot,
+                        no_answer,
+                    }));
+                }
+            }
+        }
+        Ok(summary)
+    }
+}
+
+pub(super) struct Stop {
+    pub(super) reason: String,
+    pub(super) no_answer: bool,
+}
+
+impl From<ClientError> for Stop {
+    fn from(e: ClientError) -> Stop {
+        let hint = e.hint().map(|h| format!(" ({h})")).unwrap_or_default();
+        Stop {
+            reason: format!("no answer: {e}{hint}"),
+            no_answer: true,
+        }
+    }
+}
+
+pub(super) fn refused(text: String) -> Stop {
+    Stop {
+        reason: text,
+        no_answer: false,
+    }
+}
+
+pub(super) fn run_command(client: &Client, line: &str) -> Result<String, Stop> {
+    let r = client.send_line(line)?;
+    if r.is_ok() {
+        Ok(r.body().to_owned())
+    } else {
+        Err(refused(format!("refused: {}", r.to_text().trim_end())))
+    }
+}
+
+pub(super) fn check(
+    client: &Client,
+    expect: &Expect,
+    options: &RunOptions,
+    n: usize,
+) -> Result<String, Stop> {
+    match expect {
+        Expect::Gone { selector, timeout } => match wait(client, selector, true, *timeout)? {
+            None => Ok(format!("gone: {selector}")),
+            Some(r) => Err(refused(format!(
+                "still there after {} ms: {}",
+                timeout.as_millis(),
+                r.body().lines().skip(1).collect::<Vec<_>>().join("; ")
+            ))),
+        },
+        Expect::Node {
+            selector,
+            value,
+            states,
+            timeout,
+        } => {
+            let deadline = Instant::now() + *timeout;
+            if wait(client, selector, false, *timeout)?.is_some() {
+                return Err(refused(format!(
+                    "no node matches {selector} after {} ms",
+                    timeout.as_millis()
+                )));
+            }
+            loop {
+                let r = client.send(&Command::Find {
+                    selector: selector.clone(),
+                })?;
+                let found = NodeLine::all(r.body());
+                if let Some(hit) = found.iter().find(|n| fits(n, value, states)) {
+                    return Ok(hit.to_string());
+                }
+                if Instant::now() >= deadline {
+                    let want = value
+                        .iter()
+                        .map(|v| format!("value={}", quote(v)))
+                        .chain(states.iter().cloned())
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    let lines = found
+                        .iter()
+                        .map(|n| format!("\n    {n}"))
+                        .collect::<String>();
+                    return Err(refused(format!(
+                        "{} node(s) match {selector} but none has {want} after {} ms:{lines}",
+                        found.len(),
+                        timeout.as_millis()
+                    )));
+                }
+                std::thread::sleep(RECHECK);
+            }
+        }
+        Expect::Screenshot {
+            reference,
+            tolerance,
+            crop,
+        } => {
+            let label = Label::new(&format!("script-{n}")).map_err(|e| refused(e.message))?;
+            let screenshot = Command::Screenshot {
+                label,
+                crop: crop.clone(),
+                refs: false,
+            };
+            let body = run_command(client, &screenshot.to_line())?;
+            let file = screenshot_path(client.dir(), &body).map_err(refused)?;
+            let actual = Rgba::read(&file)
+                .map_err(|e| refused(format!("cannot read the screenshot: {e}")))?;
+            let reference = options.base.join(reference);
+            check_reference_with(
+                &actual,
+                &reference,
+                *tolerance,
+                options.update || update_requested(),
+            )
+            .map_err(refused)?;
+            let _ = std::fs::remove_file(&file);
+            Ok(format!("matches {}", reference.display()))
+        }
+    }
+}
+
+/// Waits (the app's `wait`) until a node matches `selector`, or with `gone` none does, for up to
+/// `timeout`; `None` once it holds, else the last answer. It waits in slices of at most
+/// [`WAIT_SLICE`], each a command of its own: the client stops waiting for an answer at its own
+/// timeout (the CLI's `--timeout`), which may be shorter than the expectation's.
+pub(super) fn wait(
+    client: &Client,
+    selector: &Selector,
+    gone: bool,
+    timeout: Duration,
+) -> Result<Option<winit_automation_protocol::Response>, Stop> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let slice = deadline
+            .saturating_duration_since(Instant::now())
+            .min(WAIT_SLICE);
+        let r = client.send(&Command::Wait {
+            selector: selector.clone(),
+            gone,
+            timeout_ms: Some(u64::try_from(slice.as_millis()).unwrap_or(u64::MAX)),
+        })?;
+        let timed_out = r
+            .failure()
+            .is_some_and(|f| f.code == winit_automation_protocol::ErrorCode::Timeout);
+        if r.is_ok() {
+            return Ok(None);
+        }
+        if !timed_out || Instant::now() >= deadline {
+            return Ok(Some(r));
+        }
+    }
+}
+
+pub(super) fn fits(node: &NodeLine, value: &Option<String>, states: &[String]) -> bool {
+    value
+        .as_ref()
+        .is_none_or(|v| node.value.as_ref().map_or("", NodeValue::as_str) == v)
+        && states.iter().all(|s| node.has(s))
+}
+
+/// Whether a verb changes the app (what `record` keeps): the app-side verbs, `wait` and
+/// `settle`; not the read-only ones.
+pub fn is_replayed(verb: Verb) -> bool {
+    !matches!(
+        verb,
+        Verb::Status
+            | Verb::Windows
+            | Verb::Snapshot
+            | Verb::Find
+            | Verb::Get
+            | Verb::Clean
+            | Verb::Journal
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_checks_compare_value_and_states() {
+        let n = NodeLine::parse("@e3 checkbox \"Subscribe\" checked focused").unwrap();
+        assert!(fits(&n, &None, &["checked".into()]));
+        assert!(!fits(&n, &None, &["unchecked".into()]));
+        assert!(fits(&n, &Some(String::new()), &[]));
+        assert!(!fits(&n, &Some("x".into()), &[]));
+    }
+}

@@ -1,0 +1,16 @@
+//! The one switch between the plugin and its no-op build: [`crate::Automation`], [`crate::Frame`]
+//! and [`crate::LaterCapture`] are written once against the types named here, which are the real
+//! render side with the `automation` feature (`on`) and empty ones without it (`off`: no thread,
+//! no file, and `Later` uninhabited).
+
+#[cfg(not(feature = "automation"))]
+mod off;
+#[cfg(feature = "automation")]
+mod on;
+mod options;
+
+#[cfg(not(feature = "automation"))]
+pub(crate) use off::{Later, Published, Render, StartFailure, start};
+#[cfg(feature = "automation")]
+pub(crate) use on::{Later, Published, Render, StartFailure, start};
+pub(crate) use options::Options;

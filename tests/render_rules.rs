@@ -1,0 +1,74 @@
+//! The render side's two rules (no file system, no blocking call) are clippy's
+//! `disallowed-methods` and `disallowed-types`, in a `clippy.toml` beside each render-side crate's
+//! manifest; CI runs clippy with `-D warnings`. Clippy reads the nearest `clippy.toml` above a
+//! crate, so this test keeps the copies equal, and keeps the rules away from the crates whose job
+//! is files and waiting (and from any folder above the crates, whose file they would inherit).
+
+use std::path::{Path, PathBuf};
+
+/// The crates that run on the render thread.
+const RENDER_SIDE: [&str; 3] = ["crates/link", "crates/winit-automation", "crates/egui"];
+
+/// Calls each copy must forbid (a sample of both rules).
+const FORBIDDEN: [&str; 5] = [
+    "std::fs::File",
+    "std::fs::write",
+    "std::thread::sleep",
+    "crossbeam_channel::Receiver::recv",
+    "crossbeam_channel::Sender::send",
+];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn config(dir: &Path) -> Option<String> {
+    std::fs::read_to_string(dir.join("clippy.toml")).ok()
+}
+
+#[test]
+fn every_render_side_crate_carries_the_same_rules() {
+    let copies: Vec<(&str, String)> = RENDER_SIDE
+        .iter()
+        .map(|c| (*c, config(&root().join(c)).unwrap_or_default()))
+        .collect();
+    let (first, rules) = &copies[0];
+    for rule in FORBIDDEN {
+        assert!(
+            rules.contains(&format!("path = \"{rule}\"")),
+            "{first}/clippy.toml does not forbid {rule}"
+        );
+    }
+    for (crate_dir, text) in &copies[1..] {
+        assert_eq!(
+            text, rules,
+            "{crate_dir}/clippy.toml differs from {first}/clippy.toml: keep the copies equal"
+        );
+    }
+}
+
+#[test]
+fn no_other_crate_and_no_folder_above_them_carries_them() {
+    let crates: Vec<PathBuf> = std::fs::read_dir(root().join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("Cargo.toml").is_file())
+        .collect();
+    assert!(crates.len() >= 9, "found only {crates:?}");
+    for dir in &crates {
+        let name = dir.strip_prefix(root()).unwrap().display().to_string();
+        let render_side = RENDER_SIDE.contains(&name.as_str());
+        assert_eq!(
+            config(dir).is_some(),
+            render_side,
+            "{name}: a clippy.toml belongs to the render-side crates only"
+        );
+    }
+    for above in [root().to_owned(), root().join("crates")] {
+        assert!(
+            config(&above).is_none(),
+            "{}/clippy.toml would be read by every crate below it",
+            above.display()
+        );
+    }
+}
