@@ -1,11 +1,11 @@
 //! An ordinary eframe app, driven through the egui plugin: eframe owns the event loop, the window
 //! and the frame, and the app adds one line to its creator (marked below; the adapter line after
-//! it is optional) and the `egui` feature in its Cargo.toml. Every verb works: the tree, pointer
+//! it is optional) and a dependency on `winit-automation-egui` in its Cargo.toml. Every verb works: the tree, pointer
 //! input, text and key chords, settle, and screenshots of the presented frame (through egui's
 //! screenshot path).
 //!
 //! ```text
-//! WINIT_AUTOMATION_DIR=/tmp/eframe-box cargo run --features automation,egui --example eframe_app
+//! WINIT_AUTOMATION_DIR=/tmp/eframe-box cargo run --features automation --example eframe_app
 //! winit-automation --dir /tmp/eframe-box snapshot -i
 //! winit-automation --dir /tmp/eframe-box fill role=textbox "Ada" --settle
 //! winit-automation --dir /tmp/eframe-box click role=button name=Greet --settle

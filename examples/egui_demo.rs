@@ -8,7 +8,7 @@
 //! timer: disabled for 2 seconds of wall-clock time, in a window or headless.
 //!
 //! ```text
-//! cargo run --features automation,egui --example egui_demo -- --dir /tmp/egui-box
+//! cargo run --features automation --example egui_demo -- --dir /tmp/egui-box
 //! winit-automation --dir /tmp/egui-box snapshot -i
 //! winit-automation --dir /tmp/egui-box click 'role=button name="Count"' --settle
 //! ```

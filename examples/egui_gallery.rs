@@ -5,7 +5,7 @@
 //! tests/gallery.rs drives it.
 //!
 //! ```text
-//! cargo run --features automation,egui --example egui_gallery -- --dir /tmp/gallery-box
+//! cargo run --features automation --example egui_gallery -- --dir /tmp/gallery-box
 //! winit-automation --dir /tmp/gallery-box snapshot -i
 //! winit-automation --dir /tmp/gallery-box click 'text~="Widget Gallery"' --settle
 //! ```

@@ -1,13 +1,18 @@
-//! The render side's two rules (no file system, no blocking call) are clippy's
-//! `disallowed-methods` and `disallowed-types`, in a `clippy.toml` beside each render-side crate's
-//! manifest; CI runs clippy with `-D warnings`. Clippy reads the nearest `clippy.toml` above a
-//! crate, so this test keeps the copies equal, and keeps the rules away from the crates whose job
-//! is files and waiting (and from any folder above the crates, whose file they would inherit).
+//! The rules Cargo cannot express are clippy's `disallowed-methods` and `disallowed-types`, in a
+//! `clippy.toml` beside a crate's manifest; CI runs clippy with `-D warnings`. The render side
+//! (no file system, no blocking call) carries one copy per render-side crate, the pure protocol
+//! crate its own (no file, thread, process or clock). Clippy reads the nearest `clippy.toml` above
+//! a crate, so this test keeps the render-side copies equal, and keeps rules away from the crates
+//! whose job is files and waiting (and from any folder above the crates, whose file they would
+//! inherit).
 
 use std::path::{Path, PathBuf};
 
 /// The crates that run on the render thread.
 const RENDER_SIDE: [&str; 3] = ["crates/link", "crates/winit-automation", "crates/egui"];
+
+/// The pure crate, with rules of its own.
+const PURE: &str = "crates/protocol";
 
 /// Calls each copy must forbid (a sample of both rules).
 const FORBIDDEN: [&str; 5] = [
@@ -48,6 +53,21 @@ fn every_render_side_crate_carries_the_same_rules() {
 }
 
 #[test]
+fn the_pure_crate_forbids_files_threads_and_clocks() {
+    let rules = config(&root().join(PURE)).unwrap_or_default();
+    for rule in [
+        "std::fs::File",
+        "std::thread::spawn",
+        "std::time::Instant::now",
+    ] {
+        assert!(
+            rules.contains(&format!("path = \"{rule}\"")),
+            "{PURE}/clippy.toml does not forbid {rule}"
+        );
+    }
+}
+
+#[test]
 fn no_other_crate_and_no_folder_above_them_carries_them() {
     let crates: Vec<PathBuf> = std::fs::read_dir(root().join("crates"))
         .unwrap()
@@ -57,11 +77,11 @@ fn no_other_crate_and_no_folder_above_them_carries_them() {
     assert!(crates.len() >= 9, "found only {crates:?}");
     for dir in &crates {
         let name = dir.strip_prefix(root()).unwrap().display().to_string();
-        let render_side = RENDER_SIDE.contains(&name.as_str());
+        let ruled = RENDER_SIDE.contains(&name.as_str()) || name == PURE;
         assert_eq!(
             config(dir).is_some(),
-            render_side,
-            "{name}: a clippy.toml belongs to the render-side crates only"
+            ruled,
+            "{name}: a clippy.toml belongs to the render-side crates and the pure one only"
         );
     }
     for above in [root().to_owned(), root().join("crates")] {

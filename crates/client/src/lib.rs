@@ -25,7 +25,10 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, bounded};
 
 use winit_automation_dropbox::dir::nofollow;
-use winit_automation_dropbox::{EnqueueError, Ready, queue};
+use winit_automation_dropbox::queue;
+/// The drop-box's types this client's API hands out: the handshake it read, a burst's seqs, why
+/// an entry could not be written.
+pub use winit_automation_dropbox::{EnqueueError, Ready, queue::Batch};
 use winit_automation_protocol::{
     ClientCode, Code, Coded, Command, DirError, Envelope, ErrorCode, PROTOCOL_VERSION, READY_FILE,
     Response, ScreenshotAnswer, response_file,
@@ -422,12 +425,9 @@ impl Client {
     }
 
     /// Enqueues raw command lines as consecutive entries with one listing of the directory (a
-    /// burst of thousands costs one); [`winit_automation_dropbox::queue::Batch`] has the seqs written, for
+    /// burst of thousands costs one); [`Batch`] has the seqs written, for
     /// [`Client::wait`], and why the rest were not. Bad lines or a full queue write nothing.
-    pub fn enqueue_lines<S: AsRef<str>>(
-        &self,
-        lines: &[S],
-    ) -> winit_automation_dropbox::queue::Batch {
+    pub fn enqueue_lines<S: AsRef<str>>(&self, lines: &[S]) -> Batch {
         queue::enqueue_all(
             &self.dir,
             lines,

@@ -36,7 +36,7 @@ pub fn window_id(viewport: ViewportId) -> WindowId {
     }
 }
 
-/// The egui plugin (feature `egui`): register it once and every viewport of the app is a window
+/// The egui plugin: register it once and every viewport of the app is a window
 /// of the drop-box, with nothing else to call.
 ///
 /// - `input_hook`: opens the plugin's [`Frame`] ([`Automation::frame`]) at the root viewport's

@@ -216,7 +216,7 @@ impl Counters {
 pub type Waker = Arc<dyn Fn() + Send + Sync>;
 
 /// The service thread's ends.
-pub struct ServiceEnds {
+pub struct ServiceChannels {
     /// Sends orders to the render side.
     pub orders: Sender<Order>,
     /// Receives the render side's answers to orders.
@@ -236,7 +236,7 @@ pub struct ServiceEnds {
 }
 
 /// The render thread's ends.
-pub struct RenderEnds {
+pub struct RenderChannels {
     /// Receives the service thread's orders.
     pub orders: Receiver<Order>,
     /// Sends the answers to orders.
@@ -259,13 +259,13 @@ pub struct RenderEnds {
 /// thread to join when the plugin stops.
 pub struct ServiceThread {
     /// The render side's ends of the channels.
-    pub ends: RenderEnds,
+    pub ends: RenderChannels,
     /// The service thread, joined when the plugin stops.
     pub thread: std::thread::JoinHandle<()>,
 }
 
 /// Creates every channel between the two threads.
-pub fn channels() -> (ServiceEnds, RenderEnds) {
+pub fn channels() -> (ServiceChannels, RenderChannels) {
     let (orders_tx, orders_rx) = bounded(IN_FLIGHT);
     let (replies_tx, replies_rx) = bounded(IN_FLIGHT);
     let (captures_tx, captures_rx) = bounded(IN_FLIGHT);
@@ -279,7 +279,7 @@ pub fn channels() -> (ServiceEnds, RenderEnds) {
         replied: AtomicBool::new(false),
     });
     (
-        ServiceEnds {
+        ServiceChannels {
             orders: orders_tx,
             replies: replies_rx,
             captures: captures_rx,
@@ -289,7 +289,7 @@ pub fn channels() -> (ServiceEnds, RenderEnds) {
             stop: stop_rx,
             counters: counters.clone(),
         },
-        RenderEnds {
+        RenderChannels {
             orders: orders_rx,
             replies: replies_tx,
             captures: captures_tx,

@@ -24,7 +24,7 @@ use crossbeam_channel::TrySendError;
 use crate::idle::Idle;
 use crate::pictures::Pictures;
 use crate::window::{Layers, WindowState};
-use crate::{Claim, Hit, Plan, RenderEnds, Replier, SceneChange, Waker};
+use crate::{Claim, Hit, Plan, RenderChannels, Replier, SceneChange, Waker};
 use winit_automation_protocol::{Command, ErrorCode, Failure, Verb};
 
 mod deliver;
@@ -37,7 +37,7 @@ pub use deliver::Injected;
 /// The render side of a running plugin.
 pub struct RenderEnd {
     dir: PathBuf,
-    link: RenderEnds,
+    link: RenderChannels,
     /// Answers given during a frame (published by its `publish` or `end_frame`): no wake-up
     /// needed.
     replier: Replier,

@@ -43,7 +43,7 @@ use crossbeam_channel::{Receiver, bounded, select};
 use crate::tree::Trees;
 use jobs::{Job, Jobs};
 use winit_automation_dropbox::{Ready, publish, unix_ms_now};
-use winit_automation_link::{CaptureJob, ServiceEnds, ServiceThread};
+use winit_automation_link::{CaptureJob, ServiceChannels, ServiceThread};
 use winit_automation_protocol::{
     ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Response, Side, Verb, response_file,
 };
@@ -60,7 +60,7 @@ pub(crate) struct Service {
     cfg: Config,
     started: Instant,
     started_unix_ms: u64,
-    link: ServiceEnds,
+    link: ServiceChannels,
     fs_events: Receiver<()>,
     watching: bool,
     _watcher: Option<notify::RecommendedWatcher>,

@@ -205,7 +205,7 @@ impl Frame<Building> {
     }
 
     /// Whether `window` is animating: it wants more frames with no input (egui: a zero repaint
-    /// delay, see `winit_automation::egui::is_animating`). `settle` waits until no window
+    /// delay, see `winit_automation_egui::is_animating`). `settle` waits until no window
     /// animates as well as for an unchanged tree. Unchanged, it costs a comparison.
     pub fn animating(&mut self, window: WindowId, animating: bool) {
         self.end.render.animating(u64::from(window), animating);
@@ -332,14 +332,14 @@ impl<S: Stage> fmt::Debug for Frame<S> {
 
 /// The input of one frame, from [`Frame::input`].
 pub struct Inputs {
-    inner: std::vec::IntoIter<winit_automation_link::Injected>,
+    inner: std::vec::IntoIter<imp::Injected>,
 }
 
 impl Iterator for Inputs {
     type Item = Input;
 
     fn next(&mut self) -> Option<Input> {
-        self.inner.next().map(Input::from_injected)
+        self.inner.next().map(imp::input)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

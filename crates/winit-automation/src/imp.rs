@@ -3,14 +3,18 @@
 //! render side with the `automation` feature (`on`) and empty ones without it (`off`: no thread,
 //! no file, and `Later` uninhabited).
 
+#[cfg(feature = "automation")]
+mod injected;
 #[cfg(not(feature = "automation"))]
 mod off;
 #[cfg(feature = "automation")]
 mod on;
 mod options;
 
-#[cfg(not(feature = "automation"))]
-pub(crate) use off::{Later, Published, Render, StartFailure, start};
 #[cfg(feature = "automation")]
-pub(crate) use on::{Later, Published, Render, StartFailure, start};
+pub(crate) use injected::input;
+#[cfg(not(feature = "automation"))]
+pub(crate) use off::{Injected, Later, Published, Render, Request, StartFailure, input, start};
+#[cfg(feature = "automation")]
+pub(crate) use on::{Injected, Later, Published, Render, Request, StartFailure, start};
 pub(crate) use options::Options;

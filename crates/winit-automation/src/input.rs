@@ -1,17 +1,5 @@
-//! The input the plugin hands to the app each frame ([`crate::Frame::input`]).
-//!
-//! Each kind comes by its own path, and the answer to the command names the path that ran:
-//! - pointer input (`click`, `hover`, `drag`, `scroll`) as real winit [`WindowEvent`]s with
-//!   [`DeviceId::dummy`](winit::event::DeviceId::dummy), in physical pixels, aimed at the centre of the visible part of the target;
-//! - text (`type`, `fill`) as a string to insert at the focus (what an IME commit carries);
-//! - keys (`key`, the select-all of `fill`) as the crate's own [`KeyInput`], because winit 0.30's
-//!   `KeyEvent` cannot be built outside winit; it converts to winit's logical key and modifiers;
-//! - AccessKit actions (`action`, `focus`, the focus step of `fill`) as an [`ActionRequest`] for the
-//!   app's action handler;
-//! - window requests (`resize`, `quit`).
-//!
-//! Feed pointer events to the same handler as the window's own events, text and keys to the code
-//! that handles keyboard input, and action requests to the handler `accesskit_winit` calls.
+//! The input the plugin hands to the app each frame ([`crate::Frame::input`]): [`Input`], the
+//! crate's own key type [`KeyInput`], and [`Request`], a command the app answers itself.
 
 use accesskit::ActionRequest;
 use winit::dpi::LogicalSize;
@@ -19,13 +7,24 @@ use winit::event::{ElementState, Ime, WindowEvent};
 use winit::keyboard::{Key, ModifiersState, NamedKey as WinitNamed, SmolStr};
 use winit::window::WindowId;
 
-use winit::dpi::PhysicalPosition;
-use winit::event::{DeviceId, MouseButton, MouseScrollDelta, TouchPhase};
-use winit_automation_link::{Injected, Request, Step};
-
-use crate::protocol::{self, Button, KeyChord};
+use crate::imp;
+use crate::protocol::{self, Command, Failure, KeyChord};
 
 /// One piece of injected input, in the order the commands were sent.
+///
+/// Each kind comes by its own path, and the answer to the command names the path that ran:
+/// - pointer input (`click`, `hover`, `drag`, `scroll`) as real winit [`WindowEvent`]s with
+///   [`DeviceId::dummy`](winit::event::DeviceId::dummy), in physical pixels, aimed at the centre
+///   of the visible part of the target;
+/// - text (`type`, `fill`) as a string to insert at the focus (what an IME commit carries);
+/// - keys (`key`, the select-all of `fill`) as the crate's own [`KeyInput`], because winit 0.30's
+///   `KeyEvent` cannot be built outside winit; it converts to winit's logical key and modifiers;
+/// - AccessKit actions (`action`, `focus`, the focus step of `fill`) as an [`ActionRequest`] for
+///   the app's action handler;
+/// - window requests (`resize`, `quit`), and commands the app answers itself ([`Request`]).
+///
+/// Feed pointer events to the same handler as the window's own events, text and keys to the code
+/// that handles keyboard input, and action requests to the handler `accesskit_winit` calls.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Input {
@@ -100,84 +99,39 @@ impl Input {
     }
 }
 
-impl Input {
-    /// What the app is handed for a piece of injected input: a step becomes the winit event (in
-    /// physical pixels), key, text, action request or window request it stands for.
-    pub(crate) fn from_injected(injected: Injected) -> Input {
-        let (window, scale, step) = match injected {
-            Injected::Request(request) => return Input::Request(request),
-            Injected::Step {
-                window,
-                scale,
-                step,
-            } => (WindowId::from(window), scale, step),
-        };
-        let device_id = DeviceId::dummy();
-        let button = |b: Button| match b {
-            Button::Left => MouseButton::Left,
-            Button::Right => MouseButton::Right,
-            Button::Middle => MouseButton::Middle,
-        };
-        let state = |pressed: bool| {
-            if pressed {
-                ElementState::Pressed
-            } else {
-                ElementState::Released
-            }
-        };
-        let pointer = |event| Input::Pointer { window, event };
-        match step {
-            Step::Move { x, y } => pointer(WindowEvent::CursorMoved {
-                device_id,
-                position: PhysicalPosition::new(x * scale, y * scale),
-            }),
-            Step::Button { button: b, pressed } => pointer(WindowEvent::MouseInput {
-                device_id,
-                state: state(pressed),
-                button: button(b),
-            }),
-            // winit: positive deltas move the content right and down (revealing what is above);
-            // the protocol's positive dy reveals what is below.
-            Step::Wheel { dx, dy } => pointer(WindowEvent::MouseWheel {
-                device_id,
-                delta: MouseScrollDelta::PixelDelta(PhysicalPosition::new(
-                    -dx * scale,
-                    -dy * scale,
-                )),
-                phase: TouchPhase::Moved,
-            }),
-            Step::Text(text) => Input::Text { window, text },
-            Step::Key { chord, pressed } => Input::Key {
-                window,
-                key: KeyInput {
-                    chord,
-                    state: state(pressed),
-                },
-            },
-            Step::Action {
-                node,
-                tree,
-                action,
-                data,
-                widget,
-            } => Input::Action {
-                window,
-                request: ActionRequest {
-                    action,
-                    target_tree: tree,
-                    target_node: node,
-                    data,
-                },
-                widget,
-            },
-            Step::Resize { width, height } => Input::Resize {
-                window,
-                size: LogicalSize::new(f64::from(width), f64::from(height)),
-            },
-            Step::Quit => Input::Quit,
-            // The render end keeps captures for the frame's texture: none reaches the app.
-            Step::Capture { .. } => Input::Quit,
-        }
+/// A command the app answers itself (see [`Input::Request`]): `screenshot` with
+/// [`Builder::app_screenshots`](crate::Builder::app_screenshots). Answer it with
+/// [`Request::reply`]; dropping it unanswered answers `not_handled`, so every command gets exactly
+/// one response. With the feature off no request is ever made.
+pub struct Request {
+    pub(crate) inner: imp::Request,
+}
+
+impl std::fmt::Debug for Request {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Request")
+            .field("seq", &self.seq())
+            .field("command", self.command())
+            .finish()
+    }
+}
+
+impl Request {
+    /// The seq of the command entry.
+    pub fn seq(&self) -> u64 {
+        self.inner.seq()
+    }
+
+    /// The command.
+    pub fn command(&self) -> &Command {
+        self.inner.command()
+    }
+
+    /// Answers it: `Ok(body)` with the answer's lines (may be empty), or `Err(failure)`. The
+    /// response is written once the current frame is published (when its
+    /// [`Frame`](crate::Frame) is published or ends).
+    pub fn reply(self, result: Result<String, Failure>) {
+        self.inner.reply(result);
     }
 }
 

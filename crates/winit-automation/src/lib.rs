@@ -38,9 +38,9 @@ pub use automation::{
     HEADLESS_IDLE, StartError, window_state_of,
 };
 pub use frame::{Building, Frame, Inputs, Published, Stage};
-pub use input::{Input, KeyInput};
+pub use input::{Input, KeyInput, Request};
 pub use later::LaterCapture;
 pub use present::{CapturePath, FrameTarget, WindowSurface};
 pub use winit_automation_link::{
-    Bounds, GpuInfo, Layers, Request, SurfaceInfo, Widget, WidgetStates, WindowState,
+    Bounds, GpuInfo, Layers, SurfaceInfo, Widget, WidgetStates, WindowState,
 };

@@ -11,6 +11,7 @@
 
 /// How a frame reaches the surface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CapturePath {
     /// Drawn into the surface texture, which is copied from.
     SurfaceCopy,

@@ -105,7 +105,10 @@ impl RenderEnd {
     /// Has `copy` make a copy of `window`'s frame for each screenshot waiting for it (the
     /// frame loop's GPU code: it encodes the copy and returns the reader the service thread runs
     /// to wait for it, or why the frame cannot be copied). `copy` is given the scale factor of
-    /// the frame and runs under the render side's lock: it must only encode, never wait.
+    /// the frame.
+    ///
+    /// `copy` runs under the render end's lock: it must only encode the copy, never wait, and
+    /// never call back into this `RenderEnd` (that would deadlock).
     pub fn capture(
         &self,
         window: u64,

@@ -112,14 +112,16 @@ impl RenderEnd {
     /// event); ignored for a window the app never told the plugin about.
     pub fn window_resized(&self, window: u64, width: u32, height: u32) {
         self.update_window(window, false, |s| {
-            s.width = f64::from(width) / s.scale_factor;
-            s.height = f64::from(height) / s.scale_factor;
+            let scale = s.scale_factor.max(f64::MIN_POSITIVE);
+            s.width = f64::from(width) / scale;
+            s.height = f64::from(height) / scale;
         })
     }
 
     /// A known window's scale factor changed; its physical size stays until the resize that
     /// follows.
     pub fn window_rescaled(&self, window: u64, scale_factor: f64) {
+        let scale_factor = scale_factor.max(f64::MIN_POSITIVE);
         self.update_window(window, false, |s| {
             let (w, h) = (s.width * s.scale_factor, s.height * s.scale_factor);
             s.scale_factor = scale_factor;

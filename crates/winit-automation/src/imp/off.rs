@@ -1,5 +1,6 @@
 //! The no-op plugin (feature `automation` off): the same methods as the render side, doing
-//! nothing. `start` creates nothing; no screenshot, request or start failure can exist.
+//! nothing. `start` creates nothing; no input, screenshot, request or start failure can exist,
+//! so none of the render end's code is in the binary.
 
 use std::convert::Infallible;
 use std::fmt;
@@ -7,8 +8,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::options::Options;
+use crate::input::Input;
+use crate::protocol::Command;
 use crate::protocol::{DirError, Failure};
-use winit_automation_link::{Injected, Layers, Widget, WindowState};
+use winit_automation_link::{Layers, Widget, WindowState};
 
 /// Starts nothing: the options are dropped.
 pub(crate) fn start(_: Options) -> Result<Render, StartFailure> {
@@ -71,6 +74,29 @@ impl Render {
     pub fn surface(&self, _: u64, _: &wgpu::SurfaceConfiguration) {}
     pub fn dir(&self) -> Option<&Path> {
         None
+    }
+}
+
+/// No input is ever injected.
+pub(crate) enum Injected {}
+
+/// What injected input becomes: there is none.
+pub(crate) fn input(injected: Injected) -> Input {
+    match injected {}
+}
+
+/// No request is ever made.
+pub(crate) enum Request {}
+
+impl Request {
+    pub fn seq(&self) -> u64 {
+        match *self {}
+    }
+    pub fn command(&self) -> &Command {
+        match *self {}
+    }
+    pub fn reply(self, _: Result<String, Failure>) {
+        match self {}
     }
 }
 

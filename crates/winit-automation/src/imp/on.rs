@@ -7,10 +7,8 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use winit::event::WindowEvent;
-use winit_automation_link::{
-    GpuInfo, Injected, Layers, RenderEnd, SurfaceInfo, Widget, WindowState,
-};
-pub(crate) use winit_automation_link::{Later, Published};
+use winit_automation_link::{GpuInfo, Layers, RenderEnd, SurfaceInfo, Widget, WindowState};
+pub(crate) use winit_automation_link::{Injected, Later, Published, Request};
 pub(crate) use winit_automation_service::StartError as StartFailure;
 
 use super::options::Options;
