@@ -41,6 +41,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use winit_automation_protocol::{Command, Failure, Verb};
 
 mod idle;
+mod options;
 mod pictures;
 mod plan;
 mod render;
@@ -50,6 +51,7 @@ mod widget;
 mod window;
 
 pub use idle::Idle;
+pub use options::Options;
 pub use pictures::{Later, Pixels, Published, Staged, Wanted};
 pub use plan::{CaptureTo, Plan, PressCheck, Step};
 pub use render::{Injected, RenderEnd};

@@ -32,7 +32,8 @@ pub mod tree;
 mod verbs;
 
 use start::Config;
-pub use start::{Options, StartError, start};
+pub use start::{StartError, start};
+pub use winit_automation_link::Options;
 
 use std::fs;
 use std::path::Path;

@@ -14,7 +14,8 @@ use std::time::Duration;
 use winit::window::WindowId;
 
 use crate::frame::Frame;
-use crate::imp::{self, Options};
+use crate::imp;
+use winit_automation_link::Options;
 
 /// Whether this build carries the automation plugin (the `automation` feature).
 pub const ENABLED: bool = cfg!(feature = "automation");

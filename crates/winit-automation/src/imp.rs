@@ -9,7 +9,6 @@ mod injected;
 mod off;
 #[cfg(feature = "automation")]
 mod on;
-mod options;
 
 #[cfg(feature = "automation")]
 pub(crate) use injected::input;
@@ -17,4 +16,3 @@ pub(crate) use injected::input;
 pub(crate) use off::{Injected, Later, Published, Render, Request, StartFailure, input, start};
 #[cfg(feature = "automation")]
 pub(crate) use on::{Injected, Later, Published, Render, Request, StartFailure, start};
-pub(crate) use options::Options;

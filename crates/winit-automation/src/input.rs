@@ -109,10 +109,7 @@ pub struct Request {
 
 impl std::fmt::Debug for Request {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Request")
-            .field("seq", &self.seq())
-            .field("command", self.command())
-            .finish()
+        std::fmt::Debug::fmt(&self.inner, f)
     }
 }
 

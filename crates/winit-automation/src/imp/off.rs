@@ -7,10 +7,10 @@ use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
-use super::options::Options;
 use crate::input::Input;
 use crate::protocol::Command;
 use crate::protocol::{DirError, Failure};
+use winit_automation_link::Options;
 use winit_automation_link::{Layers, Widget, WindowState};
 
 /// Starts nothing: the options are dropped.
@@ -86,6 +86,7 @@ pub(crate) fn input(injected: Injected) -> Input {
 }
 
 /// No request is ever made.
+#[derive(Debug)]
 pub(crate) enum Request {}
 
 impl Request {

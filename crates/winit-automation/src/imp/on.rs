@@ -7,26 +7,17 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use winit::event::WindowEvent;
-use winit_automation_link::{GpuInfo, Layers, RenderEnd, SurfaceInfo, Widget, WindowState};
+use winit_automation_link::{
+    GpuInfo, Layers, Options, RenderEnd, SurfaceInfo, Widget, WindowState,
+};
 pub(crate) use winit_automation_link::{Injected, Later, Published, Request};
 pub(crate) use winit_automation_service::StartError as StartFailure;
 
-use super::options::Options;
 use crate::capture::{self, Ring};
 
 /// Creates or checks the directory, takes its lock and starts the service thread.
 pub(crate) fn start(options: Options) -> Result<Render, StartFailure> {
-    let end = winit_automation_service::start(winit_automation_service::Options {
-        name: options.name,
-        dir: options.dir,
-        capacity: options.capacity,
-        max_bytes: options.max_bytes,
-        reap_after: options.reap_after,
-        response_ttl: options.response_ttl,
-        waker: options.waker,
-        app_screenshots: options.app_screenshots,
-        hover_frame: options.hover_frame,
-    })?;
+    let end = winit_automation_service::start(options)?;
     Ok(Render {
         end,
         ring: Mutex::new(Ring::new()),
