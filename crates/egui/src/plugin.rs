@@ -79,6 +79,9 @@ pub struct Plugin {
     /// The viewports whose pass is running, innermost last (an immediate viewport's pass runs
     /// inside its parent's); egui no longer says whose output `output_hook` gets.
     passes: Vec<ViewportId>,
+    /// The title of a window nobody names ([`program_name`]), read once: the frame loop asks the
+    /// file system nothing.
+    program: String,
 }
 
 /// What the plugin keeps per viewport.
@@ -99,6 +102,12 @@ struct Viewport {
 }
 
 impl Viewport {
+    /// `viewport`'s entry in `map`, made on first use.
+    fn of(map: &mut HashMap<ViewportId, Viewport>, viewport: ViewportId) -> &mut Viewport {
+        map.entry(viewport)
+            .or_insert_with(|| Viewport::new(viewport))
+    }
+
     fn new(viewport: ViewportId) -> Viewport {
         Viewport {
             input: EguiInput::new(),
@@ -146,6 +155,7 @@ impl Plugin {
             viewports: HashMap::new(),
             waiting: Vec::new(),
             passes: Vec::new(),
+            program: program_name(),
         }
     }
 
@@ -198,9 +208,7 @@ impl Plugin {
     }
 
     fn viewport(&mut self, viewport: ViewportId) -> &mut Viewport {
-        self.viewports
-            .entry(viewport)
-            .or_insert_with(|| Viewport::new(viewport))
+        Viewport::of(&mut self.viewports, viewport)
     }
 
     /// Tells the plugin `viewport`'s window state when it changed: its size from egui's
@@ -213,23 +221,37 @@ impl Plugin {
         let native = info.and_then(|i| i.native_pixels_per_point).unwrap_or(1.0);
         let zoom = ctx.zoom_factor();
         let size = logical_size(info.and_then(|i| i.inner_rect), raw.screen_rect, zoom);
-        let v = self.viewport(viewport);
+        // The map's entry, beside the program's name (two fields, two borrows).
+        let v = Viewport::of(&mut self.viewports, viewport);
         v.pixels_per_point = native * zoom;
         let Some((width, height)) = size.or(v.state.as_ref().map(|s| (s.width, s.height))) else {
             return;
         };
-        let state = WindowState {
-            title: info
-                .and_then(|i| i.title.clone())
-                .filter(|t| !t.is_empty())
-                .or_else(|| v.title.clone())
-                .unwrap_or_else(program_name),
-            width,
-            height,
-            scale_factor: f64::from(native),
-            focused: info.and_then(|i| i.focused).unwrap_or(raw.focused),
-        };
-        if v.state.as_ref() != Some(&state) {
+        let title = info
+            .and_then(|i| i.title.as_deref())
+            .filter(|t| !t.is_empty())
+            .or(v.title.as_deref())
+            .unwrap_or(&self.program);
+        let (scale_factor, focused) = (
+            f64::from(native),
+            info.and_then(|i| i.focused).unwrap_or(raw.focused),
+        );
+        // Compared in place: an unchanged window costs no allocation.
+        let unchanged = v.state.as_ref().is_some_and(|s| {
+            s.title == title
+                && s.width == width
+                && s.height == height
+                && s.scale_factor == scale_factor
+                && s.focused == focused
+        });
+        if !unchanged {
+            let state = WindowState {
+                title: title.to_owned(),
+                width,
+                height,
+                scale_factor,
+                focused,
+            };
             automation.window_state(window_id(viewport), state.clone());
             v.state = Some(state);
         }
@@ -490,7 +512,12 @@ impl egui::Plugin for Plugin {
 }
 
 /// The title of a window whose title nobody says (winit cannot read a title back on X11 and
-/// Wayland, and eframe keeps the root viewport's to itself): the program's name.
+/// Wayland, and eframe keeps the root viewport's to itself): the program's name. Read once, when
+/// the plugin is made.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "once, in Plugin::new, before any frame: the frame loop reads the stored name"
+)]
 fn program_name() -> String {
     std::env::current_exe()
         .ok()
