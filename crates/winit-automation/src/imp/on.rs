@@ -81,12 +81,16 @@ impl Render {
         texture: &wgpu::Texture,
         published: Option<&mut Published>,
     ) {
+        // Checked once and the ring locked once per frame, however many screenshots wait.
+        let mut checked = None;
+        let mut ring = None;
         self.end.capture(window, published, &mut |scale| {
-            let bgra = capture::check(texture)?;
-            let mut ring = self.ring.lock().unwrap_or_else(PoisonError::into_inner);
-            Ok(capture::stage(
-                &mut ring, bgra, scale, device, encoder, texture,
-            ))
+            let bgra = checked
+                .get_or_insert_with(|| capture::check(texture))
+                .clone()?;
+            let ring = ring
+                .get_or_insert_with(|| self.ring.lock().unwrap_or_else(PoisonError::into_inner));
+            Ok(capture::stage(ring, bgra, scale, device, encoder, texture))
         });
     }
 
