@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use super::expired::expired;
-use super::{Awaiting, Held, Pending, RenderEnd, Sizing, Waited, scale_of};
+use super::{Awaiting, Held, Pending, RenderEnd, Sizing, State, Waited, scale_of};
 use crate::pictures::Wanted;
 use crate::{Hit, Order, Request, Step};
 
@@ -53,6 +53,36 @@ impl RenderEnd {
     pub fn take_input(&self) -> std::vec::IntoIter<Injected> {
         let mut guard = self.state();
         let state = &mut *guard;
+        self.receive_orders(state);
+        if state.pending.is_empty() {
+            return Vec::new().into_iter();
+        }
+        let now = Instant::now();
+        let mut input = FrameInput::default();
+        while let Some(p) = state.pending.front_mut() {
+            let late = p.deadline.is_some_and(|d| d <= now);
+            let next = if p.next == 0 && !self.starts(p, late) {
+                state.pending.pop_front();
+                Next::Order
+            } else if late && p.plan.is_some() {
+                self.cut_short(state, &mut input);
+                Next::Order
+            } else if p.plan.is_none() {
+                self.hand_to_app(state, &mut input);
+                Next::Order
+            } else {
+                self.deliver_stage(state, &mut input)
+            };
+            if next == Next::Frame {
+                break;
+            }
+        }
+        state.superseded = input.replaced.unwrap_or(false);
+        input.out.into_iter()
+    }
+
+    /// Moves the orders the service sent since the last frame to the pending queue.
+    fn receive_orders(&self, state: &mut State) {
         while let Ok(Order {
             seq,
             command,
@@ -74,175 +104,224 @@ impl RenderEnd {
                 awaiting: None,
             });
         }
-        if state.pending.is_empty() {
-            return Vec::new().into_iter();
-        }
-        let now = Instant::now();
-        let mut out = Vec::new();
-        // Whether every command this frame carries input of is drawn over by a later frame (its
-        // next stage's, or the next command's): `None` while the frame carries none.
-        let mut replaced: Option<bool> = None;
-        while let Some(p) = state.pending.front_mut() {
-            let late = p.deadline.is_some_and(|d| d <= now);
-            if p.next == 0 {
-                // Not started: it starts only before its deadline, and only if the service has
-                // not withdrawn it.
-                if late {
-                    if p.claim.withdraw() {
-                        let total = p.plan.as_ref().map_or(1, |plan| plan.stages.len());
-                        self.replier
-                            .send(p.seq, p.command.verb(), Err(expired(0, total)));
-                    }
-                    state.pending.pop_front();
-                    continue;
-                }
-                if !p.claim.take() {
-                    state.pending.pop_front();
-                    continue;
-                }
-            } else if late && let Some(plan) = &mut p.plan {
-                // Started, not finished: the rest is not delivered, except what lets go of a button
-                // or key the delivered part pressed (the app must not be left with it held).
-                let window = plan.window;
-                let scale = scale_of(&state.windows, plan.window);
-                // A release whose press is among the dropped steps is dropped with it.
-                let mut dropped_presses: Vec<Step> = Vec::new();
-                for stage in plan.stages.iter_mut().skip(p.next) {
-                    for step in stage.drain(..) {
-                        match &step {
-                            Step::Button { pressed: true, .. }
-                            | Step::Key { pressed: true, .. } => {
-                                dropped_presses.push(step);
-                            }
-                            Step::Button { pressed: false, .. }
-                            | Step::Key { pressed: false, .. } => {
-                                match dropped_presses.iter().position(|p| releases(&step, p)) {
-                                    Some(i) => {
-                                        dropped_presses.swap_remove(i);
-                                    }
-                                    None => out.push(Injected::Step {
-                                        window,
-                                        scale,
-                                        step,
-                                    }),
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                self.replier.send(
-                    p.seq,
-                    p.command.verb(),
-                    Err(expired(p.next, plan.stages.len())),
-                );
-                state.pending.pop_front();
-                continue;
-            }
-            let Some(plan) = &mut p.plan else {
-                // The app answers it: what it does with the frame is its own.
-                replaced = Some(false);
-                if let Some(p) = state.pending.pop_front() {
-                    out.push(Injected::Request(Request::new(
-                        p.seq,
-                        p.command,
-                        self.request_replier.clone(),
-                    )));
-                }
-                continue;
-            };
-            let window = plan.window;
-            let scale = scale_of(&state.windows, plan.window);
-            let mut captured = false;
-            // A trace's frame after a step: the next order waits for the next frame, so the
-            // picture shows the step's effect and nothing of the next command's input.
-            let mut for_trace = false;
-            let mut resized = None;
-            if plan.press.as_ref().is_some_and(|c| c.stage == p.next) {
-                p.awaiting = Some(Awaiting::new());
-            }
-            if let Some(stage) = plan.stages.get_mut(p.next) {
-                for step in stage.drain(..) {
-                    if let Step::Resize { width, height } = step {
-                        resized = Some((width, height));
-                    }
-                    match step {
-                        Step::Capture { to, crop } => {
-                            captured = true;
-                            for_trace |= to.is_trace();
-                            state.pictures.want(Wanted {
-                                seq: p.seq,
-                                command: p.command.clone(),
-                                window: plan.window,
-                                scale,
-                                to,
-                                crop,
-                            });
-                        }
-                        step => out.push(Injected::Step {
-                            window,
-                            scale,
-                            step,
-                        }),
-                    }
-                }
-            }
-            p.next += 1;
-            let more = p.next < plan.stages.len();
-            replaced = Some(replaced.unwrap_or(true) && (more || p.followed));
-            if more {
-                break;
-            }
-            if !captured {
-                // A screenshot is answered by the service thread once its PNG is written.
-                let summary = std::mem::take(&mut plan.summary);
-                let (seq, verb) = (p.seq, p.command.verb());
-                if let Some(size) = resized {
-                    // Answered once the window reports the size (`check_sizes`).
-                    state.sizing.push(Sizing {
-                        seq,
-                        verb,
-                        summary,
-                        window: plan.window,
-                        size,
-                        waited: Waited::new(),
-                    });
-                    state.pending.pop_front();
-                    continue;
-                }
-                match (plan.press.take(), p.awaiting.take()) {
-                    // The app reports what took the press before the frame ends (or, for a
-                    // window whose pass is still to run, once it ran).
-                    (Some(check), Some(awaiting)) => state.held.push(Held {
-                        seq,
-                        verb,
-                        summary,
-                        hit: Hit {
-                            check,
-                            reported: p.reported,
-                        },
-                        awaiting,
-                    }),
-                    (Some(check), None) => self.replier.send_hit(
-                        seq,
-                        verb,
-                        Ok(summary),
-                        Some(Hit {
-                            check,
-                            reported: p.reported,
-                        }),
-                    ),
-                    (None, _) => self.replier.send(seq, verb, Ok(summary)),
-                }
-            }
-            state.pending.pop_front();
-            if for_trace {
-                break;
-            }
-        }
-        state.superseded = replaced.unwrap_or(false);
-        out.into_iter()
     }
+
+    /// Whether an order not started yet starts now: only before its deadline (a late one is
+    /// answered `expired` here), and only if the service has not withdrawn it.
+    fn starts(&self, p: &Pending, late: bool) -> bool {
+        if late {
+            if p.claim.withdraw() {
+                let total = p.plan.as_ref().map_or(1, |plan| plan.stages.len());
+                self.replier
+                    .send(p.seq, p.command.verb(), Err(expired(0, total)));
+            }
+            return false;
+        }
+        p.claim.take()
+    }
+
+    /// Drops the rest of a started order whose deadline passed, answering it `expired` with what
+    /// was delivered; only what lets go of a button or key the delivered part pressed still goes
+    /// out (the app must not be left with it held).
+    fn cut_short(&self, state: &mut State, input: &mut FrameInput) {
+        let Some(mut p) = state.pending.pop_front() else {
+            return;
+        };
+        let Some(plan) = &mut p.plan else {
+            return;
+        };
+        let (window, scale) = (plan.window, scale_of(&state.windows, plan.window));
+        let rest = plan.stages.iter_mut().skip(p.next).flat_map(|s| s.drain(..));
+        for step in releases_left_over(rest) {
+            input.out.push(Injected::Step {
+                window,
+                scale,
+                step,
+            });
+        }
+        self.replier.send(
+            p.seq,
+            p.command.verb(),
+            Err(expired(p.next, plan.stages.len())),
+        );
+    }
+
+    /// Hands a command the app answers itself over as a [`Request`]: what it does with the frame
+    /// is its own.
+    fn hand_to_app(&self, state: &mut State, input: &mut FrameInput) {
+        input.replaced = Some(false);
+        if let Some(p) = state.pending.pop_front() {
+            input.out.push(Injected::Request(Request::new(
+                p.seq,
+                p.command,
+                self.request_replier.clone(),
+            )));
+        }
+    }
+
+    /// Delivers the front order's next stage; a finished order is answered (or left to wait
+    /// for its press report, its size or its screenshot) and leaves the queue. Says whether the
+    /// next order waits for the next frame.
+    fn deliver_stage(&self, state: &mut State, input: &mut FrameInput) -> Next {
+        let State {
+            pending,
+            windows,
+            pictures,
+            ..
+        } = state;
+        let Some(p) = pending.front_mut() else {
+            return Next::Order;
+        };
+        let Some(plan) = &mut p.plan else {
+            return Next::Order;
+        };
+        let scale = scale_of(windows, plan.window);
+        if plan.press.as_ref().is_some_and(|c| c.stage == p.next) {
+            p.awaiting = Some(Awaiting::new());
+        }
+        let mut stage = Stage::default();
+        for step in plan.stages.get_mut(p.next).into_iter().flat_map(|s| s.drain(..)) {
+            match step {
+                Step::Capture { to, crop } => {
+                    stage.captured = true;
+                    stage.for_trace |= to.is_trace();
+                    pictures.want(Wanted {
+                        seq: p.seq,
+                        command: p.command.clone(),
+                        window: plan.window,
+                        scale,
+                        to,
+                        crop,
+                    });
+                }
+                step => {
+                    if let Step::Resize { width, height } = step {
+                        stage.resized = Some((width, height));
+                    }
+                    input.out.push(Injected::Step {
+                        window: plan.window,
+                        scale,
+                        step,
+                    });
+                }
+            }
+        }
+        p.next += 1;
+        let more = p.next < plan.stages.len();
+        input.replaced = Some(input.replaced.unwrap_or(true) && (more || p.followed));
+        if more {
+            return Next::Frame;
+        }
+        if !stage.captured {
+            // A screenshot is answered by the service thread once its PNG is written.
+            self.finish(state, stage.resized);
+        }
+        state.pending.pop_front();
+        // A trace's frame after a step: the next order waits for the next frame, so the picture
+        // shows the step's effect and nothing of the next command's input.
+        if stage.for_trace {
+            Next::Frame
+        } else {
+            Next::Order
+        }
+    }
+
+    /// Answers the front order, whose last stage was delivered: once the window reports the
+    /// size it asked for, once the app reports what took its press, or now.
+    fn finish(&self, state: &mut State, resized: Option<(u32, u32)>) {
+        let Some(p) = state.pending.front_mut() else {
+            return;
+        };
+        let Some(plan) = &mut p.plan else {
+            return;
+        };
+        let summary = std::mem::take(&mut plan.summary);
+        let (seq, verb) = (p.seq, p.command.verb());
+        if let Some(size) = resized {
+            // Answered once the window reports the size (`check_sizes`).
+            state.sizing.push(Sizing {
+                seq,
+                verb,
+                summary,
+                window: plan.window,
+                size,
+                waited: Waited::new(),
+            });
+            return;
+        }
+        match (plan.press.take(), p.awaiting.take()) {
+            // The app reports what took the press before the frame ends (or, for a window whose
+            // pass is still to run, once it ran).
+            (Some(check), Some(awaiting)) => state.held.push(Held {
+                seq,
+                verb,
+                summary,
+                hit: Hit {
+                    check,
+                    reported: p.reported,
+                },
+                awaiting,
+            }),
+            (Some(check), None) => self.replier.send_hit(
+                seq,
+                verb,
+                Ok(summary),
+                Some(Hit {
+                    check,
+                    reported: p.reported,
+                }),
+            ),
+            (None, _) => self.replier.send(seq, verb, Ok(summary)),
+        }
+    }
+}
+
+/// What a frame takes: its input in command order, and whether every command it carries input
+/// of is drawn over by a later frame (its next stage's, or the next command's): `None` while it
+/// carries none.
+#[derive(Default)]
+struct FrameInput {
+    out: Vec<Injected>,
+    replaced: Option<bool>,
+}
+
+/// What a delivered stage held besides input: a screenshot (a trace's, too) and a resize.
+#[derive(Default)]
+struct Stage {
+    captured: bool,
+    for_trace: bool,
+    resized: Option<(u32, u32)>,
+}
+
+/// Whether the next order's stage goes into this frame or waits for the next one.
+#[derive(PartialEq, Eq)]
+enum Next {
+    Order,
+    Frame,
+}
+
+/// Of the steps an expired order drops, the releases whose press was delivered: a release whose
+/// press is among the dropped steps is dropped with it.
+fn releases_left_over(dropped: impl Iterator<Item = Step>) -> Vec<Step> {
+    let mut presses: Vec<Step> = Vec::new();
+    let mut out = Vec::new();
+    for step in dropped {
+        match &step {
+            Step::Button { pressed: true, .. } | Step::Key { pressed: true, .. } => {
+                presses.push(step);
+            }
+            Step::Button { pressed: false, .. } | Step::Key { pressed: false, .. } => {
+                match presses.iter().position(|p| releases(&step, p)) {
+                    Some(i) => {
+                        presses.swap_remove(i);
+                    }
+                    None => out.push(step),
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Whether `release` lets go of what `press` pressed.
