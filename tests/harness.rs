@@ -98,7 +98,7 @@ fn failures_name_the_selector_and_print_the_interactive_snapshot() {
         "the snapshot: {message}"
     );
 
-    // A role no snapshot prints: the same code, message and hint as in every other door.
+    // A role no snapshot prints: the same code, message and hint as in every other front end.
     let message = failure(|| {
         app.get_by_role("buton");
     });

@@ -1,6 +1,6 @@
 //! The codebase's shape, as rules a change cannot break unnoticed: files of one job (at most 600
 //! lines, or their first lines say why they are one piece), one facade (the no-op build comes from
-//! `imp`, not from `cfg` twins in `automation.rs`), a README a newcomer reads in five minutes, an
+//! `feature`, not from `cfg` twins in `automation.rs`), a README a newcomer reads in five minutes, an
 //! ARCHITECTURE.md of two screens and a CHANGELOG that speaks to users, not of issue numbers.
 
 use std::path::{Path, PathBuf};
@@ -80,19 +80,19 @@ fn the_facade_is_written_once() {
     let cfgs = facade.matches("cfg(").count();
     assert!(
         cfgs <= 1,
-        "automation.rs has {cfgs} `cfg(`: the no-op build belongs in crates/winit-automation/src/imp/"
+        "automation.rs has {cfgs} `cfg(`: the no-op build belongs in crates/winit-automation/src/feature/"
     );
     // Nor are the other public types twins: the frame, the later capture and the input.
     for file in [
         "crates/winit-automation/src/frame.rs",
-        "crates/winit-automation/src/later.rs",
+        "crates/winit-automation/src/toolkit_capture.rs",
         "crates/winit-automation/src/input.rs",
     ] {
         let text = read(file);
         let twins = text.matches("cfg(feature").count() + text.matches("cfg(not(feature").count();
         assert_eq!(
             twins, 0,
-            "{file} compiles differently with the feature off; use crate::imp"
+            "{file} compiles differently with the feature off; use crate::feature"
         );
     }
 }

@@ -5,9 +5,9 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod args;
-#[cfg(all(test, feature = "mcp"))]
-mod doors;
 mod exit;
+#[cfg(all(test, feature = "mcp"))]
+mod front_ends;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod rust_test;

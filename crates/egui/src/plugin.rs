@@ -267,7 +267,7 @@ impl Plugin {
         };
         let mut shots = Vec::new();
         for (&id, out) in output.viewport_output.iter_mut() {
-            let Some(later) = frame.capture_later(window_id(id)) else {
+            let Some(later) = frame.toolkit_capture(window_id(id)) else {
                 continue;
             };
             // egui leaves an immediate viewport's class at its default: it is the one other than
@@ -289,7 +289,7 @@ impl Plugin {
             let delivered = Arc::clone(&shot);
             // egui reads the frame back once it is painted and calls back with its pixels, from
             // the painter's thread; the service thread encodes them. A callback egui drops
-            // uncalled answers the screenshot with why (`LaterCapture`'s drop).
+            // uncalled answers the screenshot with why (`ToolkitCapture`'s drop).
             let callback = egui::ScreenshotCallback::new(move |image: Arc<egui::ColorImage>| {
                 let [w, h] = image.size;
                 if let Some(later) = take(&delivered) {
@@ -527,13 +527,13 @@ fn program_name() -> String {
 
 /// A screenshot handed to egui, shared by the callback that delivers it and the plugin, which
 /// answers it if egui takes too long: whichever takes it first answers it.
-type Shot = Arc<Mutex<Option<winit_automation::LaterCapture>>>;
+type Shot = Arc<Mutex<Option<winit_automation::ToolkitCapture>>>;
 
-fn lock(shot: &Shot) -> std::sync::MutexGuard<'_, Option<winit_automation::LaterCapture>> {
+fn lock(shot: &Shot) -> std::sync::MutexGuard<'_, Option<winit_automation::ToolkitCapture>> {
     shot.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn take(shot: &Shot) -> Option<winit_automation::LaterCapture> {
+fn take(shot: &Shot) -> Option<winit_automation::ToolkitCapture> {
     lock(shot).take()
 }
 

@@ -6,7 +6,7 @@
 //! `winit-automation` (winit + wgpu) or an engine's adapter built on this crate; this crate names
 //! no window system and no GPU API, so an adapter on another wgpu or another windowing layer can
 //! sit on it: it hands over [`Widget`]s or AccessKit updates, takes [`Injected`] input as the
-//! crate's own [`Step`]s, and answers screenshots with RGBA pixels ([`FrameImage`], [`Later`]).
+//! crate's own [`Step`]s, and answers screenshots with RGBA pixels ([`FrameImage`], [`ToolkitCapture`]).
 //!
 //! Runs on the render thread: it never blocks and never touches the file system
 //! (`clippy.toml` beside this crate's manifest forbids both; [`Idle`], the one wait between
@@ -52,7 +52,7 @@ mod window;
 
 pub use idle::Idle;
 pub use options::Options;
-pub use pictures::{Later, Pixels, Published, Staged, Wanted};
+pub use pictures::{OpenFrame, Pixels, Staged, ToolkitCapture, Wanted};
 pub use plan::{CaptureTo, Plan, PressCheck, Step};
 pub use render::{Injected, RenderEnd};
 pub use request::Request;

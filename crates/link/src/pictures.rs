@@ -113,7 +113,7 @@ impl Pictures {
 /// A frame published before it is drawn ([`crate::RenderEnd::publish`]), which holds it until the frame ends: its
 /// number, whether all of it reached the service, whether its picture is drawn over, and its
 /// pictures.
-pub struct Published {
+pub struct OpenFrame {
     /// The frame's number.
     pub number: u64,
     /// Whether all of its scene changes reached the service thread (only then was it published).
@@ -124,8 +124,8 @@ pub struct Published {
     pub pictures: Pictures,
 }
 
-impl Published {
-    /// As the feature-off build's `Published` answers it.
+impl OpenFrame {
+    /// As the feature-off build's `OpenFrame` answers it.
     pub fn number(&self) -> u64 {
         self.number
     }
@@ -141,9 +141,9 @@ pub struct Staged {
 }
 
 /// Screenshots whose frame another reader takes back: the toolkit reads its frame itself (egui's
-/// screenshot path, in eframe) and hands the pixels over later (winit-automation's `LaterCapture`). Each one
+/// screenshot path, in eframe) and hands the pixels over later (winit-automation's `ToolkitCapture`). Each one
 /// is answered exactly once: from the pixels, or, dropped undelivered, with the reason.
-pub struct Later {
+pub struct ToolkitCapture {
     /// The screenshots waiting for the toolkit's pixels.
     pub wanted: Vec<Wanted>,
     /// The frame the pixels come from: the one after the frame that took the screenshots (a
@@ -160,7 +160,7 @@ pub struct Later {
 /// Pixels handed over by a toolkit, shared by the screenshots of one frame.
 pub type Pixels = std::sync::Arc<dyn AsRef<[u8]> + Send + Sync>;
 
-impl Later {
+impl ToolkitCapture {
     /// Hands each screenshot to the service thread with `pixels` (8-bit RGBA, rows `width * 4`
     /// bytes apart, as the frame held them). Never blocks.
     pub fn deliver(&mut self, width: u32, height: u32, pixels: Pixels) {
@@ -214,7 +214,7 @@ impl Later {
     }
 }
 
-impl Later {
+impl ToolkitCapture {
     /// The frame the answers will name.
     pub fn frame(&self) -> u64 {
         self.frame
@@ -238,7 +238,7 @@ impl Later {
     }
 }
 
-impl Drop for Later {
+impl Drop for ToolkitCapture {
     fn drop(&mut self) {
         for w in self.wanted.drain(..) {
             w.refuse(

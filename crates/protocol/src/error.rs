@@ -208,7 +208,7 @@ pub enum ClientCode {
     ScriptFailed,
     /// Screenshots that should match differ.
     Mismatch,
-    /// A door's argument has the wrong type (an MCP tool's `"settle": "maybe"`).
+    /// A front end's argument has the wrong type (an MCP tool's `"settle": "maybe"`).
     BadToolArgument,
 }
 
@@ -316,7 +316,7 @@ impl From<ClientCode> for Code {
     }
 }
 
-/// What every error of this crate says, in every door: a [`Code`], a message (`Display`, which
+/// What every error of this crate says, in every front end: a [`Code`], a message (`Display`, which
 /// never holds the hint) and a hint on how to fix it. The CLI prints `error: CODE: MESSAGE` and
 /// `hint: HINT` and maps the code to its exit code; the MCP server writes the same lines as a tool
 /// error; the harness panics with them.
@@ -332,7 +332,7 @@ pub trait Coded: fmt::Display {
     }
 }
 
-/// A failure a door finds itself, with a [`ClientCode`]: what the CLI and the MCP server report
+/// A failure a front end finds itself, with a [`ClientCode`]: what the CLI and the MCP server report
 /// for their own refusals (a screenshot that cannot be copied, a tool argument of the wrong type).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientFailure {

@@ -1,5 +1,5 @@
-//! A command as a door assembles it: the CLI from its arguments, the MCP server from a tool's JSON
-//! arguments. Both end in the same parser as a command line (`command.rs`), so a door can only send
+//! A command as a front end assembles it: the CLI from its arguments, the MCP server from a tool's JSON
+//! arguments. Both end in the same parser as a command line (`command.rs`), so a front end can only send
 //! what a command line could say, and refuses what a command line would refuse, with the same
 //! error and hint.
 //!
@@ -27,7 +27,7 @@ use super::target::{is_term, is_word, unquoted_value};
 use super::verbs::{ArgKind, Arity, ValueKind, Verb, dashed};
 use super::{Command, ErrorCode, ParseError};
 
-/// A command being assembled by a door, argument by argument.
+/// A command being assembled by a front end, argument by argument.
 #[derive(Debug)]
 pub struct Invocation {
     verb: Verb,
@@ -151,9 +151,9 @@ impl Invocation {
         Ok(self)
     }
 
-    /// Sets `--timeout` to a door's own timeout where the app holds the command (a `wait`, a
-    /// `settle`, an action with `--settle`) and the door's caller gave none: the app then answers
-    /// `timeout` or `not_settled` before the door stops waiting.
+    /// Sets `--timeout` to a front end's own timeout where the app holds the command (a `wait`, a
+    /// `settle`, an action with `--settle`) and the front end's caller gave none: the app then answers
+    /// `timeout` or `not_settled` before the front end stops waiting.
     pub fn default_timeout(&mut self, ms: u64) -> &mut Invocation {
         let has = |name: &str| self.flags.iter().any(|(n, _)| *n == name);
         let held = self.verb.flag("settle").is_none() || has("settle");

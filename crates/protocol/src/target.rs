@@ -197,7 +197,7 @@ pub(crate) fn is_word(token: &Token) -> bool {
 }
 
 /// The error for bare words right after a selector term (`name~=Open Save`): the value was meant
-/// to hold a space. The hint shows the selector with that value quoted, so every door (a command
+/// to hold a space. The hint shows the selector with that value quoted, so every front end (a command
 /// line, a CLI argument, an MCP argument) says the same thing. `tokens[at - 1]` is the term.
 pub(crate) fn unquoted_value(tokens: &[Token], at: usize) -> ParseError {
     let first = (0..at)

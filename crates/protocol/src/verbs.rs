@@ -1,10 +1,10 @@
 //! The verb table: every verb's name, side, arguments and flags, in one place.
 //!
-//! Every door reads this table: parsing (which flags a verb takes, which exclude each other, which
+//! Every front end reads this table: parsing (which flags a verb takes, which exclude each other, which
 //! need another), the usage line in errors, the order of flags in the canonical form, the CLI's
 //! subcommands and their `--help`, the MCP server's tools with their argument schemas and
 //! descriptions, and the harness's and the scripts' commands. `command.rs` only says how each
-//! verb's positional arguments map to its `Command` variant; `invocation.rs` how a door's
+//! verb's positional arguments map to its `Command` variant; `invocation.rs` how a front end's
 //! arguments become those positional tokens.
 
 use std::fmt;
@@ -26,13 +26,13 @@ pub struct Flag {
     /// The placeholder of its value (`K`, `MS`, `TARGET`) and what the value is, or `None` for a
     /// switch.
     pub value: Option<(&'static str, ValueKind)>,
-    /// Another name that means the same (`interactive` for `i`); never written back. Doors that
+    /// Another name that means the same (`interactive` for `i`); never written back. Front ends that
     /// need a word, such as the MCP server's argument names, use it.
     pub alias: Option<&'static str>,
     /// What it does, one sentence: the CLI's `--help` and the MCP argument's description.
     pub help: &'static str,
     /// For a switch: on unless an agent says otherwise. The MCP server (whose callers act, then
-    /// look) turns it on when the argument is absent; every other door leaves it off.
+    /// look) turns it on when the argument is absent; every other front end leaves it off.
     pub for_agents: bool,
 }
 
@@ -80,7 +80,7 @@ impl Flag {
         self.name == name || self.alias == Some(name)
     }
 
-    /// The flag's word where a door needs one: its alias when its name is one letter
+    /// The flag's word where a front end needs one: its alias when its name is one letter
     /// (`interactive` for `i`), else its name (`dry-run`).
     pub fn word(&self) -> &'static str {
         match self.alias {
@@ -122,11 +122,11 @@ impl FlagRule {
     }
 }
 
-/// What a positional argument holds, which says how every door reads it.
+/// What a positional argument holds, which says how every front end reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArgKind {
     /// A ref (`@e12`), a point (`120,48`) or selector terms: protocol text, read with the
-    /// protocol's lexer in every door.
+    /// protocol's lexer in every front end.
     Target,
     /// Selector terms only.
     Selector,
@@ -161,7 +161,7 @@ pub enum Arity {
 pub struct Arg {
     /// Its name in usage lines: `TARGET`, `DX`, `to`.
     pub name: &'static str,
-    /// Its name where a door needs a word (the MCP server's argument names): `target`, `dx`.
+    /// Its name where a front end needs a word (the MCP server's argument names): `target`, `dx`.
     pub field: &'static str,
     /// What it holds.
     pub kind: ArgKind,
@@ -271,7 +271,7 @@ pub enum Side {
     App,
 }
 
-/// One row of the verb table: everything every door says about a verb.
+/// One row of the verb table: everything every front end says about a verb.
 #[derive(Debug, Clone, Copy)]
 pub struct VerbSpec {
     /// The verb as written on the wire.

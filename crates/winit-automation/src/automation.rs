@@ -1,6 +1,6 @@
 //! The plugin facade the app talks to: [`Automation`] and its [`Builder`].
 //!
-//! Each method is written once and hands its work to [`crate::imp`], which is the real plugin
+//! Each method is written once and hands its work to [`crate::feature`], which is the real plugin
 //! with the `automation` feature and a no-op without it (no thread, no file, no cost). Per-frame
 //! work goes through a [`Frame`]; what stays here is set-up and what happens between frames (a
 //! window's state and events, the adapter, the surface). Every method but [`Builder::start`] and
@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use winit::window::WindowId;
 
+use crate::feature;
 use crate::frame::Frame;
-use crate::imp;
 use winit_automation_link::Options;
 
 /// Whether this build carries the automation plugin (the `automation` feature).
@@ -124,7 +124,7 @@ impl Builder {
     /// left, publishes `ready.txt` and starts the service thread. With the feature off it does
     /// nothing and succeeds.
     pub fn start(self) -> Result<Automation, StartError> {
-        let render = imp::start(self.options).map_err(|kind| StartError { kind })?;
+        let render = feature::start(self.options).map_err(|kind| StartError { kind })?;
         Ok(Automation {
             render: Arc::new(render),
         })
@@ -134,7 +134,7 @@ impl Builder {
 /// A running plugin. Dropping it (and any [`Frame`] still open) stops the service thread,
 /// answers whatever is still owed and removes `ready.txt`.
 pub struct Automation {
-    render: Arc<imp::Render>,
+    render: Arc<feature::Render>,
 }
 
 impl fmt::Debug for Automation {
@@ -274,7 +274,7 @@ pub fn window_state_of(window: &winit::window::Window) -> crate::WindowState {
 /// Why the plugin could not start.
 #[derive(Debug)]
 pub struct StartError {
-    kind: imp::StartFailure,
+    kind: feature::StartFailure,
 }
 
 impl fmt::Display for StartError {

@@ -71,7 +71,7 @@ use std::sync::Arc;
 
 use winit::window::WindowId;
 
-use crate::imp;
+use crate::feature;
 use crate::input::Input;
 
 /// Where a [`Frame`] is: [`Building`] (its tree may still change) or [`Published`].
@@ -110,12 +110,12 @@ const _: fn() = || {
 
 /// Ends the frame when it goes: publishes it unless it was, and hands its captures over.
 struct End {
-    render: Arc<imp::Render>,
+    render: Arc<feature::Render>,
     /// Whether this value opened the frame; `false` for one that joined a frame already open,
     /// whose end does nothing.
     opened: bool,
     /// The frame [`Frame::publish`] published, with its pictures.
-    published: Option<imp::Published>,
+    published: Option<feature::OpenFrame>,
     /// Whether [`Frame::input`] was called (it takes the input once).
     asked: bool,
 }
@@ -129,7 +129,7 @@ impl Drop for End {
 }
 
 impl Frame<Building> {
-    pub(crate) fn open(render: &Arc<imp::Render>) -> Frame<Building> {
+    pub(crate) fn open(render: &Arc<feature::Render>) -> Frame<Building> {
         Frame {
             end: End {
                 render: Arc::clone(render),
@@ -294,16 +294,16 @@ impl<S: Stage> Frame<S> {
 
     /// For a toolkit that reads its frame back itself (egui's screenshot path in eframe): takes
     /// the screenshots of `window` waiting for this frame, to be answered with the pixels of the
-    /// next frame through [`LaterCapture::deliver`](crate::LaterCapture::deliver). `None` when
+    /// next frame through [`ToolkitCapture::deliver`](crate::ToolkitCapture::deliver). `None` when
     /// none waits. In place of [`Frame::capture`].
-    pub fn capture_later(&mut self, window: WindowId) -> Option<crate::LaterCapture> {
+    pub fn toolkit_capture(&mut self, window: WindowId) -> Option<crate::ToolkitCapture> {
         // The toolkit reads back the frame after this one.
         let next = self.number() + 1;
         let published = self.end.published.as_mut();
         self.end
             .render
-            .capture_later(u64::from(window), next, published)
-            .map(|inner| crate::LaterCapture { inner })
+            .toolkit_capture(u64::from(window), next, published)
+            .map(|inner| crate::ToolkitCapture { inner })
     }
 
     /// Submits the frame's command buffers and ends the frame: the way to end a frame that was
@@ -332,14 +332,14 @@ impl<S: Stage> fmt::Debug for Frame<S> {
 
 /// The input of one frame, from [`Frame::input`].
 pub struct Inputs {
-    inner: std::vec::IntoIter<imp::Injected>,
+    inner: std::vec::IntoIter<feature::Injected>,
 }
 
 impl Iterator for Inputs {
     type Item = Input;
 
     fn next(&mut self) -> Option<Input> {
-        self.inner.next().map(imp::input)
+        self.inner.next().map(feature::input)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -7,7 +7,7 @@ use winit::event::{ElementState, Ime, WindowEvent};
 use winit::keyboard::{Key, ModifiersState, NamedKey as WinitNamed, SmolStr};
 use winit::window::WindowId;
 
-use crate::imp;
+use crate::feature;
 use crate::protocol::{self, Command, Failure, KeyChord};
 
 /// One piece of injected input, in the order the commands were sent.
@@ -104,7 +104,7 @@ impl Input {
 /// [`Request::reply`]; dropping it unanswered answers `not_handled`, so every command gets exactly
 /// one response. With the feature off no request is ever made.
 pub struct Request {
-    pub(crate) inner: imp::Request,
+    pub(crate) inner: feature::Request,
 }
 
 impl std::fmt::Debug for Request {

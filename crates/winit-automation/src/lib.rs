@@ -15,13 +15,13 @@
 mod automation;
 #[cfg(feature = "automation")]
 mod capture;
+mod feature;
 mod frame;
-mod imp;
 mod input;
-mod later;
-mod present;
 #[cfg(feature = "automation")]
 mod readback;
+mod surface;
+mod toolkit_capture;
 
 /// The wire protocol as the app meets it: the [`Command`](protocol::Command) a [`Request`]
 /// carries and the [`Failure`](protocol::Failure) it answers with, the key chord a [`KeyInput`]
@@ -39,8 +39,8 @@ pub use automation::{
 };
 pub use frame::{Building, Frame, Inputs, Published, Stage};
 pub use input::{Input, KeyInput, Request};
-pub use later::LaterCapture;
-pub use present::{CapturePath, FrameTarget, WindowSurface};
+pub use surface::{CapturePath, FrameTarget, WindowSurface};
+pub use toolkit_capture::ToolkitCapture;
 pub use winit_automation_link::{
     Bounds, GpuInfo, Layers, SurfaceInfo, Widget, WidgetStates, WindowState,
 };

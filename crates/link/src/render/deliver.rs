@@ -131,7 +131,11 @@ impl RenderEnd {
             return;
         };
         let (window, scale) = (plan.window, scale_of(&state.windows, plan.window));
-        let rest = plan.stages.iter_mut().skip(p.next).flat_map(|s| s.drain(..));
+        let rest = plan
+            .stages
+            .iter_mut()
+            .skip(p.next)
+            .flat_map(|s| s.drain(..));
         for step in releases_left_over(rest) {
             input.out.push(Injected::Step {
                 window,
@@ -180,7 +184,12 @@ impl RenderEnd {
             p.awaiting = Some(Awaiting::new());
         }
         let mut stage = Stage::default();
-        for step in plan.stages.get_mut(p.next).into_iter().flat_map(|s| s.drain(..)) {
+        for step in plan
+            .stages
+            .get_mut(p.next)
+            .into_iter()
+            .flat_map(|s| s.drain(..))
+        {
             match step {
                 Step::Capture { to, crop } => {
                     stage.captured = true;

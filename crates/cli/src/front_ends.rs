@@ -1,4 +1,4 @@
-//! The doors against the verb table: every verb has a CLI subcommand, an MCP tool and a script
+//! The front ends against the verb table: every verb has a CLI subcommand, an MCP tool and a script
 //! form, and each says what the table says (names, arguments, flags, help, defaults). Built from
 //! the table, they can only drift by a builder that skips or adds something; this finds it.
 
@@ -88,18 +88,18 @@ fn every_verb_has_a_cli_subcommand_an_mcp_tool_and_a_script_form_that_match_the_
         );
         let rendered = sub.clone().render_usage().to_string();
         assert!(rendered.contains(&usage(verb)), "{verb}: {rendered}");
-        let mut door_flags = BTreeSet::new();
+        let mut cli_flags = BTreeSet::new();
         for arg in sub.get_arguments().filter(|a| !a.is_positional()) {
-            door_flags.insert(arg.get_id().to_string());
+            cli_flags.insert(arg.get_id().to_string());
         }
         for flag in verb.flags() {
             if flag.name == "timeout" {
                 // The CLI's own --timeout is the protocol's.
-                assert!(!door_flags.contains("timeout"), "{verb} repeats --timeout");
+                assert!(!cli_flags.contains("timeout"), "{verb} repeats --timeout");
                 continue;
             }
             assert!(
-                door_flags.remove(flag.name),
+                cli_flags.remove(flag.name),
                 "the CLI's `{verb}` lacks {}",
                 flag.name
             );
@@ -131,17 +131,17 @@ fn every_verb_has_a_cli_subcommand_an_mcp_tool_and_a_script_form_that_match_the_
                     assert_eq!(names, [placeholder], "{verb} {}", flag.name);
                 }
             }
-            // No door-side default: a flag the person did not give is not sent.
+            // No default of its own: a flag the person did not give is not sent.
             assert!(arg.get_default_values().is_empty(), "{verb} {}", flag.name);
         }
         // The globals and the CLI's own copy-out are all a subcommand may add.
-        door_flags.retain(|f| !matches!(f.as_str(), "dir" | "json" | "timeout" | "help"));
+        cli_flags.retain(|f| !matches!(f.as_str(), "dir" | "json" | "timeout" | "help"));
         if verb == Verb::Screenshot {
-            assert!(door_flags.remove("out"));
+            assert!(cli_flags.remove("out"));
         }
         assert!(
-            door_flags.is_empty(),
-            "the CLI's `{verb}` adds {door_flags:?}"
+            cli_flags.is_empty(),
+            "the CLI's `{verb}` adds {cli_flags:?}"
         );
 
         // MCP: a tool of the verb's name, described by the table, one argument per positional

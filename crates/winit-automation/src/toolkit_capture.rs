@@ -1,27 +1,27 @@
-//! Screenshots a toolkit reads back itself: [`LaterCapture`], from
-//! [`Frame::capture_later`](crate::Frame::capture_later).
+//! Screenshots a toolkit reads back itself: [`ToolkitCapture`], from
+//! [`Frame::toolkit_capture`](crate::Frame::toolkit_capture).
 
 /// The screenshots of one window's frame, taken by a toolkit that reads its frame back itself
 /// (egui's screenshot path: eframe reads back the next frame it presents). The answer names that
 /// frame: the one after the frame that took them. Hand the pixels over with
-/// [`LaterCapture::deliver`] whenever they arrive, from any thread: the PNG is encoded and
+/// [`ToolkitCapture::deliver`] whenever they arrive, from any thread: the PNG is encoded and
 /// written on the service thread. Dropped undelivered, each screenshot is answered `unsupported`
 /// with the reason, so every command still gets exactly one answer.
-pub struct LaterCapture {
+pub struct ToolkitCapture {
     /// Uninhabited with the feature off: no screenshot is ever taken.
-    pub(crate) inner: crate::imp::Later,
+    pub(crate) inner: crate::feature::ToolkitCapture,
 }
 
-impl std::fmt::Debug for LaterCapture {
+impl std::fmt::Debug for ToolkitCapture {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LaterCapture")
+        f.debug_struct("ToolkitCapture")
             .field("frame", &self.inner.frame())
             .field("screenshots", &self.inner.len())
             .finish()
     }
 }
 
-impl LaterCapture {
+impl ToolkitCapture {
     /// Answers the screenshots with `failure` instead of pixels (the toolkit cannot read this
     /// window's frame back).
     pub fn refuse(mut self, failure: crate::protocol::Failure) {

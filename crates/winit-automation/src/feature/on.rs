@@ -1,6 +1,6 @@
 //! The plugin (feature `automation`): the service crate's render end, with the winit and wgpu
 //! glue this crate adds (window events, the adapter and surface, the texture copy), under the
-//! names [`crate::imp`] gives them.
+//! names [`crate::feature`] gives them.
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
@@ -10,7 +10,7 @@ use winit::event::WindowEvent;
 use winit_automation_link::{
     GpuInfo, Layers, Options, RenderEnd, SurfaceInfo, Widget, WindowState,
 };
-pub(crate) use winit_automation_link::{Injected, Later, Published, Request};
+pub(crate) use winit_automation_link::{Injected, OpenFrame, Request, ToolkitCapture};
 pub(crate) use winit_automation_service::StartError as StartFailure;
 
 use crate::capture::{self, Ring};
@@ -38,10 +38,10 @@ impl Render {
     pub fn take_input(&self) -> std::vec::IntoIter<Injected> {
         self.end.take_input()
     }
-    pub fn publish(&self, asked: bool) -> Published {
+    pub fn publish(&self, asked: bool) -> OpenFrame {
         self.end.publish(asked)
     }
-    pub fn end_frame(&self, published: Option<Published>, asked: bool) {
+    pub fn end_frame(&self, published: Option<OpenFrame>, asked: bool) {
         self.end.end_frame(published, asked);
     }
     pub fn tree_update(&self, window: u64, update: accesskit::TreeUpdate) {
@@ -65,10 +65,10 @@ impl Render {
     pub fn frame_number(&self) -> u64 {
         self.end.frame_number()
     }
-    pub fn superseded(&self, published: Option<&Published>) -> bool {
+    pub fn superseded(&self, published: Option<&OpenFrame>) -> bool {
         self.end.superseded(published)
     }
-    pub fn wants_capture(&self, window: u64, published: Option<&Published>) -> bool {
+    pub fn wants_capture(&self, window: u64, published: Option<&OpenFrame>) -> bool {
         self.end.wants_capture(window, published)
     }
 
@@ -79,7 +79,7 @@ impl Render {
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         texture: &wgpu::Texture,
-        published: Option<&mut Published>,
+        published: Option<&mut OpenFrame>,
     ) {
         // Checked once and the ring locked once per frame, however many screenshots wait.
         let mut checked = None;
@@ -94,13 +94,13 @@ impl Render {
         });
     }
 
-    pub fn capture_later(
+    pub fn toolkit_capture(
         &self,
         window: u64,
         frame: u64,
-        published: Option<&mut Published>,
-    ) -> Option<Later> {
-        self.end.capture_later(window, frame, published)
+        published: Option<&mut OpenFrame>,
+    ) -> Option<ToolkitCapture> {
+        self.end.toolkit_capture(window, frame, published)
     }
     pub fn wait_for_work(&self, timeout: Duration) {
         self.end.wait_for_work(timeout);

@@ -1,7 +1,7 @@
 //! The one switch between the plugin and its no-op build: [`crate::Automation`], [`crate::Frame`]
-//! and [`crate::LaterCapture`] are written once against the types named here, which are the real
+//! and [`crate::ToolkitCapture`] are written once against the types named here, which are the real
 //! render side with the `automation` feature (`on`) and empty ones without it (`off`: no thread,
-//! no file, and `Later` uninhabited).
+//! no file, and `ToolkitCapture` uninhabited).
 
 #[cfg(feature = "automation")]
 mod injected;
@@ -13,6 +13,8 @@ mod on;
 #[cfg(feature = "automation")]
 pub(crate) use injected::input;
 #[cfg(not(feature = "automation"))]
-pub(crate) use off::{Injected, Later, Published, Render, Request, StartFailure, input, start};
+pub(crate) use off::{
+    Injected, OpenFrame, Render, Request, StartFailure, ToolkitCapture, input, start,
+};
 #[cfg(feature = "automation")]
-pub(crate) use on::{Injected, Later, Published, Render, Request, StartFailure, start};
+pub(crate) use on::{Injected, OpenFrame, Render, Request, StartFailure, ToolkitCapture, start};

@@ -28,10 +28,10 @@ impl Render {
     pub fn take_input(&self) -> std::vec::IntoIter<Injected> {
         Vec::new().into_iter()
     }
-    pub fn publish(&self, _: bool) -> Published {
-        Published
+    pub fn publish(&self, _: bool) -> OpenFrame {
+        OpenFrame
     }
-    pub fn end_frame(&self, _: Option<Published>, _: bool) {}
+    pub fn end_frame(&self, _: Option<OpenFrame>, _: bool) {}
     pub fn tree_update(&self, _: u64, _: accesskit::TreeUpdate) {}
     pub fn widgets(&self, _: u64, _: Vec<Widget>) {}
     pub fn layers(&self, _: u64, _: &Layers) {}
@@ -41,10 +41,10 @@ impl Render {
     pub fn frame_number(&self) -> u64 {
         0
     }
-    pub fn superseded(&self, _: Option<&Published>) -> bool {
+    pub fn superseded(&self, _: Option<&OpenFrame>) -> bool {
         false
     }
-    pub fn wants_capture(&self, _: u64, _: Option<&Published>) -> bool {
+    pub fn wants_capture(&self, _: u64, _: Option<&OpenFrame>) -> bool {
         false
     }
     pub fn capture(
@@ -53,10 +53,15 @@ impl Render {
         _: &wgpu::Device,
         _: &mut wgpu::CommandEncoder,
         _: &wgpu::Texture,
-        _: Option<&mut Published>,
+        _: Option<&mut OpenFrame>,
     ) {
     }
-    pub fn capture_later(&self, _: u64, _: u64, _: Option<&mut Published>) -> Option<Later> {
+    pub fn toolkit_capture(
+        &self,
+        _: u64,
+        _: u64,
+        _: Option<&mut OpenFrame>,
+    ) -> Option<ToolkitCapture> {
         None
     }
     /// Nothing can wake it: the timeout passes (a loop around it does not spin).
@@ -102,18 +107,18 @@ impl Request {
 }
 
 /// A published frame: it holds nothing.
-pub(crate) struct Published;
+pub(crate) struct OpenFrame;
 
-impl Published {
+impl OpenFrame {
     pub fn number(&self) -> u64 {
         0
     }
 }
 
 /// No screenshot is ever taken.
-pub(crate) enum Later {}
+pub(crate) enum ToolkitCapture {}
 
-impl Later {
+impl ToolkitCapture {
     pub fn refuse(&mut self, _: &Failure) {
         match *self {}
     }
