@@ -2,7 +2,7 @@
 //! demos, and overlapping windows of widgets, popups, combo boxes and modals) driven through the
 //! plugin: a real UI to test pointer targeting on. The frame is examples/egui_demo.rs's
 //! (examples/shared/egui_app.rs, in the window of examples/shared/shell.rs), with the same flags;
-//! tests/gallery.rs drives it.
+//! tests/examples/gallery.rs drives it.
 //!
 //! ```text
 //! cargo run --features automation --example egui_gallery -- --dir /tmp/gallery-box

@@ -26,8 +26,8 @@ packages=(
     libxi6
     libxkbcommon-x11-0
     python3             # scripts/quickstart.sh reads `cargo metadata` with it
-    python3-venv        # tests/mcp_python.rs makes a venv for the MCP Python SDK (ensurepip)
-    chromium            # tests/trace_viewer.rs opens a trace's HTML file in headless Chromium
+    python3-venv        # tests/examples/mcp_python.rs makes a venv for the MCP Python SDK (ensurepip)
+    chromium            # tests/examples/trace_viewer.rs opens a trace's HTML file in headless Chromium
 )
 if [ -n "${WINIT_AUTOMATION_SETUP_PACKAGES:-}" ]; then
     read -r -a packages <<<"$WINIT_AUTOMATION_SETUP_PACKAGES"

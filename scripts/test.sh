@@ -10,4 +10,4 @@ bash scripts/setup-system.sh
 cargo test --workspace --all-features
 cargo test -p winit-automation-e2e --test feature_gate
 # A fall-back from Vulkan to GL fails the GPU tests; this line shows the adapter either way.
-cargo test --quiet --workspace --all-features --test minimal headless -- --nocapture 2>&1 | grep '^adapter:' || true
+cargo test --quiet -p winit-automation-e2e --all-features --test examples minimal::the_minimal_example_switches_its_colour_headless -- --nocapture 2>&1 | grep '^adapter:' || true

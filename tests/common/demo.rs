@@ -1,5 +1,5 @@
 //! The demos as subprocesses, driven through the client library: in a real window under Xvfb
-//! (Vulkan lavapipe) or headless. Included by tests/e2e.rs and tests/gallery.rs with
+//! (Vulkan lavapipe) or headless. Included by tests/examples/e2e.rs and tests/examples/gallery.rs with
 //! `#[path = "common/demo.rs"] mod demo;` (next to `mod common;`).
 //!
 //! A [`Demo`] is the test harness's [`App`] (`winit_automation_testing`: a private drop-box,

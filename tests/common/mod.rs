@@ -1,10 +1,16 @@
-//! Shared test code: the in-process test app (`app.rs`), the same app as a child process (for
-//! tests that kill it or need it in another process), and small helpers.
-//!
-//! Tree fixtures live in `fixture.rs`, included by the tests that need them.
+//! Shared test code, one module of every test binary (`use crate::common`): the in-process test
+//! app (`app.rs`, the one driver of an in-process app; a child process runs the same app), the
+//! tree fixtures (`fixture.rs`), the examples started through the harness (`demo.rs`), and small
+//! helpers.
 #![allow(dead_code, clippy::print_stdout)]
 
 mod app;
+pub mod cli_binary;
+pub mod demo;
+pub mod file_with;
+pub mod fixture;
+pub mod gpu;
+pub mod trace_data;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
@@ -20,46 +26,36 @@ pub fn test_window() -> (winit::window::WindowId, winit_automation::WindowState)
     (window_id(), window_state("Test", 1.0))
 }
 
-/// The test app in the shape tests/cli.rs uses: started on a given directory, and stopped with
-/// what `type` typed. New tests use [`TestApp`] directly.
-pub struct InProcessApp(TestApp);
+/// The environment variable that says which app the child runs ([`ChildKind`]).
+const CHILD_KIND_ENV: &str = "WA_TEST_CHILD_APP_KIND";
 
-impl InProcessApp {
-    pub fn start(dir: &Path) -> InProcessApp {
-        InProcessApp(TestApp::builder().dir(dir).start())
-    }
-
-    /// Starts the app with its window showing `update`.
-    pub fn start_with_tree(
-        dir: &Path,
-        state: winit_automation::WindowState,
-        update: accesskit::TreeUpdate,
-    ) -> InProcessApp {
-        InProcessApp(
-            TestApp::builder()
-                .dir(dir)
-                .window(state)
-                .tree(update)
-                .start(),
-        )
-    }
-
-    /// Stops the app and returns what was typed, in order.
-    pub fn stop(self) -> Vec<String> {
-        typed(&self.0.stop())
-    }
+/// Which app a child process runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChildKind {
+    /// The test app with no window, as [`TestApp::builder`] starts it.
+    Plain,
+    /// The form, whose "Remember me" check box toggles on every left click.
+    Form,
 }
 
-/// Entry point of the child-app mode; call it from an `#[ignore]`d test named `child_app`.
-pub fn child_app_main() {
+/// Entry point of the child-app mode, called by the one `#[ignore]`d test named `child_app` in
+/// each binary that starts children: runs the app [`ChildKind`] names until it is told to quit.
+/// `form` is the form app's entry.
+pub fn child_app_main(form: fn(&Path)) {
     let Ok(dir) = std::env::var(CHILD_ENV) else {
         panic!("child_app is an entry point for other tests; it needs {CHILD_ENV}");
     };
-    TestApp::builder()
-        .name("child-app")
-        .dir(Path::new(&dir))
-        .start()
-        .run_until_quit();
+    let dir = Path::new(&dir);
+    match std::env::var(CHILD_KIND_ENV).as_deref() {
+        Ok("form") => form(dir),
+        _ => {
+            TestApp::builder()
+                .name("child-app")
+                .dir(dir)
+                .start()
+                .run_until_quit();
+        }
+    }
 }
 
 /// The app as a child process: this test binary re-run in child-app mode.
@@ -69,8 +65,13 @@ pub struct ChildApp {
 }
 
 impl ChildApp {
-    /// Starts the child and waits until its handshake is published.
+    /// Starts the plain child and waits until its handshake is published.
     pub fn start(dir: &Path) -> ChildApp {
+        ChildApp::start_with(dir, ChildKind::Plain)
+    }
+
+    /// Starts the child running `kind` and waits until its handshake is published.
+    pub fn start_with(dir: &Path, kind: ChildKind) -> ChildApp {
         let child = Process::new(std::env::current_exe().unwrap())
             .args([
                 "--ignored",
@@ -80,6 +81,13 @@ impl ChildApp {
                 "--test-threads=1",
             ])
             .env(CHILD_ENV, dir)
+            .env(
+                CHILD_KIND_ENV,
+                match kind {
+                    ChildKind::Plain => "plain",
+                    ChildKind::Form => "form",
+                },
+            )
             .stdout(Stdio::null())
             .spawn()
             .expect("spawn the child app");

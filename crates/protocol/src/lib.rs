@@ -61,5 +61,5 @@ pub use target::{NodeRef, Point, Selector, Target, Term};
 pub use verbs::{Arg, ArgKind, Arity, Flag, FlagRule, Side, ValueKind, Verb, VerbSpec, usage};
 
 /// The protocol version this crate speaks. A client refuses an app with another version.
-/// docs/protocol.md section 7 says when it changes; `tests/protocol_version.rs` pins what it covers.
+/// docs/protocol.md section 7 says when it changes; `tests/app/protocol_version.rs` pins what it covers.
 pub const PROTOCOL_VERSION: u32 = 3;

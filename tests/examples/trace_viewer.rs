@@ -4,12 +4,9 @@
 //!
 //! Needs a Vulkan driver (lavapipe) and Chromium (Debian's `chromium`): scripts/setup-system.sh
 //! installs both. No skip: a machine without Chromium fails here with the command to run.
-#![cfg(feature = "automation")]
-
 use std::path::{Path, PathBuf};
 
-#[path = "common/trace_data.rs"]
-mod trace_data;
+use crate::common::trace_data;
 
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::{Browser, LaunchOptions, Tab};

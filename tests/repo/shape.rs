@@ -1,5 +1,6 @@
 //! The codebase's shape, as rules a change cannot break unnoticed: files of one job (at most 600
-//! lines, or their first lines say why they are one piece), one facade (the no-op build comes from
+//! lines, or their first lines say why they are one piece), functions of one job (at most 120
+//! lines in the crates, tests aside), one facade (the no-op build comes from
 //! `feature`, not from `cfg` twins in `automation.rs`), a README a newcomer reads in five minutes, an
 //! ARCHITECTURE.md of two screens and a CHANGELOG that speaks to users, not of issue numbers.
 
@@ -9,6 +10,9 @@ use std::path::{Path, PathBuf};
 const MAX_LINES: usize = 600;
 /// What a longer file's first lines say.
 const ONE_PIECE: &str = "one piece";
+/// The most lines a function of the crates holds (tests aside): a longer one does more than one
+/// job.
+const MAX_FUNCTION_LINES: usize = 120;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -71,6 +75,115 @@ fn a_long_file_is_found_unless_it_says_why() {
     assert_eq!(
         too_long(&texts),
         [format!("long.rs: {} lines", MAX_LINES + 1)]
+    );
+}
+
+/// Every function and method of `source` (tests and `#[cfg(test)]` modules aside) as
+/// `(lines, "file:line name")`, counted from `fn` to the closing brace.
+fn function_lengths(file: &str, source: &str) -> Vec<(usize, String)> {
+    use syn::visit::Visit;
+
+    struct Lengths<'a> {
+        file: &'a str,
+        found: Vec<(usize, String)>,
+    }
+    impl Lengths<'_> {
+        /// Records a function from its `fn` to its closing brace (its docs and attributes aside).
+        fn record(&mut self, sig: &syn::Signature, body: &syn::Block) {
+            let (first, last) = (
+                sig.fn_token.span.start().line,
+                body.brace_token.span.close().end().line,
+            );
+            let name = &sig.ident;
+            let place = format!("{}:{first} {name}", self.file);
+            self.found.push((last - first + 1, place));
+        }
+    }
+    fn is_test(attrs: &[syn::Attribute]) -> bool {
+        attrs.iter().any(|a| {
+            a.path().is_ident("test")
+                || (a.path().is_ident("cfg")
+                    && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test"))
+        })
+    }
+    impl<'ast> Visit<'ast> for Lengths<'_> {
+        fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+            if !is_test(&m.attrs) {
+                syn::visit::visit_item_mod(self, m);
+            }
+        }
+        fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+            if !is_test(&f.attrs) {
+                self.record(&f.sig, &f.block);
+                syn::visit::visit_item_fn(self, f);
+            }
+        }
+        fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+            if !is_test(&f.attrs) {
+                self.record(&f.sig, &f.block);
+                syn::visit::visit_impl_item_fn(self, f);
+            }
+        }
+    }
+    let parsed = syn::parse_file(source).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut lengths = Lengths {
+        file,
+        found: Vec::new(),
+    };
+    lengths.visit_file(&parsed);
+    lengths.found
+}
+
+#[test]
+fn no_function_of_the_crates_is_over_120_lines() {
+    let mut files = Vec::new();
+    rust_files(&root().join("crates"), &mut files);
+    let mut lengths: Vec<(usize, String)> = files
+        .iter()
+        .filter(|f| {
+            // A crate's tests/ and its tests.rs files are tests.
+            let relative = f.strip_prefix(root()).unwrap();
+            !relative.components().any(|c| c.as_os_str() == "tests")
+                && f.file_name().is_some_and(|n| n != "tests.rs")
+        })
+        .flat_map(|f| {
+            let name = f.strip_prefix(root()).unwrap().display().to_string();
+            function_lengths(&name, &std::fs::read_to_string(f).unwrap())
+        })
+        .collect();
+    assert!(
+        lengths.len() > 500,
+        "measured only {} functions",
+        lengths.len()
+    );
+    lengths.sort_by(|a, b| b.0.cmp(&a.0));
+    println!("the longest functions:");
+    for (lines, place) in lengths.iter().take(10) {
+        println!("{lines:5} {place}");
+    }
+    let long: Vec<_> = lengths
+        .iter()
+        .filter(|(lines, _)| *lines > MAX_FUNCTION_LINES)
+        .collect();
+    assert!(long.is_empty(), "functions of more than one job: {long:#?}");
+}
+
+#[test]
+fn a_long_function_is_found_and_a_test_is_not() {
+    // The positive control: a long function and a long method are measured; tests are not.
+    let body = "    let _ = 1;\n".repeat(MAX_FUNCTION_LINES);
+    let source = format!(
+        "fn long() {{\n{body}}}\nstruct S;\nimpl S {{\n    fn method(&self) {{\n{body}    }}\n}}\n\
+         #[test]\nfn a_test() {{\n{body}}}\n#[cfg(test)]\nmod tests {{\n    fn helper() {{\n{body}    }}\n}}\n"
+    );
+    let lengths = function_lengths("x.rs", &source);
+    let long = MAX_FUNCTION_LINES + 2;
+    assert_eq!(
+        lengths,
+        [
+            (long, "x.rs:1 long".to_owned()),
+            (long, format!("x.rs:{} method", long + 3)),
+        ]
     );
 }
 

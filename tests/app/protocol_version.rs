@@ -8,9 +8,7 @@
 //! Once the version is bumped, the golden's first line differs, and insta shows the new golden for
 //! review as usual. docs/protocol.md section 7 says what counts as a change; additions it lists as
 //! compatible (a verb, a flag, a code, a `ready.txt` key, a `status` line) are not pinned here.
-#![cfg(feature = "automation")]
-
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -30,7 +28,7 @@ const BUMP: &str =
     "this changes the protocol: bump PROTOCOL_VERSION and add a line to docs/protocol.md section 7";
 
 /// The golden, as insta names it (`assert_snapshot!("protocol", ..)` in this file).
-const GOLDEN: &str = "tests/snapshots/protocol_version__protocol.snap";
+const GOLDEN: &str = "tests/app/snapshots/app__protocol_version__protocol.snap";
 
 /// A seq and a label that appear nowhere else in a name, to turn sample names into patterns.
 const SAMPLE_SEQ: u64 = 4_242_424_242;

@@ -1,16 +1,12 @@
 //! `winit-automation record --rust`: a session recorded on the custom demo becomes a Rust test on
-//! the harness. The test it writes is checked in as tests/recorded_demo.rs, which `cargo test`
+//! the harness. The test it writes is checked in as tests/examples/recorded_demo.rs, which `cargo test`
 //! builds and runs against a fresh demo like any other test; this test records the session again
 //! and fails when the recorder would now write anything else, as `cargo fmt` lays it out
 //! (`UPDATE_SNAPSHOTS=1` writes the file anew, for review).
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe).
-#![cfg(feature = "automation")]
-
-#[path = "common/cli_binary.rs"]
-mod cli_binary;
-#[path = "common/file_with.rs"]
-mod file_with;
+use crate::common::cli_binary;
+use crate::common::file_with;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
@@ -42,7 +38,7 @@ fn rustfmt(text: &str) -> String {
 }
 
 fn checked_in() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/recorded_demo.rs")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/examples/recorded_demo.rs")
 }
 
 #[test]

@@ -1,13 +1,9 @@
 //! Deadlines, withdrawal and clean-up (docs/protocol.md, section 4.8): a command its client gave up
 //! on is never carried out later, unless the client was told it might be, and nothing is left in
 //! the directory. Each test lists the directory at its end.
-#![cfg(feature = "automation")]
-
-#[path = "common/cli_binary.rs"]
-mod cli_binary;
-mod common;
-#[path = "common/fixture.rs"]
-mod fixture;
+use crate::common;
+use crate::common::cli_binary;
+use crate::common::fixture;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -15,7 +11,7 @@ use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{ChildApp, Handed, TestApp, eventually, fresh_dir, window_state};
+use common::{ChildApp, ChildKind, Handed, TestApp, eventually, fresh_dir, window_state};
 use fixture::Form;
 use winit::event::MouseButton;
 use winit_automation_client::{Client, ClientError, Fate};
@@ -24,14 +20,11 @@ use winit_automation_protocol::taken_file;
 
 /// The child app of [`a_command_sent_to_a_stopped_app_is_withdrawn_and_never_carried_out`]: the
 /// form, whose "Remember me" check box toggles on every left click.
-#[test]
-#[ignore = "entry point of the child-app process other tests start"]
-fn child_app() {
-    let dir = std::env::var(common::CHILD_ENV).expect("started by ChildApp");
+pub fn form_child(dir: &Path) {
     let mut form = Form::default();
     TestApp::builder()
         .name("deadline-child")
-        .dir(Path::new(&dir))
+        .dir(dir)
         .window(window_state("Deadlines", 1.0))
         .tree(form.update())
         .react(move |handed| {
@@ -120,7 +113,7 @@ fn remember(client: &Client) -> String {
 #[test]
 fn a_command_sent_to_a_stopped_app_is_withdrawn_and_never_carried_out() {
     let (_tmp, dir) = fresh_dir();
-    let app = ChildApp::start(&dir);
+    let app = ChildApp::start_with(&dir, ChildKind::Form);
     let client = Client::connect(Some(&dir))
         .unwrap()
         .with_timeout(Duration::from_secs(20));

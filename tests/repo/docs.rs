@@ -167,13 +167,13 @@ fn no_file_holds_merge_conflict_markers() {
 
 #[test]
 fn the_readme_test_example_is_the_harness_test() {
-    let (readme, harness) = (read("README.md"), read("tests/harness.rs"));
+    let (readme, harness) = (read("README.md"), read("tests/examples/harness.rs"));
     let start = harness.find("// README example start\n").unwrap() + 24;
     let end = harness.find("// README example end").unwrap();
     let test = &harness[start..end];
     assert!(
         readme.contains(test),
-        "README.md's test example is not tests/harness.rs between its markers:\n{test}"
+        "README.md's test example is not tests/examples/harness.rs between its markers:\n{test}"
     );
     assert!(
         test.lines().count() + 2 <= 20,

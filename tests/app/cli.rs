@@ -1,24 +1,14 @@
 //! The real `winit-automation` binary against a real app (the test app of tests/common).
-#![cfg(feature = "automation")]
-
-#[path = "common/cli_binary.rs"]
-mod cli_binary;
-mod common;
-#[path = "common/fixture.rs"]
-mod fixture;
+use crate::common;
+use crate::common::cli_binary;
+use crate::common::fixture;
 
 use std::path::Path;
 use std::process::{Command as Process, Output};
 
 use accesskit::{Action, ActionData};
-use common::{ChildApp, Handed, InProcessApp, TestApp, fresh_dir};
+use common::{ChildApp, Handed, TestApp, fresh_dir, typed};
 use winit_automation_protocol::Verb;
-
-#[test]
-#[ignore = "entry point of the child-app process other tests start"]
-fn child_app() {
-    common::child_app_main();
-}
 
 fn cli(dir: &Path, args: &[&str]) -> Output {
     Process::new(cli_binary::cli())
@@ -41,7 +31,7 @@ fn stderr(o: &Output) -> String {
 #[test]
 fn status_prints_the_app_and_exits_zero() {
     let (_tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start(&dir);
+    let _app = TestApp::builder().dir(&dir).start();
     let out = cli(&dir, &["status"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
@@ -63,7 +53,11 @@ fn typed_text_arrives_intact_and_selector_arguments_are_requoted() {
         ..fixture::Form::default()
     };
     let (_, state) = common::test_window();
-    let app = InProcessApp::start_with_tree(&dir, state, form.update());
+    let app = TestApp::builder()
+        .dir(&dir)
+        .window(state)
+        .tree(form.update())
+        .start();
     let hostile = "two words, a \"quote\"\nand a new line";
     let out = cli(&dir, &["type", hostile]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -96,13 +90,13 @@ fn typed_text_arrives_intact_and_selector_arguments_are_requoted() {
         "{}",
         stderr(&out)
     );
-    assert_eq!(app.stop(), [hostile, "-x@y"]);
+    assert_eq!(typed(&app.stop()), [hostile, "-x@y"]);
 }
 
 #[test]
 fn an_app_error_exits_one_with_code_message_and_hint() {
     let (_tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start(&dir);
+    let _app = TestApp::builder().dir(&dir).start();
     let out = cli(&dir, &["screenshot", "fail"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
@@ -116,7 +110,7 @@ fn an_app_error_exits_one_with_code_message_and_hint() {
 #[test]
 fn a_malformed_command_is_a_usage_error_and_is_never_sent() {
     let (_tmp, dir) = fresh_dir();
-    let app = InProcessApp::start(&dir);
+    let app = TestApp::builder().dir(&dir).start();
     for args in [
         &["click", "role~=button"][..],
         &["key", "hyper+x"],
@@ -134,7 +128,7 @@ fn a_malformed_command_is_a_usage_error_and_is_never_sent() {
             .responses
             .is_empty()
     );
-    assert!(app.stop().is_empty());
+    assert!(typed(&app.stop()).is_empty());
 }
 
 #[test]
@@ -145,7 +139,11 @@ fn a_target_argument_is_read_with_the_protocol_s_grammar_and_an_unquoted_value_i
         ..fixture::Form::default()
     };
     let (_, state) = common::test_window();
-    let app = InProcessApp::start_with_tree(&dir, state, form.update());
+    let app = TestApp::builder()
+        .dir(&dir)
+        .window(state)
+        .tree(form.update())
+        .start();
     // As people type it: one shell argument, the value's space unquoted. Refused before sending,
     // with the quoted form, as the same line in a command file would be.
     let out = cli(&dir, &["find", "role=button name~=Open Save"]);
@@ -234,7 +232,7 @@ fn no_live_app_exits_three_and_says_why() {
 #[test]
 fn json_output_is_one_object_per_answer() {
     let (_tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start(&dir);
+    let _app = TestApp::builder().dir(&dir).start();
     let out = cli(&dir, &["--json", "type", "a\"b"]);
     let text = stdout(&out);
     assert!(text.starts_with("{\"ok\":true,\"seq\":"), "{text}");
@@ -261,7 +259,7 @@ fn json_output_is_one_object_per_answer() {
 #[test]
 fn screenshot_out_copies_the_file_the_app_named() {
     let (tmp, dir) = fresh_dir();
-    let _app = InProcessApp::start(&dir);
+    let _app = TestApp::builder().dir(&dir).start();
     let target = tmp.path().join("copy of shot.png");
     let out = cli(
         &dir,
@@ -324,7 +322,11 @@ fn snapshot_find_get_and_wait_against_an_app_that_feeds_a_tree() {
         scale_factor: 1.0,
         focused: true,
     };
-    let _app = InProcessApp::start_with_tree(&dir, state, fixture::Form::default().update());
+    let _app = TestApp::builder()
+        .dir(&dir)
+        .window(state)
+        .tree(fixture::Form::default().update())
+        .start();
     let out = cli(&dir, &["snapshot"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
@@ -518,7 +520,11 @@ fn every_protocol_verb_has_a_subcommand() {
 fn windows_lists_the_app_s_windows() {
     let (_tmp, dir) = fresh_dir();
     let (_, state) = common::test_window();
-    let _app = InProcessApp::start_with_tree(&dir, state, fixture::Form::default().update());
+    let _app = TestApp::builder()
+        .dir(&dir)
+        .window(state)
+        .tree(fixture::Form::default().update())
+        .start();
     let out = cli(&dir, &["windows"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);

@@ -1,10 +1,7 @@
 //! Screenshots in process, on a real wgpu device (Vulkan lavapipe, no window): BGRA becomes RGBA,
 //! sRGB bytes are kept, and a texture that cannot be read back is an error answer, never a hang.
-#![cfg(feature = "automation")]
-
-mod common;
-#[path = "common/gpu.rs"]
-mod gpu;
+use crate::common;
+use crate::common::gpu;
 
 use std::time::{Duration, Instant};
 

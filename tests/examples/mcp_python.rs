@@ -1,6 +1,6 @@
 //! `winit-automation mcp` driven by a second off-the-shelf client that nobody here wrote: the
 //! official `mcp` Python SDK (2.x, from PyPI), spawning the server over stdio with its own
-//! `stdio_client` and `ClientSession` (tests/mcp_python/client.py), against the custom demo
+//! `stdio_client` and `ClientSession` (tests/examples/mcp_python/client.py), against the custom demo
 //! headless. What the SDK parsed (its snake_case models: `server_info`, `input_schema`,
 //! `is_error`) comes back as JSON lines and is checked here: the server's name and version, one
 //! tool per verb with an object schema, a snapshot with refs, string scalars read as their type
@@ -12,12 +12,8 @@
 //! `pip install`), and a machine where that cannot be done fails the test with the command that
 //! does it, never skips it. Needs `python3` and, on Debian, `python3-venv` (both in
 //! scripts/setup-system.sh), and a Vulkan driver (`mesa-vulkan-drivers`) for the demo.
-#![cfg(feature = "automation")]
-
-#[path = "common/cli_binary.rs"]
-mod cli_binary;
-#[path = "common/demo.rs"]
-mod demo;
+use crate::common::cli_binary;
+use crate::common::demo;
 
 use std::fs::File;
 use std::io::Write as _;
@@ -147,7 +143,7 @@ fn call(tool: &str, arguments: Value) -> Value {
 
 /// Runs the Python client against the server for `dir` with `plan`; returns its JSON lines.
 fn run_client(python: &Path, dir: &Path, plan: &[Value]) -> Vec<Value> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_python/client.py");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/examples/mcp_python/client.py");
     let mut child = Command::new(python)
         .arg(&script)
         .arg(cli_binary::cli())
@@ -187,7 +183,7 @@ fn is_error(answer: &Value) -> bool {
 }
 
 #[test]
-fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo() {
+fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_pypi() {
     let python = python_with_the_sdk();
     let demo = Demo::start_in("demo", Mode::Headless(800, 600));
     demo.wait_for("button \"Submit\"", "the demo publishes its tree");

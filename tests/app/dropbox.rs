@@ -1,8 +1,6 @@
 //! The drop-box end to end: the real service thread, the client library, and the test app's render
 //! loop (tests/common/app.rs). No window, no GPU.
-#![cfg(feature = "automation")]
-
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::fs;
@@ -19,12 +17,6 @@ use winit_automation_protocol::DirError;
 use winit_automation_protocol::{
     ErrorCode, Label, PROTOCOL_VERSION, READY_FILE, Response, command_file, response_file,
 };
-
-#[test]
-#[ignore = "entry point of the child-app process other tests start"]
-fn child_app() {
-    common::child_app_main();
-}
 
 /// Writes raw bytes as the next command entry, the way a shell script would.
 fn write_raw_entry(dir: &Path, bytes: &[u8]) -> u64 {
@@ -592,7 +584,12 @@ fn sixteen_writer_processes_get_every_command_answered_once_in_per_writer_order(
     let children: Vec<_> = (0..WRITERS)
         .map(|id| {
             Process::new(std::env::current_exe().unwrap())
-                .args(["--ignored", "--exact", "writer_child", "--test-threads=1"])
+                .args([
+                    "--ignored",
+                    "--exact",
+                    "dropbox::writer_child",
+                    "--test-threads=1",
+                ])
                 .env("WA_TEST_WRITER_DIR", &dir)
                 .env("WA_TEST_WRITER_ID", id.to_string())
                 .env("WA_TEST_WRITER_COUNT", EACH.to_string())

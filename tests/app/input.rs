@@ -2,11 +2,8 @@
 //! AccessKit requests, in the right frames, aimed at the centre of the target's visible part; bad
 //! targets are refused before anything is dispatched; `--settle` waits for the tree to stop
 //! changing. The test app (tests/common/app.rs) records what its frames are handed.
-#![cfg(feature = "automation")]
-
-mod common;
-#[path = "common/fixture.rs"]
-mod fixture;
+use crate::common;
+use crate::common::fixture;
 
 use accesskit::{Action, ActionData, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
 use common::{Frame, Handed, TestApp, all, window_state};

@@ -3,12 +3,8 @@
 //! UI; scripts check trees and screenshots and stop at the first failure with its line.
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe).
-#![cfg(feature = "automation")]
-
-#[path = "common/cli_binary.rs"]
-mod cli_binary;
-#[path = "common/file_with.rs"]
-mod file_with;
+use crate::common::cli_binary;
+use crate::common::file_with;
 
 use std::path::Path;
 use std::process::{Child, Command as Process, Output, Stdio};

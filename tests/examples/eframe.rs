@@ -4,17 +4,13 @@
 //! the pixels.
 //!
 //! Needs `xvfb-run` (`xvfb`) and a Vulkan driver (`mesa-vulkan-drivers`).
-#![cfg(feature = "automation")]
-
-mod common;
-#[path = "common/demo.rs"]
-mod demo;
+use crate::common::demo;
 
 use demo::*;
 use winit_automation_protocol::ErrorCode;
 
 #[test]
-fn an_eframe_app_takes_every_verb_through_the_plugin() {
+fn an_eframe_app_takes_every_verb_through_the_plugin_under_xvfb() {
     let demo = Demo::start_in("eframe_app", Mode::Window("vulkan"));
     let s = demo.wait_for("button \"Greet\"", "the app publishes egui's tree");
     // The window is the root viewport (window 1), with egui's own state: its size, and for a

@@ -3,11 +3,8 @@
 //! reports after a press (`Frame::pointer_hit`) decides whether the answer is `ok` (`hit
 //! verified` or `hit unverified`) or `missed`. The test app (tests/common/app.rs) records what its
 //! frames are handed: a refusal hands nothing, an answer names what was handed.
-#![cfg(feature = "automation")]
-
-mod common;
-#[path = "common/fixture.rs"]
-mod fixture;
+use crate::common;
+use crate::common::fixture;
 
 use std::time::{Duration, Instant};
 

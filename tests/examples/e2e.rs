@@ -4,17 +4,13 @@
 //! Needs `xvfb-run` (Debian package `xvfb`) and a Vulkan driver (`mesa-vulkan-drivers`); without
 //! them these tests fail and say what to install: nothing here is skipped. The demo binaries are
 //! the ones `cargo test --all-features` builds next to this test (the README's test command).
-#![cfg(feature = "automation")]
-
-mod common;
-#[path = "common/demo.rs"]
-mod demo;
+use crate::common::demo;
 
 use demo::*;
 use winit_automation_protocol::{ErrorCode, Outcome};
 
 #[test]
-fn the_custom_demo_is_driven_through_the_client_in_a_real_window() {
+fn the_custom_demo_is_driven_through_the_client_in_a_real_window_under_xvfb() {
     let demo = Demo::start("demo");
     let s = demo.wait_for("textbox \"Name\"", "the demo publishes its tree");
     // The form, the list and their refs.
@@ -164,7 +160,7 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window() {
 }
 
 #[test]
-fn the_egui_demo_is_driven_through_the_client_with_egui_s_own_tree() {
+fn the_egui_demo_is_driven_through_the_client_with_egui_s_own_tree_under_xvfb() {
     let demo = Demo::start("egui_demo");
     let s = demo.wait_for("button \"Count\"", "egui publishes its AccessKit tree");
     assert!(s.contains("value=\"Clicked 0 times\""), "{s}");
@@ -333,7 +329,7 @@ fn a_1920x1080_headless_screenshot_decodes_to_its_stated_size() {
 }
 
 #[test]
-fn the_gl_blit_path_gives_the_same_pixels_as_the_vulkan_copy_path() {
+fn the_gl_blit_path_gives_the_same_pixels_as_the_vulkan_copy_path_under_xvfb() {
     let take = |backend: &'static str| {
         let demo = Demo::start_in("demo", Mode::Window(backend));
         let s = demo.wait_for("checkbox \"Subscribe\"", "the demo publishes its tree");

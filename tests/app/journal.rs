@@ -1,12 +1,8 @@
 //! `journal`: every command any client sent, as the app answered it, in answer order, with refs and
 //! points named by selectors (docs/protocol.md, section 6.5). Against the in-process test app.
-#![cfg(feature = "automation")]
-
-#[path = "common/cli_binary.rs"]
-mod cli_binary;
-mod common;
-#[path = "common/fixture.rs"]
-mod fixture;
+use crate::common;
+use crate::common::cli_binary;
+use crate::common::fixture;
 
 use std::time::{Duration, Instant};
 

@@ -2,11 +2,8 @@
 //! text children that repeat their parent's text, and decoration. Measured on a window shaped like
 //! egui's: every label's text twice (the label and its text run), buttons named by a label child,
 //! resize handles with no name and no action.
-#![cfg(feature = "automation")]
-
-mod common;
-#[path = "common/fixture.rs"]
-mod fixture;
+use crate::common;
+use crate::common::fixture;
 
 use common::{SteppedApp, TestApp, window_state};
 use fixture::noisy::{self, Gallery};

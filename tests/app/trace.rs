@@ -1,13 +1,9 @@
 //! `trace` (docs/protocol.md, section 6.6) against the in-process test app: what a trace records
 //! of each command, what it refuses and why, and that a failed write loses nothing. The viewer
-//! itself is opened in a browser by tests/trace_viewer.rs.
-#![cfg(feature = "automation")]
-
-mod common;
-#[path = "common/fixture.rs"]
-mod fixture;
-#[path = "common/trace_data.rs"]
-mod trace_data;
+//! itself is opened in a browser by tests/examples/trace_viewer.rs.
+use crate::common;
+use crate::common::fixture;
+use crate::common::trace_data;
 
 use accesskit::{NodeId, Role, TreeUpdate};
 use common::{TestApp, window_state};

@@ -2,11 +2,8 @@
 //! cannot (`Frame::layers`): reported clips hide rows like the tree's own, a layer root is not
 //! cut off by its tree ancestors, what lies wholly under a higher layer is left out with a hint,
 //! and `get X,Y` names the node painted on top.
-#![cfg(feature = "automation")]
-
-mod common;
-#[path = "common/fixture.rs"]
-mod fixture;
+use crate::common;
+use crate::common::fixture;
 
 use accesskit::{Node, NodeId, Role};
 use common::{TestApp, window_state};

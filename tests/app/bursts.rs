@@ -4,11 +4,8 @@
 //! its own frame; and when the command meant to draw over a superseded frame never goes out, the
 //! app is woken for a frame that is drawn. Run frame by frame on the test thread (a stepped test
 //! app), so which frame carries which command is exact.
-#![cfg(feature = "automation")]
-
-mod common;
-#[path = "common/fixture.rs"]
-mod fixture;
+use crate::common;
+use crate::common::fixture;
 
 use std::time::Duration;
 

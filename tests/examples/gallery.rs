@@ -7,15 +7,9 @@
 //!
 //! Headless (no display needed), with a Vulkan driver (`mesa-vulkan-drivers`). The gallery binary
 //! is the one `cargo test --all-features` builds next to this test.
-#![cfg(feature = "automation")]
+use crate::common::demo;
 
-mod common;
-#[path = "common/demo.rs"]
-mod demo;
-
-#[path = "gallery/demos.rs"]
 mod demos;
-#[path = "gallery/menus.rs"]
 mod menus;
 
 use demo::*;
@@ -344,7 +338,7 @@ fn a_half_covered_title_bar_takes_its_click_on_the_part_left_visible() {
 /// focus, input delivered while egui-winit also listens): a popup's item over a later widget and a
 /// window raised by a click take their clicks, verified.
 #[test]
-fn in_a_window_a_popup_item_and_a_raised_window_take_their_clicks() {
+fn in_a_window_a_popup_item_and_a_raised_window_take_their_clicks_under_xvfb() {
     let demo = Demo::start_in("egui_gallery", Mode::Window("vulkan"));
     demo.wait_for("checkbox \"Checkbox\"", "the gallery publishes its tree");
     demo.ok("settle --timeout 20000");

@@ -3,16 +3,10 @@
 //! submitting the form, a screenshot whose image decodes to the window's size, and a typed error.
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`) for the demo.
-#![cfg(feature = "automation")]
+use crate::common::cli_binary;
+use crate::common::demo;
 
-#[path = "common/cli_binary.rs"]
-mod cli_binary;
-mod common;
-#[path = "common/demo.rs"]
-mod demo;
-
-#[path = "common/trace_data.rs"]
-mod trace_data;
+use crate::common::trace_data;
 
 use base64::Engine as _;
 use demo::*;

@@ -4,17 +4,14 @@
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe); the demo binary is the one
 //! `cargo test --all-features` builds next to this test.
-#![cfg(feature = "automation")]
-
-#[path = "common/trace_data.rs"]
-mod trace_data;
+use crate::common::trace_data;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use winit_automation_testing::compare::{Rgba, Tolerance, check_reference_with};
 use winit_automation_testing::{App, By, Spawn};
 
-// The README's example, verbatim between the markers (tests/docs.rs keeps them equal).
+// The README's example, verbatim between the markers (tests/repo/docs.rs keeps them equal).
 // As written there, not as rustfmt would lay it out (which takes more than 20 lines).
 #[rustfmt::skip]
 // README example start
@@ -30,7 +27,7 @@ fn the_form_is_filled_and_submitted() {
     assert!(app.get_by_role_and_name("checkbox", "Subscribe").is_checked());
     insta::assert_snapshot!(app.tree());
     app.screenshot()
-        .assert_matches("tests/snapshots/harness_form.png");
+        .assert_matches("tests/examples/snapshots/harness_form.png");
 }
 // README example end
 
@@ -160,12 +157,12 @@ fn failures_point_at_the_test_line() {
     let at = failure_location(|| _ = app.run_script(&script));
     assert_eq!(
         at,
-        format!("tests/harness.rs:{line}"),
+        format!("tests/examples/harness.rs:{line}"),
         "a script that does not parse"
     );
     let line = line!() + 1;
     let at = failure_location(|| _ = app.get_by_role_and_name("button", "Nope"));
-    assert_eq!(at, format!("tests/harness.rs:{line}"), "a query");
+    assert_eq!(at, format!("tests/examples/harness.rs:{line}"), "a query");
 }
 
 #[test]
@@ -283,7 +280,7 @@ fn an_app_goes_when_the_test_process_is_killed() {
     let mut parent = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "an_app_goes_when_the_test_process_is_killed",
+            "harness::an_app_goes_when_the_test_process_is_killed",
             "--nocapture",
         ])
         .env("HARNESS_KILLED_PARENT", "1")
@@ -339,7 +336,7 @@ fn a_failure_leaves_the_tree_the_journal_and_a_screenshot_in_a_named_folder() {
     let folder = std::path::PathBuf::from(folder);
     assert!(
         folder.ends_with(
-            "winit-automation/a_failure_leaves_the_tree_the_journal_and_a_screenshot_in_a_named_folder"
+            "winit-automation/harness-a_failure_leaves_the_tree_the_journal_and_a_screenshot_in_a_named_folder"
         ),
         "{}",
         folder.display()
@@ -359,7 +356,7 @@ fn a_failure_leaves_the_tree_the_journal_and_a_screenshot_in_a_named_folder() {
             && journal.contains("target role=checkbox name=\"Subscribe\""),
         "{journal}"
     );
-    // The trace of the test so far, to open in a browser (tests/trace_viewer.rs opens some):
+    // The trace of the test so far, to open in a browser (tests/examples/trace_viewer.rs opens some):
     // the click is a step, with the checkbox it checked in its diff.
     let data = trace_data::trace_data(&read("trace.html"));
     let click = data["steps"]

@@ -6,8 +6,6 @@
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`) and, for the windowed runs, `xvfb-run` (`xvfb`);
 //! `scripts/setup-system.sh` installs both. Without them these tests fail and say so. The example
 //! binary is the one `cargo test --all-features` builds next to this test.
-#![cfg(feature = "automation")]
-
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
@@ -148,11 +146,11 @@ fn the_minimal_example_switches_its_colour_headless() {
 }
 
 #[test]
-fn the_minimal_example_switches_its_colour_in_a_window_on_vulkan() {
+fn the_minimal_example_switches_its_colour_in_a_window_on_vulkan_under_xvfb() {
     switches_its_colour(start(Mode::Window("vulkan")));
 }
 
 #[test]
-fn the_minimal_example_switches_its_colour_in_a_window_on_gl_through_the_blit() {
+fn the_minimal_example_switches_its_colour_in_a_window_on_gl_through_the_blit_under_xvfb() {
     switches_its_colour(start(Mode::Window("gl")));
 }

@@ -1,10 +1,7 @@
 //! Trees, refs and snapshots through the real service thread: the test feeds trees on the render
 //! side and asks through the client, as an agent would.
-#![cfg(feature = "automation")]
-
-mod common;
-#[path = "common/fixture.rs"]
-mod fixture;
+use crate::common;
+use crate::common::fixture;
 
 use std::time::Duration;
 

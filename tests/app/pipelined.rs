@@ -2,13 +2,9 @@
 //! next frame open while the published one is still drawn, and a `Frame<Published>` carries the
 //! screenshots it owes to whichever thread draws it. Run frame by frame from the test (a stepped
 //! test app), with a real wgpu device (Vulkan lavapipe) for the pixels.
-#![cfg(feature = "automation")]
-
-mod common;
-#[path = "common/fixture.rs"]
-mod fixture;
-#[path = "common/gpu.rs"]
-mod gpu;
+use crate::common;
+use crate::common::fixture;
+use crate::common::gpu;
 
 use common::{PATIENCE, SteppedApp, TestApp, window_id, window_state};
 use fixture::Form;
