@@ -4,8 +4,8 @@
 //! writes the canonical form, which parses back to an equal command. Which flags a verb takes, how
 //! they relate and the order they are written in come from the verb table (`verbs.rs`);
 //! `command/line.rs` only maps each verb's positional arguments and flag values to its variant and
-//! back. There the two directions of each verb, `from_args` and `to_parts`, sit side by side, so a
-//! change to one is seen next to the other.
+//! back. There the two directions of each verb, `from_args` and its inverse (`positional_words`
+//! and `set_flags`), sit side by side, so a change to one is seen next to the other.
 
 use super::key::KeyChord;
 use super::names::Label;

@@ -3,7 +3,7 @@
 //! This layer is pure: it parses and formats text and never touches files, threads, windows or the
 //! GPU. Everything above it (the drop-box, the client, the CLI, the render-thread glue) shares these
 //! types, so a command means the same thing everywhere. docs/protocol.md is the normative
-//! description; the golden tests pin what this module writes.
+//! description; the golden tests (tests/protocol.rs) pin what this crate writes.
 //!
 //! # Example
 //!

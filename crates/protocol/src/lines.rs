@@ -3,7 +3,7 @@
 //! 6.5), a `screenshot` answer (section 5).
 //!
 //! `Display` writes exactly the bytes the app writes, and `parse` reads them back:
-//! `parse(write(x)) == x` for every value (tests/protocol_props.rs). Fields and lines this version
+//! `parse(write(x)) == x` for every value (tests/protocol/props.rs). Fields and lines this version
 //! does not know (a newer app's) are skipped, so a reader keeps working against a newer app.
 //!
 //! The snapshot formatter (`tree/format.rs`) writes node lines itself, without a [`NodeLine`] per

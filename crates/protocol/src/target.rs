@@ -276,30 +276,7 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
     let mut terms = Vec::new();
     let mut nth = None;
     for token in tokens {
-        let (key, rest, contains) = match token.bare.split_once('=') {
-            Some((k, rest)) => match k.strip_suffix('~') {
-                Some(k) => (k, rest, true),
-                None => (k, rest, false),
-            },
-            None => {
-                return Err(ParseError::new(
-                    ErrorCode::BadArgument,
-                    format!("{} is not a selector term", quote(&token.text())),
-                    TERMS_HINT,
-                ));
-            }
-        };
-        let value = match &token.quoted {
-            Some(q) => format!("{rest}{q}"),
-            None if rest.is_empty() => {
-                return Err(ParseError::new(
-                    ErrorCode::BadArgument,
-                    format!("selector term {key}= has no value"),
-                    format!("write {key}=\"\" to match an empty value"),
-                ));
-            }
-            None => rest.to_owned(),
-        };
+        let (key, value, contains) = term_parts(token)?;
         let only_exact = |what: &str| {
             ParseError::new(
                 ErrorCode::BadArgument,
@@ -327,13 +304,7 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
                         "give one nth=N per selector",
                     ));
                 }
-                nth = Some(value.parse().map_err(|_| {
-                    ParseError::new(
-                        ErrorCode::BadArgument,
-                        format!("nth={} is not a whole number", quote(&value)),
-                        "nth=N picks the N-th match (0-based), e.g. nth=0",
-                    )
-                })?);
+                nth = Some(parse_nth(&value)?);
                 continue;
             }
             ("role" | "id" | "nth", true) => return Err(only_exact(key)),
@@ -355,6 +326,46 @@ pub(crate) fn parse_selector(tokens: &[Token]) -> Result<Selector, ParseError> {
         ));
     }
     Ok(Selector { terms, nth })
+}
+
+/// A selector term's key, its value (the quoted part included) and whether it is written `~=`.
+fn term_parts(token: &Token) -> Result<(&str, String, bool), ParseError> {
+    let (key, rest, contains) = match token.bare.split_once('=') {
+        Some((k, rest)) => match k.strip_suffix('~') {
+            Some(k) => (k, rest, true),
+            None => (k, rest, false),
+        },
+        None => {
+            return Err(ParseError::new(
+                ErrorCode::BadArgument,
+                format!("{} is not a selector term", quote(&token.text())),
+                TERMS_HINT,
+            ));
+        }
+    };
+    let value = match &token.quoted {
+        Some(q) => format!("{rest}{q}"),
+        None if rest.is_empty() => {
+            return Err(ParseError::new(
+                ErrorCode::BadArgument,
+                format!("selector term {key}= has no value"),
+                format!("write {key}=\"\" to match an empty value"),
+            ));
+        }
+        None => rest.to_owned(),
+    };
+    Ok((key, value, contains))
+}
+
+/// The N of `nth=N`: a whole number.
+fn parse_nth(value: &str) -> Result<usize, ParseError> {
+    value.parse().map_err(|_| {
+        ParseError::new(
+            ErrorCode::BadArgument,
+            format!("nth={} is not a whole number", quote(value)),
+            "nth=N picks the N-th match (0-based), e.g. nth=0",
+        )
+    })
 }
 
 #[cfg(test)]

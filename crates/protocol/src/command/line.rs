@@ -1,5 +1,6 @@
-//! A command's canonical one-line form, both ways: parsing (`from_args` maps each verb's parts to
-//! its variant) and writing (`to_parts`, its inverse, and `Display`), side by side.
+//! A command's canonical one-line form, both ways, side by side: parsing (`from_args` maps each
+//! verb's parts to its variant, through one function per verb that takes more than a target) and
+//! writing (`positional_words` and `set_flags`, its inverse, and `Display`).
 
 use std::fmt;
 
@@ -62,50 +63,20 @@ impl Command {
         Ok(command)
     }
 
-    /// Maps the parts of a command line to its variant.
+    /// Maps the parts of a command line to its variant: one arm per verb, the longer ones in the
+    /// function they name. A verb reads its positional arguments before its flags' values, so a
+    /// line with several faults is refused for the first of them.
     pub(crate) fn from_args(a: &Args) -> Result<Command, ParseError> {
-        let act = || -> Result<ActOptions, ParseError> {
-            Ok(ActOptions {
-                settle: a.has("settle"),
-                frames: a.number("frames")?,
-                timeout_ms: a.number("timeout")?,
-                wait_ms: a.number("wait")?,
-                no_scroll: a.has("no-scroll"),
-            })
-        };
-        let target_only = || -> Result<Target, ParseError> {
-            let (target, used) = a.target_at(0, "a target")?;
-            a.done(used)?;
-            Ok(target)
-        };
         Ok(match a.verb {
             Verb::Status => a.done(0).map(|()| Command::Status)?,
             Verb::Windows => a.done(0).map(|()| Command::Windows)?,
             Verb::Quit => a.done(0).map(|()| Command::Quit)?,
-            Verb::Snapshot => {
-                a.done(0)?;
-                Command::Snapshot(SnapshotOptions {
-                    projection: if a.has("i") {
-                        Projection::Interactive
-                    } else if a.has("raw") {
-                        Projection::Raw
-                    } else {
-                        Projection::Regular
-                    },
-                    depth: a.number("depth")?,
-                    scope: a.target_flag("scope", "\"role=list name=Files\"")?,
-                    force: a.has("force"),
-                    diff: a.has("diff"),
-                    bounds: a.has("bounds"),
-                    actions: a.has("actions"),
-                    since: a.number("since")?,
-                })
-            }
+            Verb::Snapshot => Command::Snapshot(snapshot_from_args(a)?),
             Verb::Find => Command::Find {
                 selector: a.selector()?,
             },
             Verb::Get => Command::Get {
-                target: target_only()?,
+                target: sole_target(a)?,
             },
             Verb::Wait => Command::Wait {
                 selector: a.selector()?,
@@ -134,242 +105,130 @@ impl Command {
                 }
             }
             Verb::Click => Command::Click {
-                target: target_only()?,
-                button: if a.has("right") {
-                    Button::Right
-                } else if a.has("middle") {
-                    Button::Middle
-                } else {
-                    Button::Left
-                },
+                target: sole_target(a)?,
+                button: button_from_args(a),
                 double: a.has("double"),
-                opts: act()?,
+                opts: act_from_args(a)?,
             },
             Verb::Hover => Command::Hover {
-                target: target_only()?,
-                opts: act()?,
+                target: sole_target(a)?,
+                opts: act_from_args(a)?,
             },
             Verb::Focus => Command::Focus {
-                target: target_only()?,
-                opts: act()?,
+                target: sole_target(a)?,
+                opts: act_from_args(a)?,
             },
-            Verb::Drag => {
-                let (from, mut at) = a.target_at(0, "a start target")?;
-                if a.positional
-                    .get(at)
-                    .is_some_and(|t| t.quoted.is_none() && t.bare == "to")
-                {
-                    at += 1;
-                }
-                let (to, used) = a.target_at(at, "an end target")?;
-                a.done(used)?;
-                Command::Drag {
-                    from,
-                    to,
-                    opts: act()?,
-                }
-            }
-            Verb::Scroll => {
-                let (target, at) = a.target_at(0, "a target")?;
-                let dx = a.float_at(at, "DX")?;
-                let dy = a.float_at(at + 1, "DY")?;
-                a.done(at + 2)?;
-                Command::Scroll {
-                    target,
-                    dx,
-                    dy,
-                    opts: act()?,
-                }
-            }
-            Verb::Type => {
-                let text = a.text_at(0, "the text to type")?;
-                a.done(1)?;
-                Command::Type { text, opts: act()? }
-            }
-            Verb::Fill => {
-                let (target, at) = a.target_at(0, "a target")?;
-                let text = a.text_at(at, "the text to fill in")?;
-                a.done(at + 1)?;
-                Command::Fill {
-                    target,
-                    text,
-                    opts: act()?,
-                }
-            }
-            Verb::Key => {
-                if a.positional.is_empty() {
-                    return Err(a.missing("a key chord"));
-                }
-                let chords = a
-                    .positional
-                    .iter()
-                    .map(|t| KeyChord::parse(&t.text()))
-                    .collect::<Result<_, _>>()?;
-                Command::Key {
-                    chords,
-                    opts: act()?,
-                }
-            }
-            Verb::Action => {
-                let (target, at) = a.target_at(0, "a target")?;
-                let name = a.text_at(at, "an action name")?;
-                let action = parse_action(&name).ok_or_else(|| {
-                    ParseError::new(
-                        ErrorCode::BadArgument,
-                        format!("unknown action {}", quote(&name)),
-                        format!(
-                            "actions are {}",
-                            action_names().collect::<Vec<_>>().join(", ")
-                        ),
-                    )
-                })?;
-                let value = a.positional.get(at + 1).map(Token::text);
-                a.done(at + 2)?;
-                Command::Action {
-                    target,
-                    action,
-                    value,
-                    opts: act()?,
-                }
-            }
-            Verb::Resize => {
-                let width = a.size_at(0, "WIDTH")?;
-                let height = a.size_at(1, "HEIGHT")?;
-                a.done(2)?;
-                Command::Resize {
-                    width,
-                    height,
-                    opts: act()?,
-                }
-            }
-            Verb::Screenshot => {
-                let label = match a.positional.first() {
-                    Some(t) => Label::new(&t.text())?,
-                    None => Label::default(),
-                };
-                a.done(1)?;
-                Command::Screenshot {
-                    label,
-                    crop: a.target_flag("ref", "\"role=dialog\"")?,
-                    refs: a.has("refs"),
-                }
-            }
+            Verb::Drag => drag_from_args(a)?,
+            Verb::Scroll => scroll_from_args(a)?,
+            Verb::Type => type_from_args(a)?,
+            Verb::Fill => fill_from_args(a)?,
+            Verb::Key => key_from_args(a)?,
+            Verb::Action => action_from_args(a)?,
+            Verb::Resize => resize_from_args(a)?,
+            Verb::Screenshot => screenshot_from_args(a)?,
             Verb::Trace => Command::Trace(trace_from_args(a)?),
         })
     }
+
     /// The canonical command line, without its newline. It parses back to an equal command.
     pub fn to_line(&self) -> String {
         self.to_string()
     }
 
-    /// The inverse of `from_args`: the positional words (quoted where they need it) and the value
-    /// of each flag that is set, by canonical name.
-    fn to_parts(&self) -> (Vec<String>, Flags) {
-        let mut flags = Flags::default();
-        let positional = match self {
-            Command::Status | Command::Windows | Command::Quit => vec![],
-            Command::Snapshot(o) => {
-                flags.switch("i", o.projection == Projection::Interactive);
-                flags.switch("raw", o.projection == Projection::Raw);
-                flags.value("depth", o.depth);
-                flags.value("scope", o.scope.as_ref().map(target_word));
-                flags.switch("force", o.force);
-                flags.switch("diff", o.diff);
-                flags.switch("bounds", o.bounds);
-                flags.switch("actions", o.actions);
-                flags.value("since", o.since);
-                vec![]
+    /// The positional words of the canonical line, quoted where they need it: the inverse of the
+    /// positional half of `from_args`.
+    fn positional_words(&self) -> Vec<String> {
+        match self {
+            Command::Status
+            | Command::Windows
+            | Command::Quit
+            | Command::Snapshot(_)
+            | Command::Settle { .. }
+            | Command::Clean { .. }
+            | Command::Journal { .. } => vec![],
+            Command::Find { selector } | Command::Wait { selector, .. } => {
+                vec![selector.to_string()]
             }
-            Command::Find { selector } => vec![selector.to_string()],
-            Command::Get { target } => vec![target.to_string()],
+            Command::Get { target }
+            | Command::Click { target, .. }
+            | Command::Hover { target, .. }
+            | Command::Focus { target, .. } => vec![target.to_string()],
+            Command::Drag { from, to, .. } => vec![from.to_string(), "to".into(), to.to_string()],
+            Command::Scroll { target, dx, dy, .. } => {
+                vec![target.to_string(), dx.to_string(), dy.to_string()]
+            }
+            Command::Type { text, .. } => vec![quote(text)],
+            Command::Fill { target, text, .. } => vec![target.to_string(), quote(text)],
+            Command::Key { chords, .. } => chords.iter().map(|c| word(&c.to_string())).collect(),
+            Command::Action {
+                target,
+                action,
+                value,
+                ..
+            } => {
+                let mut words = vec![target.to_string(), action_name(*action).to_owned()];
+                words.extend(value.as_deref().map(quote));
+                words
+            }
+            Command::Resize { width, height, .. } => vec![width.to_string(), height.to_string()],
+            Command::Screenshot { label, .. } => vec![label.to_string()],
+            Command::Trace(trace) => trace_words(trace),
+        }
+    }
+
+    /// The flags the canonical line writes and their values, by canonical name: the inverse of the
+    /// flag half of `from_args`.
+    fn set_flags(&self) -> Flags {
+        let mut flags = Flags::default();
+        match self {
+            Command::Status
+            | Command::Windows
+            | Command::Quit
+            | Command::Find { .. }
+            | Command::Get { .. }
+            | Command::Trace(TraceCommand::Save { .. } | TraceCommand::Stop { .. }) => {}
+            Command::Snapshot(o) => flags.snapshot(o),
             Command::Wait {
-                selector,
-                gone,
-                timeout_ms,
+                gone, timeout_ms, ..
             } => {
                 flags.switch("gone", *gone);
                 flags.value("timeout", *timeout_ms);
-                vec![selector.to_string()]
             }
             Command::Settle { frames, timeout_ms } => {
                 flags.value("frames", *frames);
                 flags.value("timeout", *timeout_ms);
-                vec![]
             }
             Command::Clean { keep, dry_run } => {
                 flags.value("keep", *keep);
                 flags.switch("dry-run", *dry_run);
-                vec![]
             }
             Command::Journal { after, timeout_ms } => {
                 flags.value("after", *after);
                 flags.value("wait", *timeout_ms);
-                vec![]
             }
             Command::Click {
-                target,
                 button,
                 double,
                 opts,
+                ..
             } => {
                 flags.switch("double", *double);
                 flags.switch("right", *button == Button::Right);
                 flags.switch("middle", *button == Button::Middle);
                 flags.act(opts);
-                vec![target.to_string()]
             }
-            Command::Hover { target, opts } | Command::Focus { target, opts } => {
-                flags.act(opts);
-                vec![target.to_string()]
-            }
-            Command::Drag { from, to, opts } => {
-                flags.act(opts);
-                vec![from.to_string(), "to".into(), to.to_string()]
-            }
-            Command::Scroll {
-                target,
-                dx,
-                dy,
-                opts,
-            } => {
-                flags.act(opts);
-                vec![target.to_string(), dx.to_string(), dy.to_string()]
-            }
-            Command::Type { text, opts } => {
-                flags.act(opts);
-                vec![quote(text)]
-            }
-            Command::Fill { target, text, opts } => {
-                flags.act(opts);
-                vec![target.to_string(), quote(text)]
-            }
-            Command::Key { chords, opts } => {
-                flags.act(opts);
-                chords.iter().map(|c| word(&c.to_string())).collect()
-            }
-            Command::Action {
-                target,
-                action,
-                value,
-                opts,
-            } => {
-                flags.act(opts);
-                let mut words = vec![target.to_string(), action_name(*action).to_owned()];
-                words.extend(value.as_deref().map(quote));
-                words
-            }
-            Command::Resize {
-                width,
-                height,
-                opts,
-            } => {
-                flags.act(opts);
-                vec![width.to_string(), height.to_string()]
-            }
-            Command::Screenshot { label, crop, refs } => {
+            Command::Hover { opts, .. }
+            | Command::Focus { opts, .. }
+            | Command::Drag { opts, .. }
+            | Command::Scroll { opts, .. }
+            | Command::Type { opts, .. }
+            | Command::Fill { opts, .. }
+            | Command::Key { opts, .. }
+            | Command::Action { opts, .. }
+            | Command::Resize { opts, .. } => flags.act(opts),
+            Command::Screenshot { crop, refs, .. } => {
                 flags.value("ref", crop.as_ref().map(target_word));
                 flags.switch("refs", *refs);
-                vec![label.to_string()]
             }
             Command::Trace(TraceCommand::Start {
                 screenshots,
@@ -377,17 +236,180 @@ impl Command {
             }) => {
                 flags.switch("screenshots", *screenshots);
                 flags.switch("replaceable", *replaceable);
-                vec!["start".into()]
             }
-            Command::Trace(TraceCommand::Save { file }) => {
-                vec!["save".into(), quote(&file.to_string_lossy())]
-            }
-            Command::Trace(TraceCommand::Stop { file }) => {
-                vec!["stop".into(), quote(&file.to_string_lossy())]
-            }
-        };
-        (positional, flags)
+        }
+        flags
     }
+}
+
+/// The options every action takes: `--settle`, `--frames`, `--timeout`, `--wait`, `--no-scroll`.
+fn act_from_args(a: &Args) -> Result<ActOptions, ParseError> {
+    Ok(ActOptions {
+        settle: a.has("settle"),
+        frames: a.number("frames")?,
+        timeout_ms: a.number("timeout")?,
+        wait_ms: a.number("wait")?,
+        no_scroll: a.has("no-scroll"),
+    })
+}
+
+/// The one target of `get`, `click`, `hover` and `focus`, with nothing after it.
+fn sole_target(a: &Args) -> Result<Target, ParseError> {
+    let (target, used) = a.target_at(0, "a target")?;
+    a.done(used)?;
+    Ok(target)
+}
+
+/// `click`'s button: `--right`, `--middle` or the left one.
+fn button_from_args(a: &Args) -> Button {
+    if a.has("right") {
+        Button::Right
+    } else if a.has("middle") {
+        Button::Middle
+    } else {
+        Button::Left
+    }
+}
+
+/// `snapshot`'s options: no positional argument, flags only.
+fn snapshot_from_args(a: &Args) -> Result<SnapshotOptions, ParseError> {
+    a.done(0)?;
+    Ok(SnapshotOptions {
+        projection: if a.has("i") {
+            Projection::Interactive
+        } else if a.has("raw") {
+            Projection::Raw
+        } else {
+            Projection::Regular
+        },
+        depth: a.number("depth")?,
+        scope: a.target_flag("scope", "\"role=list name=Files\"")?,
+        force: a.has("force"),
+        diff: a.has("diff"),
+        bounds: a.has("bounds"),
+        actions: a.has("actions"),
+        since: a.number("since")?,
+    })
+}
+
+/// `drag FROM [to] TO`: two targets, the word `to` between them optional.
+fn drag_from_args(a: &Args) -> Result<Command, ParseError> {
+    let (from, mut at) = a.target_at(0, "a start target")?;
+    if a.positional
+        .get(at)
+        .is_some_and(|t| t.quoted.is_none() && t.bare == "to")
+    {
+        at += 1;
+    }
+    let (to, used) = a.target_at(at, "an end target")?;
+    a.done(used)?;
+    Ok(Command::Drag {
+        from,
+        to,
+        opts: act_from_args(a)?,
+    })
+}
+
+/// `scroll TARGET DX DY`.
+fn scroll_from_args(a: &Args) -> Result<Command, ParseError> {
+    let (target, at) = a.target_at(0, "a target")?;
+    let dx = a.float_at(at, "DX")?;
+    let dy = a.float_at(at + 1, "DY")?;
+    a.done(at + 2)?;
+    Ok(Command::Scroll {
+        target,
+        dx,
+        dy,
+        opts: act_from_args(a)?,
+    })
+}
+
+/// `type TEXT`.
+fn type_from_args(a: &Args) -> Result<Command, ParseError> {
+    let text = a.text_at(0, "the text to type")?;
+    a.done(1)?;
+    Ok(Command::Type {
+        text,
+        opts: act_from_args(a)?,
+    })
+}
+
+/// `fill TARGET TEXT`.
+fn fill_from_args(a: &Args) -> Result<Command, ParseError> {
+    let (target, at) = a.target_at(0, "a target")?;
+    let text = a.text_at(at, "the text to fill in")?;
+    a.done(at + 1)?;
+    Ok(Command::Fill {
+        target,
+        text,
+        opts: act_from_args(a)?,
+    })
+}
+
+/// `key CHORD...`: one key chord or more.
+fn key_from_args(a: &Args) -> Result<Command, ParseError> {
+    if a.positional.is_empty() {
+        return Err(a.missing("a key chord"));
+    }
+    let chords = a
+        .positional
+        .iter()
+        .map(|t| KeyChord::parse(&t.text()))
+        .collect::<Result<_, _>>()?;
+    Ok(Command::Key {
+        chords,
+        opts: act_from_args(a)?,
+    })
+}
+
+/// `action TARGET NAME [VALUE]`, the name one of the known actions.
+fn action_from_args(a: &Args) -> Result<Command, ParseError> {
+    let (target, at) = a.target_at(0, "a target")?;
+    let name = a.text_at(at, "an action name")?;
+    let action = parse_action(&name).ok_or_else(|| {
+        ParseError::new(
+            ErrorCode::BadArgument,
+            format!("unknown action {}", quote(&name)),
+            format!(
+                "actions are {}",
+                action_names().collect::<Vec<_>>().join(", ")
+            ),
+        )
+    })?;
+    let value = a.positional.get(at + 1).map(Token::text);
+    a.done(at + 2)?;
+    Ok(Command::Action {
+        target,
+        action,
+        value,
+        opts: act_from_args(a)?,
+    })
+}
+
+/// `resize WIDTH HEIGHT`.
+fn resize_from_args(a: &Args) -> Result<Command, ParseError> {
+    let width = a.size_at(0, "WIDTH")?;
+    let height = a.size_at(1, "HEIGHT")?;
+    a.done(2)?;
+    Ok(Command::Resize {
+        width,
+        height,
+        opts: act_from_args(a)?,
+    })
+}
+
+/// `screenshot [LABEL]`, the label a valid file-name part.
+fn screenshot_from_args(a: &Args) -> Result<Command, ParseError> {
+    let label = match a.positional.first() {
+        Some(t) => Label::new(&t.text())?,
+        None => Label::default(),
+    };
+    a.done(1)?;
+    Ok(Command::Screenshot {
+        label,
+        crop: a.target_flag("ref", "\"role=dialog\"")?,
+        refs: a.has("refs"),
+    })
 }
 
 /// `trace start [--screenshots]`, `trace save FILE` or `trace stop FILE`.
@@ -403,31 +425,7 @@ fn trace_from_args(a: &Args) -> Result<TraceCommand, ParseError> {
             })
         }
         "save" | "stop" => {
-            let file = a
-                .text_at(1, "the file to write the trace to")
-                .map_err(|mut e| {
-                    e.hint = format!("write `trace {what} FILE`, FILE the HTML file to write");
-                    e
-                })?;
-            if file.is_empty() {
-                return Err(ParseError::new(
-                    ErrorCode::BadArgument,
-                    "the trace's file is empty",
-                    "name the HTML file to write: trace stop /tmp/session.html",
-                ));
-            }
-            let file = std::path::PathBuf::from(file);
-            a.done(2)?;
-            if let Some(flag) = ["screenshots", "replaceable"]
-                .into_iter()
-                .find(|f| a.has(f))
-            {
-                return Err(ParseError::new(
-                    ErrorCode::BadArgument,
-                    format!("--{flag} is for trace start"),
-                    format!("give --{flag} when the trace starts: trace start --{flag}"),
-                ));
-            }
+            let file = trace_file_from_args(a, &what)?;
             Ok(if what == "save" {
                 TraceCommand::Save { file }
             } else {
@@ -442,29 +440,85 @@ fn trace_from_args(a: &Args) -> Result<TraceCommand, ParseError> {
     }
 }
 
+/// The FILE of `trace save FILE` and `trace stop FILE`, refusing the flags only `trace start`
+/// takes.
+fn trace_file_from_args(a: &Args, what: &str) -> Result<std::path::PathBuf, ParseError> {
+    let file = a
+        .text_at(1, "the file to write the trace to")
+        .map_err(|mut e| {
+            e.hint = format!("write `trace {what} FILE`, FILE the HTML file to write");
+            e
+        })?;
+    if file.is_empty() {
+        return Err(ParseError::new(
+            ErrorCode::BadArgument,
+            "the trace's file is empty",
+            "name the HTML file to write: trace stop /tmp/session.html",
+        ));
+    }
+    let file = std::path::PathBuf::from(file);
+    a.done(2)?;
+    if let Some(flag) = ["screenshots", "replaceable"]
+        .into_iter()
+        .find(|f| a.has(f))
+    {
+        return Err(ParseError::new(
+            ErrorCode::BadArgument,
+            format!("--{flag} is for trace start"),
+            format!("give --{flag} when the trace starts: trace start --{flag}"),
+        ));
+    }
+    Ok(file)
+}
+
+/// The positional words of a `trace` command: what it does and, for save and stop, the file.
+fn trace_words(trace: &TraceCommand) -> Vec<String> {
+    match trace {
+        TraceCommand::Start { .. } => vec!["start".into()],
+        TraceCommand::Save { file } => vec!["save".into(), quote(&file.to_string_lossy())],
+        TraceCommand::Stop { file } => vec!["stop".into(), quote(&file.to_string_lossy())],
+    }
+}
+
 /// The flags of a command being written: canonical name and value (`None` for a switch).
 #[derive(Default)]
 struct Flags(Vec<(&'static str, Option<String>)>);
 
 impl Flags {
+    /// A switch, written when it is on.
     fn switch(&mut self, name: &'static str, on: bool) {
         if on {
             self.0.push((name, None));
         }
     }
 
+    /// A flag with a value, written when it has one.
     fn value(&mut self, name: &'static str, value: Option<impl ToString>) {
         if let Some(v) = value {
             self.0.push((name, Some(v.to_string())));
         }
     }
 
+    /// The options every action takes (`act_from_args`, written back).
     fn act(&mut self, opts: &ActOptions) {
         self.switch("settle", opts.settle);
         self.value("frames", opts.frames);
         self.value("timeout", opts.timeout_ms);
         self.value("wait", opts.wait_ms);
         self.switch("no-scroll", opts.no_scroll);
+    }
+
+    /// `snapshot`'s options (`snapshot_from_args`, written back).
+    fn snapshot(&mut self, o: &SnapshotOptions) {
+        self.switch("i", o.projection == Projection::Interactive);
+        self.switch("raw", o.projection == Projection::Raw);
+        self.value("depth", o.depth);
+        self.value("scope", o.scope.as_ref().map(target_word));
+        self.switch("force", o.force);
+        self.switch("diff", o.diff);
+        self.switch("bounds", o.bounds);
+        self.switch("actions", o.actions);
+        self.value("since", o.since);
     }
 }
 
@@ -481,7 +535,7 @@ impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let verb = self.verb();
         f.write_str(verb.as_str())?;
-        let (positional, set) = self.to_parts();
+        let (positional, set) = (self.positional_words(), self.set_flags());
         for word in &positional {
             write!(f, " {word}")?;
         }

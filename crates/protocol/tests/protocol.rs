@@ -1,22 +1,16 @@
-//! Golden text: the exact bytes of every format the crate writes, as docs/protocol.md shows them.
-//! A change here is a protocol change: update docs/protocol.md and review the snapshot.
+//! The protocol's integration tests, one binary: the golden text here, the properties of the
+//! grammar and of the answer lines in `protocol/props.rs`.
+//!
+//! Golden text: the exact bytes of the formats this crate writes (responses, canonical command
+//! lines, parse errors), as docs/protocol.md shows them; the snapshots are under `snapshots/`
+//! (`ready.txt`'s is the drop-box crate's, in `crates/dropbox/tests/golden.rs`). A change here is
+//! a protocol change: update docs/protocol.md and review the snapshot.
 
-use winit_automation_dropbox::Ready;
-use winit_automation_protocol::{Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Verb};
+// Beside this file, not in tests/ itself, where Cargo would build it as a binary of its own.
+#[path = "protocol/props.rs"]
+mod props;
 
-#[test]
-fn ready_txt() {
-    let ready = Ready {
-        protocol: PROTOCOL_VERSION,
-        pid: 4242,
-        app: "demo".into(),
-        crate_version: "0.1.0".into(),
-        started_unix_ms: 1_796_155_036_123,
-        queue_capacity: 256,
-        max_command_bytes: 65536,
-    };
-    insta::assert_snapshot!(ready.to_text());
-}
+use winit_automation_protocol::{Command, ErrorCode, Failure, Response, Verb};
 
 #[test]
 fn responses() {
