@@ -1,22 +1,24 @@
 //! Aiming: a resolved target's visible centre, and the checks that the pointer can reach it
 //! (shown, enabled, with an area, inside the visible part of the window, not behind a modal
 //! dialog or modal layer, not covered by a node painted on top, by the hit test of `hit.rs`).
+//! The checks for what blocks or covers a shown target are `aim/cover.rs`.
 //!
 //! Runs on the service thread when every earlier action has been carried out.
 
-use accesskit::Point as AkPoint;
+use accesskit::{Point as AkPoint, Rect};
 use accesskit_consumer::NodeRef as Node;
 
-use super::format;
 use super::geometry::{self, intersect, is_empty};
-use super::hit::{hit, is_within};
 use super::live::Live;
 use super::mirror::{Mirror, WindowMirror};
-use super::node::{name_of, num};
+use super::node::num;
 use super::refs::Found;
 use super::stack::Stack;
-use winit_automation_protocol::role_name;
-use winit_automation_protocol::{ErrorCode, Failure, Point, Target, quote};
+use winit_automation_protocol::{ErrorCode, Failure, Point, Target};
+
+mod cover;
+
+use cover::{AimPoint, Sight};
 
 /// What a pointer aims at.
 pub(super) struct Aim {
@@ -31,13 +33,6 @@ pub(super) struct Aim {
     /// off the window's edge or partly covered).
     pub visible: Option<u32>,
 }
-
-/// How many nodes on top of a target the aim steps around before it calls the target covered.
-const MAX_COVERS: usize = 8;
-
-/// The smallest visible part aimed at, in logical pixels a side: a thinner sliver is no place a
-/// person would click.
-const MIN_SIDE: f64 = 2.0;
 
 /// The `zero_size` refusal of a node with no area: no bounds, bounds that are not finite, or zero
 /// width or height. `what` is what the verb would do with the area ("aim at", "crop to").
@@ -89,6 +84,110 @@ pub(super) fn default_window(mirror: &Mirror) -> Result<u64, Failure> {
         })
 }
 
+/// The target's node and its tree's root, refused when the window has no tree, the node is
+/// gone, it or an ancestor is hidden, or it is disabled.
+fn shown_node<'a>(
+    w: &'a WindowMirror,
+    found: Found,
+    line: &str,
+) -> Result<(Node<'a>, Node<'a>), Failure> {
+    let Some(tree) = &w.tree else {
+        return Err(failure(
+            ErrorCode::NotFound,
+            format!("window {} has no tree", found.window),
+            "wait for the app to publish its tree",
+        ));
+    };
+    let state = tree.state();
+    let Some(node) = state.node_by_id(found.node) else {
+        return Err(failure(
+            ErrorCode::NotFound,
+            format!("{line} is gone"),
+            "take a fresh snapshot",
+        ));
+    };
+    let mut hidden = Some(node);
+    while let Some(n) = hidden {
+        if n.is_hidden() {
+            return Err(failure(
+                ErrorCode::Offscreen,
+                format!("{line} is hidden"),
+                "it is not shown now; make it visible first",
+            ));
+        }
+        hidden = n.parent();
+    }
+    if node.is_disabled() {
+        return Err(failure(
+            ErrorCode::Disabled,
+            format!("{line} is disabled"),
+            "wait for it to be enabled (wait, or snapshot again) before acting on it",
+        ));
+    }
+    Ok((node, state.root()))
+}
+
+/// The rectangle aimed within: the node's bounds, or the clip the app reported for a container
+/// with no bounds of its own; refused as `zero_size` when it has no area.
+fn aim_area(stack: &Stack, node: &Node, line: &str) -> Result<Rect, Failure> {
+    // A container with no bounds of its own but a clip the app reported (an egui scroll
+    // area's contents) is aimed at within that rectangle: hints name it to scroll it.
+    let area = geometry::bounds(node).or_else(|| stack.clip_of(node, None));
+    if let Some(bounds) = area.filter(|b| !is_empty(*b)) {
+        return Ok(bounds);
+    }
+    // Name only actions the node lists: a hint must not lead to another refusal.
+    let listed: Vec<&str> = winit_automation_protocol::ACTIONS
+        .iter()
+        .filter(|(a, _)| node.data().supports_action(*a))
+        .map(|(_, n)| *n)
+        .collect();
+    let hint = match listed.first() {
+        Some(first) => format!(
+            "act on it with `action TARGET {first}` instead (it supports: {}), or aim at its parent or a child",
+            listed.join(", ")
+        ),
+        None => "aim at its parent or a child; it lists no action".to_owned(),
+    };
+    Err(no_area(node, line, "aim at", &hint))
+}
+
+/// The part of `bounds` inside every clip around the node; refused as `offscreen` when none is.
+fn visible_part(
+    stack: &Stack,
+    w: &WindowMirror,
+    node: &Node,
+    bounds: Rect,
+    line: &str,
+) -> Result<Rect, Failure> {
+    let visible = stack
+        .clip_at(w, node)
+        .map_or(bounds, |c| intersect(bounds, c));
+    if !is_empty(visible) {
+        return Ok(visible);
+    }
+    // The hint names `scroll_into_view` only where the node lists it: a hint that leads to
+    // `action_not_supported` is no hint.
+    let hint = if node
+        .data()
+        .supports_action(accesskit::Action::ScrollIntoView)
+    {
+        "scroll it into view first: `action TARGET scroll_into_view`, or `scroll` its list"
+    } else {
+        "scroll it into view first: `scroll` the list or area that holds it, then snapshot again"
+    };
+    Err(failure(
+        ErrorCode::Offscreen,
+        format!("{line} is outside the visible area"),
+        hint,
+    ))
+}
+
+/// The centre of a rectangle.
+fn centre_of(r: Rect) -> AkPoint {
+    AkPoint::new((r.x0 + r.x1) / 2.0, (r.y0 + r.y1) / 2.0)
+}
+
 impl Live {
     /// Resolves a target to a node and checks that the pointer can reach its visible centre.
     /// `check_cover` is off for where a drag ends.
@@ -100,178 +199,32 @@ impl Live {
         let found = self.resolve(target)?;
         let line = self.node_line(found);
         let w = &self.mirror.windows[&found.window];
-        let Some(tree) = &w.tree else {
-            return Err(failure(
-                ErrorCode::NotFound,
-                format!("window {} has no tree", found.window),
-                "wait for the app to publish its tree",
-            ));
-        };
-        let state = tree.state();
-        let Some(node) = state.node_by_id(found.node) else {
-            return Err(failure(
-                ErrorCode::NotFound,
-                format!("{line} is gone"),
-                "take a fresh snapshot",
-            ));
-        };
-        let mut hidden = Some(node);
-        while let Some(n) = hidden {
-            if n.is_hidden() {
-                return Err(failure(
-                    ErrorCode::Offscreen,
-                    format!("{line} is hidden"),
-                    "it is not shown now; make it visible first",
-                ));
-            }
-            hidden = n.parent();
-        }
-        if node.is_disabled() {
-            return Err(failure(
-                ErrorCode::Disabled,
-                format!("{line} is disabled"),
-                "wait for it to be enabled (wait, or snapshot again) before acting on it",
-            ));
-        }
+        let (node, root) = shown_node(w, found, &line)?;
         let stack = Stack::new(w);
-        // A container with no bounds of its own but a clip the app reported (an egui scroll
-        // area's contents) is aimed at within that rectangle: hints name it to scroll it.
-        let area = geometry::bounds(&node).or_else(|| stack.clip_of(&node, None));
-        let Some(bounds) = area.filter(|b| !is_empty(*b)) else {
-            // Name only actions the node lists: a hint must not lead to another refusal.
-            let listed: Vec<&str> = winit_automation_protocol::ACTIONS
-                .iter()
-                .filter(|(a, _)| node.data().supports_action(*a))
-                .map(|(_, n)| *n)
-                .collect();
-            let hint = match listed.first() {
-                Some(first) => format!(
-                    "act on it with `action TARGET {first}` instead (it supports: {}), or aim at its parent or a child",
-                    listed.join(", ")
-                ),
-                None => "aim at its parent or a child; it lists no action".to_owned(),
-            };
-            return Err(no_area(&node, &line, "aim at", &hint));
-        };
-        let visible = stack
-            .clip_at(w, &node)
-            .map_or(bounds, |c| intersect(bounds, c));
-        if is_empty(visible) {
-            // The hint names `scroll_into_view` only where the node lists it: a hint that leads to
-            // `action_not_supported` is no hint.
-            let hint = if node
-                .data()
-                .supports_action(accesskit::Action::ScrollIntoView)
-            {
-                "scroll it into view first: `action TARGET scroll_into_view`, or `scroll` its list"
-            } else {
-                "scroll it into view first: `scroll` the list or area that holds it, then snapshot again"
-            };
-            return Err(failure(
-                ErrorCode::Offscreen,
-                format!("{line} is outside the visible area"),
-                hint,
-            ));
-        }
-        let centre_of = |r: accesskit::Rect| AkPoint::new((r.x0 + r.x1) / 2.0, (r.y0 + r.y1) / 2.0);
-        let mut centre = centre_of(visible);
-        let mut shown = visible.width() * visible.height();
+        let bounds = aim_area(&stack, &node, &line)?;
+        let visible = visible_part(&stack, w, &node, bounds, &line)?;
+        let mut point = AimPoint::of(visible);
         if check_cover {
-            let (top, modal) = hit(w, &stack, state.root(), centre);
-            // The tree's modal dialog blocks what is outside it, unless the app listed the
-            // target's layer above the dialog's (a popup opened from the dialog).
-            if let Some(d) = modal
-                && !is_within(&node, d.id())
-                && stack.layer(&node).0 <= stack.layer(&d).0
-            {
-                let by = name_of(&d);
-                return Err(failure(
-                    ErrorCode::Covered,
-                    format!(
-                        "{line} is behind the modal {} {}",
-                        role_name(d.role()),
-                        quote(&by)
-                    ),
-                    "close the dialog first",
-                ));
-            }
-            if let Some((m, rank)) = stack.modal()
-                && stack.layer(&node).0 < rank
-            {
-                let by = format::found_line(
-                    &self.mirror,
-                    &mut self.refs,
-                    Found {
-                        window: found.window,
-                        node: m,
-                    },
-                );
-                return Err(failure(
-                    ErrorCode::Covered,
-                    format!("{line} is below the modal layer {by}"),
-                    "close it first: only the modal layer and those above it take input",
-                ));
-            }
-            // The target's own subtree and ancestors do not cover it, unless they are painted in
-            // another layer (a popup parented under the widget it covers).
-            let same_layer = |t: &Node| stack.layer(t).1 == stack.layer(&node).1;
-            let own =
-                |t: &Node| same_layer(t) && (is_within(t, node.id()) || is_within(&node, t.id()));
-            // What lies on top at the aimed point is stepped around: the aim moves to the
-            // centre of the largest part of the target that is left, until a point is the
-            // target's own or nothing is left.
-            let k = w.units_per_logical();
-            let mut covers = Vec::new();
-            let mut first = None;
-            let mut top = top;
-            while let Some(t) = top.filter(|t| !own(t)) {
-                first.get_or_insert((t.id(), centre));
-                let over = geometry::bounds(&t)
-                    .map(|b| stack.clip_at(w, &t).map_or(b, |c| intersect(b, c)))
-                    .filter(|b| !is_empty(*b));
-                let free = over.and_then(|over| {
-                    covers.push(over);
-                    let (free, area) = geometry::largest_free(visible, &covers);
-                    shown = area;
-                    free.filter(|r| r.width() >= MIN_SIDE * k && r.height() >= MIN_SIDE * k)
-                });
-                match free {
-                    Some(r) if covers.len() <= MAX_COVERS => {
-                        centre = centre_of(r);
-                        top = hit(w, &stack, state.root(), centre).0;
-                    }
-                    free => {
-                        let why = if free.is_some() {
-                            format!("and the aim gave up after stepping around {MAX_COVERS} nodes")
-                        } else {
-                            "and no part of it is left to aim at".to_owned()
-                        };
-                        let (id, at) = first.expect("set above");
-                        let cover = Found {
-                            window: found.window,
-                            node: id,
-                        };
-                        let by = format::found_line(&self.mirror, &mut self.refs, cover);
-                        return Err(failure(
-                            ErrorCode::Covered,
-                            format!(
-                                "{line} is covered at {},{} by {by}, {why}",
-                                num(at.x / k),
-                                num(at.y / k)
-                            ),
-                            "close or move what lies on top, or act on the target with `action`",
-                        ));
-                    }
-                }
-            }
+            let sight = Sight {
+                w,
+                stack: &stack,
+                node,
+                root,
+                visible,
+            };
+            point = match sight.reach() {
+                Ok(point) => point,
+                Err(blocked) => return Err(self.blocked(found.window, &line, blocked)),
+            };
         }
         let k = self.mirror.windows[&found.window].units_per_logical();
         let whole = bounds.width() * bounds.height();
+        let shown = point.shown;
         let visible = (shown < whole).then(|| ((shown / whole * 100.0).floor() as u32).max(1));
         Ok(Aim {
             window: found.window,
-            x: centre.x / k,
-            y: centre.y / k,
+            x: point.centre.x / k,
+            y: point.centre.y / k,
             line: Some(line),
             found: Some(found),
             visible,

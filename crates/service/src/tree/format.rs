@@ -2,30 +2,26 @@
 //! then only the fields that are not default. Every string goes through the protocol's quoting, so a
 //! hostile label stays on its line.
 //!
-//! Walks are iterative (an explicit stack), so a tree thousands of levels deep cannot overflow the
-//! service thread's stack.
+//! The walk of a window's tree (what each projection shows, the hints for what it leaves out) is
+//! `format/walk.rs`; it is iterative (an explicit stack), so a tree thousands of levels deep cannot
+//! overflow the service thread's stack.
 
 use std::fmt::Write;
 
-use accesskit::{Affine, Rect, Toggled};
+use accesskit::{Rect, Toggled};
 use accesskit_consumer::NodeRef as Node;
 
-use super::geometry::{self, direction, finite, intersect, overlaps};
-use super::hints::{Scope, cut_by, outermost, scope_hints};
+use super::geometry;
 use super::label::label_of;
 use super::mirror::{Mirror, WindowMirror};
-use super::node::{is_interactive, name_of, num};
-use super::omit::{folded_children, is_empty_decoration, is_wrapper};
+use super::node::{name_of, num};
 use super::refs::{Found, Refs};
-use super::stack::Stack;
 use winit_automation_protocol::role_name;
 use winit_automation_protocol::{ACTIONS, Projection, quote, quote_into, write_logical};
 
-fn indent_to(out: &mut String, indent: usize) {
-    for _ in 0..indent {
-        out.push_str("  ");
-    }
-}
+mod walk;
+
+use walk::walk;
 
 /// What to show.
 #[derive(Debug, Clone, Copy, Default)]
@@ -214,253 +210,6 @@ pub(crate) fn window_line(id: u64, w: &WindowMirror) -> String {
         out.push_str(&quote(e));
     }
     out
-}
-
-enum Item<'a> {
-    Node {
-        node: Node<'a>,
-        /// The node's combined transform, carried down the walk so no node climbs its ancestors.
-        transform: Affine,
-        bounds: Option<Rect>,
-        depth: u32,
-        clip: Option<Rect>,
-        /// The scope (in `scopes`) of the innermost clip in force at the node.
-        scope: usize,
-        indent: usize,
-        offscreen: bool,
-        /// The rank of the node's layer (`stack.rs`).
-        rank: usize,
-        /// Wholly under a higher layer's root (its index in `covers`): not printed, walked only
-        /// for the layer roots its subtree holds.
-        covered: Option<usize>,
-    },
-    Line(String),
-    /// A scope's hints, once every node inside it is walked.
-    Hints {
-        scope: usize,
-        indent: usize,
-    },
-}
-
-/// Writes one window's tree from `start` in the chosen projection.
-fn walk(
-    out: &mut String,
-    refs: &mut Refs,
-    window: u64,
-    w: &WindowMirror,
-    start: Node<'_>,
-    view: &View,
-    indent: usize,
-) {
-    let raw = view.projection == Projection::Raw;
-    let interactive = view.projection == Projection::Interactive;
-    let fields = view.fields();
-    let layers = Stack::new(w);
-    // What lies wholly under a higher layer is left out of the regular and interactive
-    // projections; `--raw` lists it.
-    let (covers, holders) = if raw || layers.has_no_layers() {
-        Default::default()
-    } else {
-        layers.covers(w, interactive)
-    };
-    // The window and every container clipping the start, outermost first.
-    let mut scopes: Vec<Scope> = Vec::new();
-    for (owner, rect) in layers.clips_above(w, &start) {
-        let outer = scopes.len().checked_sub(1);
-        scopes.push(Scope::new(owner, rect, outer));
-    }
-    if scopes.is_empty() {
-        // A window whose size is not known yet: nothing is cut off, but layers may cover.
-        let everywhere = Rect::new(
-            f64::NEG_INFINITY,
-            f64::NEG_INFINITY,
-            f64::INFINITY,
-            f64::INFINITY,
-        );
-        scopes.push(Scope::new(None, everywhere, None));
-    }
-    let mut stack = vec![Item::Node {
-        node: start,
-        transform: start.transform(),
-        bounds: geometry::bounds(&start),
-        depth: 0,
-        clip: layers.clip_at(w, &start),
-        scope: scopes.len() - 1,
-        indent,
-        offscreen: false,
-        rank: layers.layer(&start).0,
-        covered: None,
-    }];
-    while let Some(item) = stack.pop() {
-        let (node, transform, bounds, depth, clip, scope, indent, offscreen, rank, covered) =
-            match item {
-                Item::Line(line) => {
-                    out.push_str(&line);
-                    continue;
-                }
-                Item::Hints { scope, indent } => {
-                    let hints = scope_hints(refs, window, w, &mut scopes[scope], &covers, indent);
-                    out.push_str(&hints);
-                    continue;
-                }
-                Item::Node {
-                    node,
-                    transform,
-                    bounds,
-                    depth,
-                    clip,
-                    scope,
-                    indent,
-                    offscreen,
-                    rank,
-                    covered,
-                } => (
-                    node, transform, bounds, depth, clip, scope, indent, offscreen, rank, covered,
-                ),
-            };
-        let children = node.children();
-        let stops_here = view.depth.is_some_and(|d| depth >= d);
-        // A pure wrapper (never the start, never where --depth stops) gives its place to its
-        // child; `omit.rs` says what is left out and why.
-        let wrapper = !raw && depth > 0 && !stops_here && is_wrapper(&node);
-        let printed = !wrapper && covered.is_none() && (!interactive || is_interactive(&node));
-        if printed {
-            indent_to(out, indent);
-            write_node(out, refs, window, w, &node, bounds, fields);
-            if raw {
-                if node.is_hidden() {
-                    out.push_str(" hidden");
-                } else if offscreen {
-                    out.push_str(" offscreen");
-                }
-            }
-            out.push('\n');
-        }
-        let child_indent = if printed { indent + 1 } else { indent };
-        if children.len() == 0 {
-            continue;
-        }
-        if stops_here {
-            if covered.is_some() {
-                continue;
-            }
-            stack.push(Item::Line(format!(
-                "{}[{} {} below --depth {}]\n",
-                "  ".repeat(child_indent),
-                children.len(),
-                if children.len() == 1 {
-                    "child"
-                } else {
-                    "children"
-                },
-                view.depth.unwrap_or(0)
-            )));
-            continue;
-        }
-        // Hints print after the last node of their scope, so the scopes this node opens put
-        // their slots on the stack before its children, outermost first: the start, every
-        // scope around it; a layer root, the window's afresh (its tree ancestors do not clip it);
-        // a clipping node, its own.
-        let mut scope = scope;
-        if depth == 0 {
-            for s in 0..scopes.len() {
-                stack.push(Item::Hints {
-                    scope: s,
-                    indent: child_indent,
-                });
-            }
-        } else if let (Some(_), Some(rect)) = (layers.root_rank(node.id()), w.viewport()) {
-            scope = scopes.len();
-            scopes.push(Scope::new(None, rect, None));
-            stack.push(Item::Hints {
-                scope,
-                indent: child_indent,
-            });
-        }
-        let child_clip = match layers.clip_of(&node, bounds) {
-            Some(b) => {
-                scopes.push(Scope::new(Some(node.id()), b, Some(scope)));
-                scope = scopes.len() - 1;
-                stack.push(Item::Hints {
-                    scope,
-                    indent: child_indent,
-                });
-                Some(clip.map_or(b, |c| intersect(c, b)))
-            }
-            None => clip,
-        };
-        // The children go on in reverse, straight from the tree, so they pop in order.
-        let folded = if raw { None } else { folded_children(&node) };
-        for (i, child) in children.enumerate().rev() {
-            // Left out before anything is counted: a folded text or a piece of decoration is
-            // not an item a hint could promise.
-            if !raw && (folded.as_ref().is_some_and(|f| f[i]) || is_empty_decoration(&child)) {
-                continue;
-            }
-            let hidden = child.data().is_hidden();
-            let child_transform = transform * child.direct_transform();
-            // Bounds that are not finite are no bounds: such a child is never cut off, and
-            // clips nothing below it.
-            let child_bounds = child
-                .raw_bounds()
-                .and_then(|r| finite(child_transform.transform_rect_bbox(r)));
-            // A layer root starts afresh: its tree ancestors neither clip it nor rank it.
-            let (clip_here, rank_here) = match layers.root_rank(child.id()) {
-                Some(r) => (w.viewport(), r),
-                None => (child_clip, rank),
-            };
-            let outside = match (child_bounds, clip_here) {
-                (Some(b), Some(c)) if !overlaps(b, c) => Some((b, c)),
-                _ => None,
-            };
-            // A child without bounds follows its parent.
-            let cover = match child_bounds {
-                Some(b) => {
-                    let visible = clip_here.map_or(b, |c| intersect(b, c));
-                    covers.iter().position(|c| c.hides(rank_here, visible))
-                }
-                None => covered.filter(|&c| covers[c].rank > rank_here),
-            };
-            let mut child_covered = None;
-            if !raw {
-                if hidden {
-                    continue;
-                }
-                if let Some((b, c)) = outside {
-                    // A layer root is judged against the window alone: the window cuts it off.
-                    let (at, d) = match layers.root_rank(child.id()) {
-                        Some(_) => (outermost(&scopes, scope), direction(b, c)),
-                        None => cut_by(&scopes, scope, b, c),
-                    };
-                    scopes[at].cut[d] += 1;
-                    continue;
-                }
-                if let Some(c) = cover {
-                    let under = &mut scopes[scope].under;
-                    match under.iter_mut().find(|(i, _)| *i == c) {
-                        Some((_, n)) => *n += 1,
-                        None => under.push((c, 1)),
-                    }
-                    if !holders.contains(&child.id()) {
-                        continue;
-                    }
-                    child_covered = Some(c);
-                }
-            }
-            stack.push(Item::Node {
-                node: child,
-                transform: child_transform,
-                bounds: child_bounds,
-                depth: depth + 1,
-                clip: clip_here,
-                scope,
-                indent: child_indent,
-                offscreen: offscreen || outside.is_some(),
-                rank: rank_here,
-                covered: child_covered,
-            });
-        }
-    }
 }
 
 /// The windows and their trees (what `accessibility.txt` holds): no frame numbers, no timestamps, so

@@ -19,7 +19,8 @@ use super::node::num;
 use super::refs::Found;
 use winit_automation_link::{CaptureTo, Plan, Step};
 use winit_automation_protocol::{
-    Button, Command, ErrorCode, Failure, Key, KeyChord, NamedKey, Point, Target, action_name, quote,
+    Button, Command, ErrorCode, Failure, Key, KeyChord, Label, NamedKey, Point, Target,
+    action_name, quote,
 };
 
 /// How many unchanged frames make a tree settled when `--frames` is not given.
@@ -195,228 +196,280 @@ impl Live {
         command: &Command,
         hover_frame: bool,
     ) -> Result<Option<Plan>, Failure> {
-        let mut summary = String::new();
-        let mut press = None;
-        let (window, stages) = match command {
+        let plan = match command {
             Command::Click {
                 target,
                 button,
                 double,
                 ..
-            } => {
-                let aim = self.aim(target, true)?;
-                let presses = if *double { 2 } else { 1 };
-                let mut presses_and_releases = Vec::new();
-                for _ in 0..presses {
-                    presses_and_releases.push(Step::Button {
-                        button: *button,
-                        pressed: true,
-                    });
-                    presses_and_releases.push(Step::Button {
-                        button: *button,
-                        pressed: false,
-                    });
-                }
-                pointer_summary(&mut summary, &aim);
-                let _ = writeln!(
-                    summary,
-                    "button {}{}",
-                    button_name(*button),
-                    if *double { " double" } else { "" }
-                );
-                let (stages, pressing) = Self::after_move(hover_frame, &aim, presses_and_releases);
-                press = Some(self.press_check(&aim, pressing));
-                (aim.window, stages)
-            }
-            Command::Hover { target, .. } => {
-                let aim = self.aim(target, true)?;
-                pointer_summary(&mut summary, &aim);
-                (aim.window, vec![vec![move_to(&aim)]])
-            }
-            Command::Drag { from, to, .. } => {
-                let a = self.aim(from, true)?;
-                // A point is in the window where the drag starts.
-                let b = match to {
-                    Target::Point(p) => self.aim_point(a.window, *p)?,
-                    _ => self.aim(to, false)?,
-                };
-                if a.window != b.window {
-                    return Err(failure(
-                        ErrorCode::BadArgument,
-                        "a drag must start and end in the same window".to_owned(),
-                        "pick two targets in one window",
-                    ));
-                }
-                pointer_summary(&mut summary, &a);
-                let _ = writeln!(summary, "to {},{}", num(b.x), num(b.y));
-                if let Some(l) = &b.line {
-                    let _ = writeln!(summary, "to_target {l}");
-                }
-                press = Some(self.press_check(&a, 1));
-                let mut stages = vec![vec![move_to(&a)]];
-                stages.push(vec![Step::Button {
-                    button: Button::Left,
-                    pressed: true,
-                }]);
-                for i in 1..=4 {
-                    let t = f64::from(i) / 4.0;
-                    stages.push(vec![Step::Move {
-                        x: a.x + (b.x - a.x) * t,
-                        y: a.y + (b.y - a.y) * t,
-                    }]);
-                }
-                stages.push(vec![Step::Button {
-                    button: Button::Left,
-                    pressed: false,
-                }]);
-                (a.window, stages)
-            }
+            } => self.plan_click(target, *button, *double, hover_frame)?,
+            Command::Hover { target, .. } => self.plan_hover(target)?,
+            Command::Drag { from, to, .. } => self.plan_drag(from, to)?,
             Command::Scroll { target, dx, dy, .. } => {
-                let aim = self.aim(target, true)?;
-                pointer_summary(&mut summary, &aim);
-                let _ = writeln!(summary, "wheel {} {}", num(*dx), num(*dy));
-                let wheel = vec![Step::Wheel { dx: *dx, dy: *dy }];
-                (aim.window, Self::after_move(hover_frame, &aim, wheel).0)
+                self.plan_scroll(target, (*dx, *dy), hover_frame)?
             }
-            Command::Type { text, .. } => {
-                let window = default_window(&self.mirror)?;
-                self.text_focus(window)?;
-                summary.push_str("path text\n");
-                summary.push_str(&self.focus_line(window));
-                let _ = writeln!(summary, "typed {}", quote(text));
-                (window, vec![vec![Step::Text(text.clone())]])
-            }
-            Command::Fill { target, text, .. } => {
-                let (found, line) = self.node_for(target, Action::Focus)?;
-                let select_all = KeyChord::parse("ctrl+a").expect("a valid chord");
-                let _ = writeln!(summary, "path focus+select+text\ntarget {line}");
-                let _ = writeln!(summary, "typed {}", quote(text));
-                let focus = self.action_step(found, Action::Focus, None);
-                (
-                    found.window,
-                    vec![
-                        vec![focus],
-                        vec![
-                            Step::Key {
-                                chord: select_all,
-                                pressed: true,
-                            },
-                            Step::Key {
-                                chord: select_all,
-                                pressed: false,
-                            },
-                            Step::Text(text.clone()),
-                        ],
-                    ],
-                )
-            }
-            Command::Key { chords, .. } => {
-                let window = default_window(&self.mirror)?;
-                self.key_focus(window, chords)?;
-                summary.push_str("path key\n");
-                summary.push_str(&self.focus_line(window));
-                let names: Vec<String> = chords.iter().map(ToString::to_string).collect();
-                let _ = writeln!(summary, "keys {}", names.join(" "));
-                let mut steps = Vec::new();
-                for chord in chords {
-                    steps.push(Step::Key {
-                        chord: *chord,
-                        pressed: true,
-                    });
-                    steps.push(Step::Key {
-                        chord: *chord,
-                        pressed: false,
-                    });
-                }
-                (window, vec![steps])
-            }
+            Command::Type { text, .. } => self.plan_type(text)?,
+            Command::Fill { target, text, .. } => self.plan_fill(target, text)?,
+            Command::Key { chords, .. } => self.plan_keys(chords)?,
             Command::Action {
                 target,
                 action,
                 value,
                 ..
-            } => {
-                let (found, line) = self.node_for(target, *action)?;
-                let numeric = self.mirror.windows[&found.window]
-                    .tree
-                    .as_ref()
-                    .and_then(|t| t.state().node_by_id(found.node))
-                    .is_some_and(|n| {
-                        n.numeric_value().is_some()
-                            || matches!(
-                                n.role(),
-                                Role::Slider
-                                    | Role::SpinButton
-                                    | Role::ProgressIndicator
-                                    | Role::ScrollBar
-                            )
-                    });
-                let data = action_data(*action, value.as_deref(), numeric)?;
-                let _ = writeln!(
-                    summary,
-                    "path action\naction {}\ntarget {line}",
-                    action_name(*action)
-                );
-                let step = self.action_step(found, *action, data);
-                (found.window, vec![vec![step]])
-            }
-            Command::Focus { target, .. } => {
-                let (found, line) = self.node_for(target, Action::Focus)?;
-                let _ = writeln!(summary, "path action\naction focus\ntarget {line}");
-                let step = self.action_step(found, Action::Focus, None);
-                (found.window, vec![vec![step]])
-            }
-            Command::Resize { width, height, .. } => {
-                let window = default_window(&self.mirror)?;
-                let _ = writeln!(summary, "path window\nresize {width} {height}");
-                (
-                    window,
-                    vec![vec![Step::Resize {
-                        width: *width,
-                        height: *height,
-                    }]],
-                )
-            }
+            } => self.plan_action(target, *action, value.as_deref())?,
+            Command::Focus { target, .. } => self.plan_focus(target)?,
+            Command::Resize { width, height, .. } => self.plan_resize(*width, *height)?,
             Command::Screenshot { label, crop, .. } => {
-                let (window, crop) = match crop {
-                    None => (default_window(&self.mirror)?, None),
-                    Some(target) => {
-                        let (window, r) = self.visible_rect(target)?;
-                        (window, Some(r))
-                    }
-                };
-                summary.push_str("path capture\n");
-                (
-                    window,
-                    vec![vec![Step::Capture {
-                        to: CaptureTo::File(label.clone()),
-                        crop,
-                    }]],
-                )
+                self.plan_screenshot(label, crop.as_ref())?
             }
-            Command::Quit => {
-                summary.push_str("path window\nquit\n");
-                (
-                    default_window(&self.mirror).unwrap_or(0),
-                    vec![vec![Step::Quit]],
-                )
-            }
+            Command::Quit => self.plan_quit(),
             _ => return Ok(None),
         };
-        Ok(Some(Plan {
-            window,
+        Ok(Some(plan))
+    }
+
+    /// `click`: the move, then one press and release (two for `double`), checked as a press.
+    fn plan_click(
+        &mut self,
+        target: &Target,
+        button: Button,
+        double: bool,
+        hover_frame: bool,
+    ) -> Result<Plan, Failure> {
+        let aim = self.aim(target, true)?;
+        let presses = if double { 2 } else { 1 };
+        let mut presses_and_releases = Vec::new();
+        for _ in 0..presses {
+            presses_and_releases.extend(button_tap(button));
+        }
+        let mut summary = pointer_summary(&aim);
+        let _ = writeln!(
+            summary,
+            "button {}{}",
+            button_name(button),
+            if double { " double" } else { "" }
+        );
+        let (stages, pressing) = Self::after_move(hover_frame, &aim, presses_and_releases);
+        let press = Some(self.press_check(&aim, pressing));
+        Ok(Plan {
+            window: aim.window,
             stages,
             summary,
             press,
-        }))
+        })
+    }
+
+    /// `hover`: the move alone.
+    fn plan_hover(&mut self, target: &Target) -> Result<Plan, Failure> {
+        let aim = self.aim(target, true)?;
+        let summary = pointer_summary(&aim);
+        Ok(unchecked(aim.window, vec![vec![move_to(&aim)]], summary))
+    }
+
+    /// `drag`: a move, a left press, four moves to the end (each in a frame of its own) and the
+    /// release; both ends in one window, checked as a press at the start.
+    fn plan_drag(&mut self, from: &Target, to: &Target) -> Result<Plan, Failure> {
+        let a = self.aim(from, true)?;
+        // A point is in the window where the drag starts.
+        let b = match to {
+            Target::Point(p) => self.aim_point(a.window, *p)?,
+            _ => self.aim(to, false)?,
+        };
+        if a.window != b.window {
+            return Err(failure(
+                ErrorCode::BadArgument,
+                "a drag must start and end in the same window".to_owned(),
+                "pick two targets in one window",
+            ));
+        }
+        let mut summary = pointer_summary(&a);
+        let _ = writeln!(summary, "to {},{}", num(b.x), num(b.y));
+        if let Some(l) = &b.line {
+            let _ = writeln!(summary, "to_target {l}");
+        }
+        let press = Some(self.press_check(&a, 1));
+        let [down, up] = button_tap(Button::Left);
+        let mut stages = vec![vec![move_to(&a)], vec![down]];
+        for i in 1..=4 {
+            let t = f64::from(i) / 4.0;
+            stages.push(vec![Step::Move {
+                x: a.x + (b.x - a.x) * t,
+                y: a.y + (b.y - a.y) * t,
+            }]);
+        }
+        stages.push(vec![up]);
+        Ok(Plan {
+            window: a.window,
+            stages,
+            summary,
+            press,
+        })
+    }
+
+    /// `scroll`: the move, then one wheel step of `(dx, dy)`.
+    fn plan_scroll(
+        &mut self,
+        target: &Target,
+        (dx, dy): (f64, f64),
+        hover_frame: bool,
+    ) -> Result<Plan, Failure> {
+        let aim = self.aim(target, true)?;
+        let mut summary = pointer_summary(&aim);
+        let _ = writeln!(summary, "wheel {} {}", num(dx), num(dy));
+        let wheel = vec![Step::Wheel { dx, dy }];
+        let stages = Self::after_move(hover_frame, &aim, wheel).0;
+        Ok(unchecked(aim.window, stages, summary))
+    }
+
+    /// `type`: the text to the default window, refused when nothing has the focus.
+    fn plan_type(&mut self, text: &str) -> Result<Plan, Failure> {
+        let window = default_window(&self.mirror)?;
+        self.text_focus(window)?;
+        let mut summary = "path text\n".to_owned();
+        summary.push_str(&self.focus_line(window));
+        let _ = writeln!(summary, "typed {}", quote(text));
+        Ok(unchecked(
+            window,
+            vec![vec![Step::Text(text.to_owned())]],
+            summary,
+        ))
+    }
+
+    /// `fill`: focus the node (an AccessKit action), then select all and type over it.
+    fn plan_fill(&mut self, target: &Target, text: &str) -> Result<Plan, Failure> {
+        let (found, line) = self.node_for(target, Action::Focus)?;
+        let select_all = KeyChord::parse("ctrl+a").expect("a valid chord");
+        let mut summary = String::new();
+        let _ = writeln!(summary, "path focus+select+text\ntarget {line}");
+        let _ = writeln!(summary, "typed {}", quote(text));
+        let focus = self.action_step(found, Action::Focus, None);
+        let mut typing = key_tap(select_all).to_vec();
+        typing.push(Step::Text(text.to_owned()));
+        Ok(unchecked(found.window, vec![vec![focus], typing], summary))
+    }
+
+    /// `key`: each chord pressed and released in turn, in one frame.
+    fn plan_keys(&mut self, chords: &[KeyChord]) -> Result<Plan, Failure> {
+        let window = default_window(&self.mirror)?;
+        self.key_focus(window, chords)?;
+        let mut summary = "path key\n".to_owned();
+        summary.push_str(&self.focus_line(window));
+        let names: Vec<String> = chords.iter().map(ToString::to_string).collect();
+        let _ = writeln!(summary, "keys {}", names.join(" "));
+        let steps = chords.iter().flat_map(|c| key_tap(*c)).collect();
+        Ok(unchecked(window, vec![steps], summary))
+    }
+
+    /// `action`: one AccessKit action request, its VALUE read as the node's kind asks.
+    fn plan_action(
+        &mut self,
+        target: &Target,
+        action: Action,
+        value: Option<&str>,
+    ) -> Result<Plan, Failure> {
+        let (found, line) = self.node_for(target, action)?;
+        let data = action_data(action, value, self.holds_number(found))?;
+        let mut summary = String::new();
+        let _ = writeln!(
+            summary,
+            "path action\naction {}\ntarget {line}",
+            action_name(action)
+        );
+        let step = self.action_step(found, action, data);
+        Ok(unchecked(found.window, vec![vec![step]], summary))
+    }
+
+    /// Whether the node holds a number (a value, or a slider's kind of role).
+    fn holds_number(&self, found: Found) -> bool {
+        self.mirror.windows[&found.window]
+            .tree
+            .as_ref()
+            .and_then(|t| t.state().node_by_id(found.node))
+            .is_some_and(|n| {
+                n.numeric_value().is_some()
+                    || matches!(
+                        n.role(),
+                        Role::Slider | Role::SpinButton | Role::ProgressIndicator | Role::ScrollBar
+                    )
+            })
+    }
+
+    /// `focus`: the AccessKit focus action.
+    fn plan_focus(&mut self, target: &Target) -> Result<Plan, Failure> {
+        let (found, line) = self.node_for(target, Action::Focus)?;
+        let mut summary = String::new();
+        let _ = writeln!(summary, "path action\naction focus\ntarget {line}");
+        let step = self.action_step(found, Action::Focus, None);
+        Ok(unchecked(found.window, vec![vec![step]], summary))
+    }
+
+    /// `resize`: the default window's new inner size.
+    fn plan_resize(&mut self, width: u32, height: u32) -> Result<Plan, Failure> {
+        let window = default_window(&self.mirror)?;
+        let mut summary = String::new();
+        let _ = writeln!(summary, "path window\nresize {width} {height}");
+        let step = Step::Resize { width, height };
+        Ok(unchecked(window, vec![vec![step]], summary))
+    }
+
+    /// `screenshot`: a capture of the default window, or of the window a crop target is in.
+    fn plan_screenshot(&mut self, label: &Label, crop: Option<&Target>) -> Result<Plan, Failure> {
+        let (window, crop) = match crop {
+            None => (default_window(&self.mirror)?, None),
+            Some(target) => {
+                let (window, r) = self.visible_rect(target)?;
+                (window, Some(r))
+            }
+        };
+        let step = Step::Capture {
+            to: CaptureTo::File(label.clone()),
+            crop,
+        };
+        Ok(unchecked(
+            window,
+            vec![vec![step]],
+            "path capture\n".to_owned(),
+        ))
+    }
+
+    /// `quit`: to the default window, or to window 0 when none is known.
+    fn plan_quit(&self) -> Plan {
+        unchecked(
+            default_window(&self.mirror).unwrap_or(0),
+            vec![vec![Step::Quit]],
+            "path window\nquit\n".to_owned(),
+        )
     }
 }
 
+/// A plan with no press to verify.
+fn unchecked(window: u64, stages: Vec<Vec<Step>>, summary: String) -> Plan {
+    Plan {
+        window,
+        stages,
+        summary,
+        press: None,
+    }
+}
+
+/// A button's press and release.
+fn button_tap(button: Button) -> [Step; 2] {
+    [true, false].map(|pressed| Step::Button { button, pressed })
+}
+
+/// A chord's press and release.
+fn key_tap(chord: KeyChord) -> [Step; 2] {
+    [true, false].map(|pressed| Step::Key { chord, pressed })
+}
+
+/// The pointer move to the aimed point.
 fn move_to(aim: &Aim) -> Step {
     Step::Move { x: aim.x, y: aim.y }
 }
 
-fn pointer_summary(out: &mut String, aim: &Aim) {
+/// The summary's lines for a pointer gesture: the path, the point, the visible share, the target.
+fn pointer_summary(aim: &Aim) -> String {
+    let mut out = String::new();
     let _ = writeln!(out, "path pointer\nat {},{}", num(aim.x), num(aim.y));
     if let Some(percent) = aim.visible {
         let _ = writeln!(out, "visible {percent}%");
@@ -424,6 +477,7 @@ fn pointer_summary(out: &mut String, aim: &Aim) {
     if let Some(line) = &aim.line {
         let _ = writeln!(out, "target {line}");
     }
+    out
 }
 
 fn button_name(b: Button) -> &'static str {

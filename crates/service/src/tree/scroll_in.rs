@@ -5,15 +5,17 @@
 //! says what the next step is, against the tree as it is now.
 
 use accesskit::{Action, Rect};
+use accesskit_consumer::NodeRef as Node;
 
 use super::aim::live_node;
 use super::geometry::{self, intersect, is_empty, overlaps};
 use super::hints::hint_node;
 use super::live::Live;
+use super::mirror::WindowMirror;
 use super::node::num;
 use super::stack::Stack;
 use winit_automation_link::{Plan, Step};
-use winit_automation_protocol::Target;
+use winit_automation_protocol::{NodeRef, Target};
 
 /// A margin, in logical pixels, between a target brought into view and its container's edge: a
 /// row is not left half a pixel inside.
@@ -61,80 +63,18 @@ impl Live {
                 accesskit_consumer::FilterResult::Include
             })
         {
-            let (id, tree) = node.locate();
-            let step = Step::Action {
-                node: id,
-                tree,
-                action: Action::ScrollIntoView,
-                data: None,
-                widget: node.author_id().map(str::to_owned),
-            };
-            return Ok(ScrollIn {
-                plan: Plan {
-                    window: found.window,
-                    stages: vec![vec![step]],
-                    summary: String::new(),
-                    press: None,
-                },
-                line: "scrolled by its scroll_into_view action".to_owned(),
-                target: line,
-            });
+            return Ok(by_action(found.window, &node, line));
         }
-        let Some(mut bounds) = geometry::bounds(&node).filter(|b| !is_empty(*b)) else {
+        let Some(bounds) = geometry::bounds(&node).filter(|b| !is_empty(*b)) else {
             return Err("it has no area to bring in".to_owned());
         };
-        let stack = Stack::new(w);
+        let (container, bounds, rect) = cutting_container(w, &node, bounds)?;
         let k = w.units_per_logical();
-        // The outermost clipping node whose rectangle leaves the target out (the one that
-        // scrolls: `hints.rs`); when that container is cut off itself, the one that cuts it off,
-        // with the container as what to bring in.
-        let clips = stack.clips_above(w, &node);
-        let mut at = clips.len();
-        let (container, what, dx, dy) = loop {
-            let outside = |r: &Rect| !overlaps(bounds, *r);
-            let outermost = clips[..at]
-                .iter()
-                .position(|(owner, r)| owner.is_some() && outside(r));
-            let Some(i) = outermost else {
-                return Err(if clips[..at].iter().any(|(_, r)| outside(r)) {
-                    "the window cuts it off, and the window does not scroll".to_owned()
-                } else {
-                    "no container cuts it off".to_owned()
-                });
-            };
-            let (owner, rect) = clips[i];
-            let Some(owner) = owner else {
-                return Err("the window cuts it off, and the window does not scroll".to_owned());
-            };
-            let container = w
-                .tree
-                .as_ref()
-                .and_then(|t| t.state().node_by_id(owner))
-                .ok_or("its container is gone")?;
-            // A container cut off itself is brought in first, by the container around it.
-            let outer = clips[..i].iter().map(|(_, r)| *r).reduce(intersect);
-            if is_empty(outer.map_or(rect, |o| intersect(rect, o))) {
-                bounds = geometry::bounds(&container).unwrap_or(rect);
-                at = i;
-                continue;
-            }
-            let dx = distance(bounds.x0, bounds.x1, rect.x0, rect.x1, MARGIN * k) / k;
-            let dy = distance(bounds.y0, bounds.y1, rect.y0, rect.y1, MARGIN * k) / k;
-            let what = hint_node(&mut self.refs, found.window, &container);
-            break (self.refs.mint(found.window, &container), what, dx, dy);
-        };
-        // The wheel turns where a pointer aimed at the container lands, by the pointer verbs'
-        // own rule (`aim.rs`): its visible part, stepping around what lies on top of it.
-        let aim = self
-            .aim(&Target::Ref(container), true)
-            .map_err(|f| format!("its container cannot take the wheel: {}", f.message))?;
-        let to = Step::Move { x: aim.x, y: aim.y };
-        let wheel = Step::Wheel { dx, dy };
-        let stages = if hover_frame {
-            vec![vec![to], vec![wheel]]
-        } else {
-            vec![vec![to, wheel]]
-        };
+        let dx = distance(bounds.x0, bounds.x1, rect.x0, rect.x1, MARGIN * k) / k;
+        let dy = distance(bounds.y0, bounds.y1, rect.y0, rect.y1, MARGIN * k) / k;
+        let what = hint_node(&mut self.refs, found.window, &container);
+        let container = self.refs.mint(found.window, &container);
+        let stages = self.wheel_over(container, (dx, dy), hover_frame)?;
         Ok(ScrollIn {
             plan: Plan {
                 window: found.window,
@@ -145,6 +85,93 @@ impl Live {
             line: format!("scrolled {what} by {},{}", num(dx), num(dy)),
             target: line,
         })
+    }
+
+    /// The stages of a wheel turn by `(dx, dy)` over a container.
+    fn wheel_over(
+        &mut self,
+        container: NodeRef,
+        (dx, dy): (f64, f64),
+        hover_frame: bool,
+    ) -> Result<Vec<Vec<Step>>, String> {
+        // The wheel turns where a pointer aimed at the container lands, by the pointer verbs'
+        // own rule (`aim.rs`): its visible part, stepping around what lies on top of it.
+        let aim = self
+            .aim(&Target::Ref(container), true)
+            .map_err(|f| format!("its container cannot take the wheel: {}", f.message))?;
+        let to = Step::Move { x: aim.x, y: aim.y };
+        let wheel = Step::Wheel { dx, dy };
+        Ok(if hover_frame {
+            vec![vec![to], vec![wheel]]
+        } else {
+            vec![vec![to, wheel]]
+        })
+    }
+}
+
+/// The step that asks the app to show the node itself: its `scroll_into_view` action.
+fn by_action(window: u64, node: &Node<'_>, line: String) -> ScrollIn {
+    let (id, tree) = node.locate();
+    let step = Step::Action {
+        node: id,
+        tree,
+        action: Action::ScrollIntoView,
+        data: None,
+        widget: node.author_id().map(str::to_owned),
+    };
+    ScrollIn {
+        plan: Plan {
+            window,
+            stages: vec![vec![step]],
+            summary: String::new(),
+            press: None,
+        },
+        line: "scrolled by its scroll_into_view action".to_owned(),
+        target: line,
+    }
+}
+
+/// The container to turn the wheel over, what it brings in (the node's `bounds`, or a container
+/// cut off itself) and the container's clip rectangle.
+fn cutting_container<'a>(
+    w: &'a WindowMirror,
+    node: &Node<'_>,
+    mut bounds: Rect,
+) -> Result<(Node<'a>, Rect, Rect), String> {
+    // The outermost clipping node whose rectangle leaves the target out (the one that
+    // scrolls: `hints.rs`); when that container is cut off itself, the one that cuts it off,
+    // with the container as what to bring in.
+    let clips = Stack::new(w).clips_above(w, node);
+    let mut at = clips.len();
+    loop {
+        let outside = |r: &Rect| !overlaps(bounds, *r);
+        let outermost = clips[..at]
+            .iter()
+            .position(|(owner, r)| owner.is_some() && outside(r));
+        let Some(i) = outermost else {
+            return Err(if clips[..at].iter().any(|(_, r)| outside(r)) {
+                "the window cuts it off, and the window does not scroll".to_owned()
+            } else {
+                "no container cuts it off".to_owned()
+            });
+        };
+        let (owner, rect) = clips[i];
+        let Some(owner) = owner else {
+            return Err("the window cuts it off, and the window does not scroll".to_owned());
+        };
+        let container = w
+            .tree
+            .as_ref()
+            .and_then(|t| t.state().node_by_id(owner))
+            .ok_or("its container is gone")?;
+        // A container cut off itself is brought in first, by the container around it.
+        let outer = clips[..i].iter().map(|(_, r)| *r).reduce(intersect);
+        if is_empty(outer.map_or(rect, |o| intersect(rect, o))) {
+            bounds = geometry::bounds(&container).unwrap_or(rect);
+            at = i;
+            continue;
+        }
+        return Ok((container, bounds, rect));
     }
 }
 
