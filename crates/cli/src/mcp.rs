@@ -25,7 +25,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use winit_automation_client::Client;
 use winit_automation_protocol::{
-    ClientCode, Coded, Command, Outcome, Response, Token, Verb, quote, tokenize,
+    ClientCode, Coded, Command, NodeLine, Outcome, Response, Verb, quote,
 };
 
 mod call;
@@ -87,36 +87,39 @@ fn refused(e: &dyn Coded) -> CallToolResult {
     failed(e.code().as_str(), &e.message(), e.hint().as_deref(), "")
 }
 
-/// An action's answer as short as `snapshot -i`: node lines (`@e..`, and diff lines `target @e..`,
-/// `+ @e..`, `~ @e..`) without their `bounds=` and `actions=` fields, which `get` gives on
-/// request. Lines are taken apart with the protocol's lexer and written back token by token, so
-/// every other field, and text inside quotes, is kept as it is.
+/// An action's answer as short as `snapshot -i`: node lines (`@e..`, and lines that carry one after
+/// a word: `target @e..`, `+ @e..`, `~ @e..`) without their `bounds=` and `actions=` fields, which
+/// `get` gives on request. Each line is read as a [`NodeLine`] (after its leading word, if it has
+/// one) and written back without those two fields, so every other field, and text inside quotes,
+/// is kept as it is; a line that is no node line is kept whole.
 fn compact(body: &str) -> String {
     let mut out = String::with_capacity(body.len());
     for line in body.lines() {
         let rest = line.trim_start();
         let indent = &line[..line.len() - rest.len()];
-        let tokens = match tokenize(rest) {
-            Ok(t)
-                if t.iter()
-                    .take(2)
-                    .any(|t| t.quoted.is_none() && t.bare.starts_with("@e")) =>
-            {
-                t
-            }
-            _ => {
-                out.push_str(line);
-                out.push('\n');
-                continue;
-            }
+        let (word, node) = match NodeLine::parse(rest) {
+            Some(node) => ("", Some(node)),
+            None => match rest.split_once(' ') {
+                Some((word, tail)) => (word, NodeLine::parse(tail)),
+                None => ("", None),
+            },
         };
-        let kept: Vec<String> = tokens
-            .iter()
-            .filter(|t| !(t.bare.starts_with("bounds=") || t.bare.starts_with("actions=")))
-            .map(Token::written)
-            .collect();
+        let Some(node) = node else {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        };
+        let short = NodeLine {
+            bounds: None,
+            actions: Vec::new(),
+            ..node
+        };
         out.push_str(indent);
-        out.push_str(&kept.join(" "));
+        if !word.is_empty() {
+            out.push_str(word);
+            out.push(' ');
+        }
+        out.push_str(&short.to_string());
         out.push('\n');
     }
     out
@@ -284,6 +287,15 @@ mod tests {
         assert_eq!(
             compact(body),
             "frame 12\npath pointer\ntarget @e6 button \"Submit\"\nhit verified\n~ @e3 textbox \"Name\" value=\"a bounds=1 \\\" x\" focused\n+ @e9 text value=\"Done\"\n[2 items below]\n"
+        );
+    }
+
+    #[test]
+    fn quoted_text_that_looks_like_a_node_line_or_a_field_is_kept() {
+        let body = "warning \"@e3 button bounds=1,2,3x4\"\n  @e5 button \"a @e9 b\" value=\"actions=x bounds=1,2,3x4\" bounds=1,2,3x4 actions=click\n- @e7 text \"@e1 bounds=0,0,1x1\"\n";
+        assert_eq!(
+            compact(body),
+            "warning \"@e3 button bounds=1,2,3x4\"\n  @e5 button \"a @e9 b\" value=\"actions=x bounds=1,2,3x4\"\n- @e7 text \"@e1 bounds=0,0,1x1\"\n"
         );
     }
 }

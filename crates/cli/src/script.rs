@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use winit_automation_client::{Client, ClientError};
 use winit_automation_protocol::{
-    Command, JournalAnswer, NodeLine, NodeRef, NodeValue, Response, Side, TraceCommand, quote,
-    response_file,
+    Command, FindAnswer, JournalAnswer, NodeLine, NodeRef, NodeValue, Response, Selector, Side,
+    Term, TraceCommand, quote, response_file,
 };
 use winit_automation_testing::script::{RunOptions, Script, is_replayed};
 
@@ -290,7 +290,7 @@ impl Recorder<'_> {
             }
             lines.push(line);
         }
-        let gone: Vec<String> = self
+        let gone: Vec<Selector> = self
             .tree
             .iter()
             .filter(|n| !is.contains(&n.r#ref))
@@ -298,8 +298,12 @@ impl Recorder<'_> {
             .collect();
         for selector in gone {
             // Out of the interactive view is not gone: it may be scrolled away or under a modal.
-            let r = self.send(&format!("find {selector}"))?;
-            if r.body().starts_with("matches 0") {
+            let find = Command::Find {
+                selector: selector.clone(),
+            };
+            let r = self.send(&find.to_line())?;
+            let none = r.is_ok() && FindAnswer::parse(r.body()).is_ok_and(|f| f.is_empty());
+            if none {
                 lines.push(format!("expect gone {selector}"));
             }
         }
@@ -323,16 +327,22 @@ impl Recorder<'_> {
 /// The selector an `expect` names a node by: `role=R name="N"`, or `role=R text="V"` for a node
 /// with no name but a text value (egui puts a label's text there); `None` for a node with neither
 /// (a number is no text: `text=` does not match it).
-fn selector_of(node: &NodeLine) -> Option<String> {
-    if !node.name.is_empty() {
-        return Some(format!("role={} name={}", node.role, quote(&node.name)));
-    }
-    let text = node
-        .value
-        .as_ref()
-        .and_then(NodeValue::as_text)
-        .filter(|v| !v.is_empty())?;
-    Some(format!("role={} text={}", node.role, quote(text)))
+fn selector_of(node: &NodeLine) -> Option<Selector> {
+    let role = Term::Role(node.role.clone());
+    let named = if !node.name.is_empty() {
+        Term::Name(node.name.clone())
+    } else {
+        let text = node
+            .value
+            .as_ref()
+            .and_then(NodeValue::as_text)
+            .filter(|v| !v.is_empty())?;
+        Term::Text(text.to_owned())
+    };
+    Some(Selector {
+        terms: vec![role, named],
+        nth: None,
+    })
 }
 
 /// Whether two lines of one node say the same but for where it is and what it can do.
@@ -488,12 +498,13 @@ mod tests {
 
     #[test]
     fn labels_are_named_by_their_text_and_numbers_are_not_text() {
+        let written = |text: &str| selector_of(&line(text)).map(|s| s.to_string());
         assert_eq!(
-            selector_of(&line("@e3 text value=\"Hello, Ada\"")).as_deref(),
+            written("@e3 text value=\"Hello, Ada\"").as_deref(),
             Some("role=text text=\"Hello, Ada\"")
         );
         assert_eq!(
-            selector_of(&line("@e8 text \"Status\" value=\"Ready\"")).as_deref(),
+            written("@e8 text \"Status\" value=\"Ready\"").as_deref(),
             Some("role=text name=\"Status\"")
         );
         assert_eq!(selector_of(&line("@e5 slider value=50")), None);

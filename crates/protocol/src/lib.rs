@@ -47,8 +47,8 @@ pub use key::{Key, KeyChord, Modifiers, NamedKey};
 pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
 pub use lines::write_logical;
 pub use lines::{
-    DragEnd, JournalAnswer, JournalEntry, JournalTarget, NodeLine, NodeValue, ScreenshotAnswer,
-    Toggled,
+    DragEnd, FindAnswer, JournalAnswer, JournalEntry, JournalTarget, NodeLine, NodeValue, Quality,
+    ScreenshotAnswer, SnapshotHeader, Toggled,
 };
 pub use names::{
     ACCESSIBILITY_FILE, LOCK_FILE, Label, READY_FILE, SNAPSHOT_FILE, TEMP_PREFIX, WINDOWS_FILE,

@@ -87,7 +87,7 @@ impl Service {
                 self.reply_with(seq, verb, result);
             }
             Command::Find { selector } => {
-                let body = self.trees.find(selector);
+                let body = self.trees.find(selector).to_string();
                 self.answer(Response::ok(seq, Some(verb), body));
             }
             Command::Get { target } => {

@@ -4,7 +4,7 @@
 use super::app::App;
 use super::node::Node;
 use super::query::By;
-use winit_automation_protocol::{Command, NodeLine};
+use winit_automation_protocol::{Command, FindAnswer};
 
 impl App {
     /// Every node that matches, in tree order (none is fine).
@@ -14,7 +14,12 @@ impl App {
             panic!("a query needs at least one term: By::role(..), By::name(..), ...");
         };
         let body = self.ok_command(&Command::Find { selector });
-        NodeLine::all(&body)
+        let found = match FindAnswer::parse(&body) {
+            Ok(found) => found,
+            Err(e) => panic!("the answer to `find` does not read: {}\n{body}", e.message),
+        };
+        found
+            .matches
             .into_iter()
             .map(|line| Node { app: self, line })
             .collect()

@@ -13,7 +13,9 @@ use super::app::App;
 use super::failure::coded;
 use winit_automation_client::Client;
 use winit_automation_protocol::DIR_ENV;
-use winit_automation_protocol::{ClientCode, Code, Coded, Command, SnapshotOptions, TraceCommand};
+use winit_automation_protocol::{
+    ClientCode, Code, Coded, Command, Quality, SnapshotHeader, SnapshotOptions, TraceCommand,
+};
 
 /// How long [`Spawn::start`] waits for the app's first tree by default.
 pub const DEFAULT_STARTUP: Duration = Duration::from_secs(60);
@@ -401,7 +403,9 @@ impl App {
                         if !wait_for_tree {
                             return Ok(());
                         }
-                        if r.body().contains("quality=healthy") {
+                        let healthy = SnapshotHeader::of(r.body())
+                            .is_ok_and(|h| h.quality == Quality::Healthy);
+                        if healthy {
                             // The first tree may be a first frame only: egui, for one, shows
                             // its windows from the second. Queries right after `start` see the
                             // UI once it has stopped changing (an app that never does is

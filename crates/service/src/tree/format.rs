@@ -247,7 +247,8 @@ pub(crate) fn windows(mirror: &Mirror) -> String {
 }
 
 /// The quality verdict and its warning lines.
-pub(crate) fn quality(mirror: &Mirror) -> (&'static str, String) {
+pub(crate) fn quality(mirror: &Mirror) -> (winit_automation_protocol::Quality, String) {
+    use winit_automation_protocol::Quality;
     let mut warnings = String::new();
     if mirror.windows.is_empty() {
         warnings.push_str(
@@ -276,7 +277,12 @@ pub(crate) fn quality(mirror: &Mirror) -> (&'static str, String) {
         }
     }
     let sparse = mirror.windows.is_empty() || mirror.windows.values().any(|w| w.is_sparse());
-    (if sparse { "sparse" } else { "healthy" }, warnings)
+    let verdict = if sparse {
+        Quality::Sparse
+    } else {
+        Quality::Healthy
+    };
+    (verdict, warnings)
 }
 
 /// Every field of one node, for `get`.

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use std::time::{Duration, Instant};
 
 use winit_automation_link::GpuInfo;
-use winit_automation_protocol::{SnapshotOptions, quote};
+use winit_automation_protocol::{NodeRef, SnapshotOptions, quote};
 
 /// Frame intervals for the metrics line.
 #[derive(Default)]
@@ -210,7 +210,7 @@ pub(crate) fn diff(old: &str, new: &str) -> String {
             .map(|l| {
                 let t = l.trim_start();
                 let key = match t.split_once(' ') {
-                    Some((r, _)) if r.starts_with("@e") => r.to_owned(),
+                    Some((r, _)) if NodeRef::parse(r).is_some() => r.to_owned(),
                     _ => {
                         let n = seen.entry(l).or_insert(0);
                         *n += 1;

@@ -43,7 +43,8 @@ use refs::Found;
 pub(crate) use scroll_in::ScrollIn;
 use winit_automation_link::{Plan, PressCheck, SceneChange};
 use winit_automation_protocol::{
-    Command, ErrorCode, Failure, JournalTarget, PROTOCOL_VERSION, Selector, SnapshotOptions, Target,
+    Command, ErrorCode, Failure, FindAnswer, JournalTarget, PROTOCOL_VERSION, Selector,
+    SnapshotHeader, SnapshotOptions, Target,
 };
 
 /// Everything the service thread knows about the app's trees.
@@ -95,12 +96,15 @@ impl Trees {
         self.history.frame_ended(at);
     }
 
+    /// The header line (with its newline) and the warning lines of a snapshot taken now.
     fn header(&self, frame: u64) -> (String, String) {
-        let (verdict, warnings) = format::quality(&self.live.mirror);
-        (
-            format!("snapshot frame={frame} protocol={PROTOCOL_VERSION} quality={verdict}\n"),
-            warnings,
-        )
+        let (quality, warnings) = format::quality(&self.live.mirror);
+        let header = SnapshotHeader {
+            frame,
+            protocol: PROTOCOL_VERSION,
+            quality,
+        };
+        (format!("{header}\n"), warnings)
     }
 
     fn metrics(&self, frame: u64) -> String {
@@ -147,19 +151,15 @@ impl Trees {
         format::windows(&self.live.mirror)
     }
 
-    /// The answer to `find`: `matches N`, then one line per match.
-    pub fn find(&mut self, selector: &Selector) -> String {
+    /// The answer to `find`: the line of each match (minting its ref), in tree order. Its
+    /// `Display` is the answer's text (`matches N`, then one line per match).
+    pub fn find(&mut self, selector: &Selector) -> FindAnswer<String> {
         let all = resolve::find_all(&self.live.mirror, selector);
         let all = match selector.nth {
             Some(n) => all.get(n).copied().into_iter().collect(),
             None => all,
         };
-        let mut out = format!("matches {}\n", all.len());
-        for f in all {
-            out.push_str(&self.live.node_line(f));
-            out.push('\n');
-        }
-        out
+        FindAnswer::new(all.into_iter().map(|f| self.live.node_line(f)).collect())
     }
 
     /// The answer to `get`.
@@ -168,11 +168,10 @@ impl Trees {
         Ok(format::details(&self.live.mirror, &mut self.live.refs, f))
     }
 
-    /// For `wait`: `Some(answer)` once the condition holds.
-    pub fn wait_check(&mut self, selector: &Selector, gone: bool) -> Option<String> {
+    /// For `wait`: `Some(the find answer)` once the condition holds.
+    pub fn wait_check(&mut self, selector: &Selector, gone: bool) -> Option<FindAnswer<String>> {
         let found = self.find(selector);
-        let none = found.starts_with("matches 0\n");
-        (none == gone).then_some(found)
+        (found.is_empty() == gone).then_some(found)
     }
 
     /// The failure of a `wait` that timed out.
@@ -191,7 +190,7 @@ impl Trees {
             ),
             "raise --timeout, or check the selector against a fresh snapshot",
         )
-        .with_body(now)
+        .with_body(now.to_string())
     }
 
     /// The tree text that `--settle` (and a trace) diffs against: the regular projection of
@@ -362,10 +361,9 @@ mod tests {
     }
 
     fn refs_of(text: &str) -> Vec<String> {
-        text.lines()
-            .filter_map(|l| l.trim_start().split(' ').next())
-            .filter(|t| t.starts_with("@e"))
-            .map(str::to_owned)
+        winit_automation_protocol::NodeLine::all(text)
+            .into_iter()
+            .map(|n| n.r#ref.to_string())
             .collect()
     }
 
@@ -393,6 +391,103 @@ mod tests {
         assert!(
             text.contains(" adapter=\"llvmpipe (LLVM 15)\" backend=vulkan device=cpu\n"),
             "{text}"
+        );
+    }
+
+    /// One window holding two buttons named "OK" under its root.
+    fn two_buttons() -> Trees {
+        let mut trees = Trees::default();
+        trees.apply(SceneChange::State(
+            1,
+            WindowState {
+                title: "t".into(),
+                width: 640.0,
+                height: 480.0,
+                scale_factor: 1.0,
+                focused: true,
+            },
+        ));
+        let mut root = Node::new(Role::Window);
+        root.set_children(vec![NodeId(1), NodeId(2)]);
+        let button = |y: f64| {
+            let mut n = Node::new(Role::Button);
+            n.set_label("OK");
+            n.set_bounds(Rect::new(10.0, y, 90.0, y + 20.0));
+            n.add_action(Action::Click);
+            n
+        };
+        trees.apply(SceneChange::Update(
+            1,
+            TreeUpdate {
+                nodes: vec![
+                    (NodeId(0), root),
+                    (NodeId(1), button(10.0)),
+                    (NodeId(2), button(40.0)),
+                ],
+                tree: Some(TreeInfo::new(NodeId(0))),
+                tree_id: TreeId::ROOT,
+                focus: NodeId(0),
+            },
+        ));
+        trees
+    }
+
+    #[test]
+    fn the_snapshot_header_is_written_from_its_value() {
+        let mut empty = Trees::default();
+        let text = empty.snapshot(&SnapshotOptions::default(), 4).unwrap();
+        let header = SnapshotHeader::of(&text).unwrap();
+        assert_eq!(
+            header,
+            SnapshotHeader {
+                frame: 4,
+                protocol: PROTOCOL_VERSION,
+                quality: winit_automation_protocol::Quality::Sparse,
+            }
+        );
+        assert!(
+            text.starts_with(&format!(
+                "snapshot frame=4 protocol={PROTOCOL_VERSION} quality=sparse\nwarning "
+            )),
+            "{text}"
+        );
+        let text = two_buttons()
+            .snapshot(&SnapshotOptions::default(), 9)
+            .unwrap();
+        assert_eq!(
+            SnapshotHeader::of(&text).unwrap().quality,
+            winit_automation_protocol::Quality::Healthy,
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn find_answers_a_value_that_wait_checks_and_writes_once() {
+        let mut trees = two_buttons();
+        let ok = Selector::parse("role=button name=OK").unwrap();
+        let found = trees.find(&ok);
+        assert_eq!(found.len(), 2);
+        let written = found.to_string();
+        assert!(written.starts_with("matches 2\n@e"), "{written}");
+        let parsed = FindAnswer::parse(&written).unwrap();
+        assert_eq!(parsed.matches.len(), 2);
+        assert_eq!(parsed.matches[1].name, "OK");
+        // The lines the answer holds are the node lines it writes.
+        let lines: Vec<String> = parsed.matches.iter().map(ToString::to_string).collect();
+        assert_eq!(found.matches, lines);
+        let second = Selector::parse("role=button name=OK nth=1").unwrap();
+        assert_eq!(trees.find(&second).matches, lines[1..]);
+        // `wait` holds once it matches; `wait --gone` once it does not.
+        assert_eq!(trees.wait_check(&ok, false).map(|f| f.len()), Some(2));
+        assert!(trees.wait_check(&ok, true).is_none());
+        let none = Selector::parse("role=button name=Cancel").unwrap();
+        assert!(trees.wait_check(&none, false).is_none());
+        let gone = trees.wait_check(&none, true).unwrap();
+        assert_eq!(gone.to_string(), "matches 0\n");
+        let timeout = trees.wait_timeout(&ok, true, Duration::from_millis(5));
+        assert_eq!(
+            timeout.body, written,
+            "the timeout's body is the find answer"
         );
     }
 

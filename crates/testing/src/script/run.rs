@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crate::compare::{Rgba, check_reference_with, update_requested};
 use winit_automation_client::{Client, ClientError, screenshot_path};
 use winit_automation_protocol::{
-    Coded, Command, Label, NodeLine, NodeValue, Selector, Verb, quote,
+    Coded, Command, FindAnswer, Label, NodeLine, NodeValue, Selector, Verb, quote,
 };
 
 use super::parse::*;
@@ -174,7 +174,16 @@ pub(super) fn check(
                 let r = client.send(&Command::Find {
                     selector: selector.clone(),
                 })?;
-                let found = NodeLine::all(r.body());
+                if let Some(refusal) = r.error_text() {
+                    return Err(refused(format!(
+                        "`find {selector}` was refused:\n{refusal}"
+                    )));
+                }
+                let found = FindAnswer::parse(r.body())
+                    .map_err(|e| {
+                        refused(format!("the answer to `find` does not read: {}", e.message))
+                    })?
+                    .matches;
                 if let Some(hit) = found.iter().find(|n| fits(n, value, states)) {
                     return Ok(hit.to_string());
                 }
