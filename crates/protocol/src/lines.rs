@@ -7,8 +7,8 @@
 //!
 //! `Display` writes exactly the bytes the app writes, and `parse` reads them back:
 //! `parse(write(x)) == x` for every value (tests/protocol/props.rs, and each file's own tests).
-//! Fields and lines this version
-//! does not know (a newer app's) are skipped, so a reader keeps working against a newer app.
+//! Fields and lines this version does not know (a newer app's) are skipped, so a reader keeps
+//! working against a newer app.
 //!
 //! The snapshot formatter (`tree/format.rs`) writes node lines itself, without a [`NodeLine`] per
 //! node (a snapshot of 10,000 nodes has a budget); a test there pins that its lines parse here and
