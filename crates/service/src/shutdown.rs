@@ -11,15 +11,15 @@ impl Service {
     /// Answers everything still owed, then removes `ready.txt`.
     pub(super) fn shutdown(&mut self) {
         self.stopping = true;
-        while let Ok(reply) = self.link.replies.try_recv() {
+        while let Ok(reply) = self.link.ends().replies.try_recv() {
             self.jobs.replied(reply);
         }
         self.write_replies(true);
         // Screenshots already copied out of their frame are written.
-        for job in std::mem::take(&mut self.deferred_captures) {
+        for job in self.tracing.take_deferred() {
             self.capture(job);
         }
-        while let Ok(job) = self.link.captures.try_recv() {
+        while let Ok(job) = self.link.ends().captures.try_recv() {
             self.capture(job);
         }
         for (seq, job) in self.jobs.drain() {

@@ -11,9 +11,7 @@ use super::jobs::{Job, PendingJournal, PendingWait, Settling};
 use crate::tree::diff;
 use crate::tree::plan::DEFAULT_SETTLE_FRAMES;
 use winit_automation_dropbox::screenshots;
-use winit_automation_protocol::{
-    Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Verb, quote,
-};
+use winit_automation_protocol::{Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Verb};
 
 /// How long `wait` and `settle` wait when the command names no `--timeout`.
 pub(crate) const DEFAULT_WAIT: Duration =
@@ -24,7 +22,7 @@ impl Service {
     /// `app_error` answer; the service thread keeps running.
     pub(super) fn serve(&mut self, seq: u64, command: &Command) {
         let verb = command.verb();
-        let answered = self.answered;
+        let answered = self.session.answered();
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.serve_inner(seq, command);
         }));
@@ -37,7 +35,7 @@ impl Service {
                 // A `wait` that was pending, say.
                 Some(_) => true,
                 // Never inserted (`status`), or the panic came after the answer.
-                None => self.answered == answered,
+                None => self.session.answered() == answered,
             };
             if owed {
                 let failure = super::internal_error(&format!("answering {verb}"), &*panic);
@@ -58,22 +56,7 @@ impl Service {
         }
         match command {
             Command::Status => {
-                let body = format!(
-                    "protocol {PROTOCOL_VERSION}\napp {}\npid {}\ncrate_version {}\nstarted_unix_ms {}\nuptime_ms {}\nframe {}\nqueue {}\nin_flight {}\nin_flight_ms {}\nanswered {}\nwatch {}\n",
-                    quote(&self.cfg.app_name),
-                    std::process::id(),
-                    quote(env!("CARGO_PKG_VERSION")),
-                    self.started_unix_ms,
-                    self.started.elapsed().as_millis(),
-                    self.published(),
-                    self.on_disk,
-                    self.jobs.in_flight(),
-                    self.jobs
-                        .forwarded_since()
-                        .map_or(0, |since| since.elapsed().as_millis()),
-                    self.answered,
-                    if self.watching { "inotify" } else { "poll" },
-                );
+                let body = self.status_body();
                 self.answer(Response::ok(seq, Some(verb), body));
             }
             Command::Windows => {
@@ -166,17 +149,10 @@ impl Service {
             .into_answer()
     }
 
-    fn reply_with(&mut self, seq: u64, verb: Verb, result: Result<String, Failure>) {
-        match result {
-            Ok(body) => self.answer(Response::ok(seq, Some(verb), body)),
-            Err(failure) => self.fail(seq, Some(verb), failure),
-        }
-    }
-
     /// Answers the waits whose condition now holds (checked only when the trees changed) or whose
     /// time is up.
     pub(super) fn check_waits(&mut self) {
-        let changed = std::mem::take(&mut self.trees_changed_for_waits);
+        let changed = self.changes.take_for_waits();
         let now = Instant::now();
         for seq in self.jobs.seqs(|j| matches!(j, Job::Waiting(_))) {
             self.check_wait(seq, now, changed);
@@ -257,7 +233,7 @@ impl Service {
         if settling.is_empty() {
             return false;
         }
-        let answered = self.answered;
+        let answered = self.session.answered();
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.check_settles_inner(&settling);
         }));
@@ -269,7 +245,7 @@ impl Service {
                 }
             }
         }
-        self.answered != answered
+        self.session.answered() != answered
     }
 
     fn check_settles_inner(&mut self, seqs: &[u64]) {
@@ -286,7 +262,7 @@ impl Service {
             let last_change = if animating {
                 published
             } else {
-                self.last_change
+                self.changes.last_change()
             };
             let Some(s) = self.jobs.settling_mut(seq) else {
                 continue;

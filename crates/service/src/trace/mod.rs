@@ -12,6 +12,8 @@ mod frames;
 mod html;
 mod serve;
 
+pub(crate) use serve::Tracing;
+
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
