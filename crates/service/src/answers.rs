@@ -30,16 +30,16 @@ impl Service {
     /// trace its step.
     fn journal_and_write(&mut self, response: Response) {
         let traced = match self.journal.answered(&response) {
-            Some((entry, read_at)) if self.tracing.is_running() => Some((entry.clone(), read_at)),
+            Some(a) if self.tracing.is_running() => Some((a.entry.clone(), a.command, a.read_at)),
             _ => None,
         };
         match traced {
             // The client has its answer first; the trace's work comes after (and the frame it
             // asks for still goes out before the next command is read).
-            Some((entry, read_at)) => {
+            Some((entry, command, read_at)) => {
                 let copy = response.clone();
                 self.write_answer(response);
-                self.trace_answered(&entry, read_at, &copy);
+                self.trace_answered(&entry, &command, read_at, &copy);
             }
             None => self.write_answer(response),
         }

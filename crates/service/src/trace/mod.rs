@@ -176,6 +176,7 @@ impl Trace {
     pub fn answered(
         &mut self,
         entry: &JournalEntry,
+        command: &Command,
         read_at: Instant,
         answered_at: Instant,
         response: &Response,
@@ -217,7 +218,7 @@ impl Trace {
         self.text_bytes += text;
         let ms = |at: Instant| at.saturating_duration_since(self.started).as_secs_f64() * 1000.0;
         let boxes = aimed.as_ref().map(|a| a.boxes.as_slice()).unwrap_or(&[]);
-        let targets = targets_of(entry)
+        let targets = targets_of(entry, command)
             .into_iter()
             .enumerate()
             .map(|(i, (end, selector))| Target {
@@ -292,10 +293,7 @@ impl Trace {
 
 /// The targets of an entry's command, in `Command::action_targets` order, each named by the
 /// selector its ref or point resolved to (the journal's), else by the command's own selector.
-fn targets_of(entry: &JournalEntry) -> Vec<(Option<DragEnd>, String)> {
-    let Ok(command) = Command::parse(&entry.line) else {
-        return Vec::new();
-    };
+fn targets_of(entry: &JournalEntry, command: &Command) -> Vec<(Option<DragEnd>, String)> {
     let drag = matches!(command, Command::Drag { .. });
     command
         .action_targets()

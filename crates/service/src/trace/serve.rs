@@ -211,11 +211,12 @@ impl Service {
         );
     }
 
-    /// Command `seq` was answered (its journal entry, read at `read_at`): the trace takes the
+    /// Command `seq` was answered (its journal entry and `command`, read at `read_at`): the trace takes the
     /// step, and asks for the frame after it when it keeps frames.
     pub(crate) fn trace_answered(
         &mut self,
         entry: &JournalEntry,
+        command: &Command,
         read_at: Instant,
         response: &Response,
     ) {
@@ -230,7 +231,8 @@ impl Service {
         let Some(trace) = self.tracing.running.as_mut() else {
             return;
         };
-        let Some((step, window)) = trace.answered(entry, read_at, answered_at, response, tree)
+        let Some((step, window)) =
+            trace.answered(entry, command, read_at, answered_at, response, tree)
         else {
             return;
         };
