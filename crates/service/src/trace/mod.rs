@@ -188,26 +188,7 @@ impl Trace {
             .position(|(s, _)| *s == response.seq)
             .and_then(|i| self.aimed.remove(i))
             .map(|(_, a)| a);
-        let mut diff = Vec::new();
-        let mut diff_bytes = 0;
-        let changes = if tree == self.tree {
-            String::new()
-        } else {
-            crate::tree::diff(&self.tree, &tree)
-        };
-        for l in changes.lines() {
-            let mut chars = l.chars();
-            let Some(tag @ ('+' | '-' | '~')) = chars.next() else {
-                continue;
-            };
-            let line = chars.as_str().trim_start();
-            if diff_bytes + line.len() > STEP_TEXT {
-                diff.push(('~', "... (the rest of the diff is not kept)".to_owned()));
-                break;
-            }
-            diff_bytes += line.len();
-            diff.push((tag, line.to_owned()));
-        }
+        let (diff, diff_bytes) = step_diff(&self.tree, &tree);
         self.tree = tree;
         let answer = cut(response.to_text());
         let text = answer.len() + diff_bytes;
@@ -308,6 +289,31 @@ fn targets_of(entry: &JournalEntry, command: &Command) -> Vec<(Option<DragEnd>, 
             (end, named.unwrap_or_else(|| target.to_string()))
         })
         .collect()
+}
+
+/// The tree's changes from `before` to `after` as a step keeps them (`+`, `-`, `~` and the
+/// line), cut at [`STEP_TEXT`] bytes with a line that says so, and the bytes kept.
+/// `crate::tree::diff` gives them as text, one tagged line each, which is read back here.
+fn step_diff(before: &str, after: &str) -> (Vec<(char, String)>, usize) {
+    let mut diff = Vec::new();
+    let mut diff_bytes = 0;
+    if before == after {
+        return (diff, diff_bytes);
+    }
+    for l in crate::tree::diff(before, after).lines() {
+        let mut chars = l.chars();
+        let Some(tag @ ('+' | '-' | '~')) = chars.next() else {
+            continue;
+        };
+        let line = chars.as_str().trim_start();
+        if diff_bytes + line.len() > STEP_TEXT {
+            diff.push(('~', "... (the rest of the diff is not kept)".to_owned()));
+            break;
+        }
+        diff_bytes += line.len();
+        diff.push((tag, line.to_owned()));
+    }
+    (diff, diff_bytes)
 }
 
 /// A step's answer, cut to [`STEP_TEXT`] bytes (at a character boundary) with a line that says so.
