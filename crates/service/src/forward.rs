@@ -1,18 +1,31 @@
 //! Carrying an app-side action out: planning it against the trees and sending its order to the
 //! render side, or taking its turn again later while its target is waited for (`--wait`,
-//! `actionable.rs`) or scrolled into view (`scroll_in.rs`).
+//! `actionable.rs`) or scrolled into view (`scroll_in.rs`); `held.rs` holds the two.
 
+use std::fmt;
 use std::time::Instant;
 
 use crossbeam_channel::TrySendError;
 
+use super::actionable::Verdict;
 use super::jobs::{Job, SettleAfter};
-use super::{Forwarded, Service, actionable, internal_error, scroll_in};
-use winit_automation_link::{Claim, Order};
+use super::scroll_in::{self, Next, Seen};
+use super::{Forwarded, Service, internal_error};
+use winit_automation_link::{Claim, Order, Plan};
 use winit_automation_protocol::{Command, ErrorCode, Failure, Verb};
 
+/// Why an action has no plan.
+enum Unplanned {
+    /// The trees refuse it (out of view, covered, not found...): scrolling or waiting may help.
+    Refused(Failure),
+    /// Nothing helps: it is answered with this.
+    Failed(Failure),
+}
+
 impl Service {
-    /// Plans an action against the current trees and sends it to the render side.
+    /// Plans an action against the current trees and sends it to the render side, in stages:
+    /// the plan, the wait for its target (scrolled in, holding still), what goes with the order
+    /// (marks, settle, the answer's lines, the trace's aim), and the order itself.
     pub(super) fn forward(
         &mut self,
         seq: u64,
@@ -21,172 +34,229 @@ impl Service {
     ) -> Forwarded {
         let verb = command.verb();
         self.drain_scene();
-        let app_answers = self.cfg.app_screenshots && verb == Verb::Screenshot;
-        if app_answers && matches!(command, Command::Screenshot { refs: true, .. }) {
-            let failure = Failure::new(
-                ErrorCode::Unsupported,
-                "this app takes its screenshots itself (Builder::app_screenshots): the plugin has no image to draw refs on",
-                "take the screenshot without --refs, and match refs with `snapshot -i --bounds`",
-            );
-            self.fail(seq, Some(verb), failure);
-            return Forwarded::No;
-        }
-        let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if app_answers {
-                Ok(None)
-            } else {
-                // Named for the journal against the tree the plan resolves them in.
-                let named = self.trees.named_targets(&command);
-                self.journal.resolved(seq, named);
-                self.trees.plan(&command)
+        let plan = match self.plan_action(seq, &command) {
+            Ok(plan) => plan,
+            Err(Unplanned::Refused(failure)) => {
+                return self.refused(seq, command, deadline, failure);
             }
-        }));
-        // After scrolling, the target is acted on once it holds still, as with `--wait`.
-        let asked = command.act_options().and_then(|o| o.wait_ms);
-        let wait = |service: &Service| {
-            let scrolled = service
-                .scrolling
-                .as_ref()
-                .is_some_and(|s| s.seq == seq && s.scrolled());
-            asked.or(scrolled.then_some(scroll_in::STILL_MS))
-        };
-        let plan = match planned {
-            Ok(Ok(plan)) => plan,
-            Ok(Err(mut failure)) => {
-                if failure.code == ErrorCode::Offscreen && scroll_in::scrolls_in(&command) {
-                    let scrolling = scroll_in::ScrollingIn::of(&mut self.scrolling, seq, deadline);
-                    let step = self.trees.scroll_in(&command, scrolling.wheel_only);
-                    let frame = self.link.counters.published();
-                    let seen = scroll_in::Seen {
-                        frame,
-                        animating: self.trees.animating(),
-                        last_change: self.last_change,
-                    };
-                    match scrolling.next(step, seen) {
-                        scroll_in::Next::Step(step) => {
-                            return self.send_step(seq, command, deadline, step);
-                        }
-                        scroll_in::Next::Again => {
-                            if scrolling.wake_for(frame) {
-                                self.wake_app();
-                            }
-                            return self.again(seq, command, deadline);
-                        }
-                        scroll_in::Next::GiveUp(why) => {
-                            failure.message = format!("{}; {why}", failure.message);
-                            failure.hint = "it could not be scrolled into view: scroll its \
-                                            container yourself (`scroll`), or check it with `get`"
-                                .to_owned();
-                        }
-                    }
-                } else if failure.code == ErrorCode::Offscreen
-                    && command.act_options().is_some_and(|o| o.no_scroll)
-                {
-                    failure.hint = format!(
-                        "drop --no-scroll: the action then scrolls it into view first; {}",
-                        failure.hint
-                    );
-                }
-                let verdict = wait(self).map(|ms| {
-                    actionable::Actionable::of(&mut self.actionable, seq, ms, deadline)
-                        .refused(failure.clone(), &command)
-                });
-                return match verdict {
-                    Some(actionable::Verdict::Again) => self.again(seq, command, deadline),
-                    Some(actionable::Verdict::Refuse(mut f)) => {
-                        self.actionable = None;
-                        // A wait the command did not ask for: the one after scrolling it in.
-                        if let (None, Some(s)) = (
-                            asked,
-                            self.scrolling
-                                .as_ref()
-                                .filter(|s| s.seq == seq && s.scrolled()),
-                        ) {
-                            f.message = format!(
-                                "{} (it was scrolled into view first: {}; the wait was for it to \
-                                 hold still)",
-                                f.message,
-                                s.lines().join(", ")
-                            );
-                        }
-                        self.fail(seq, Some(verb), f);
-                        Forwarded::No
-                    }
-                    Some(actionable::Verdict::Act) | None => {
-                        self.fail(seq, Some(verb), failure);
-                        Forwarded::No
-                    }
-                };
-            }
-            Err(panic) => {
-                let failure = internal_error(&format!("planning {verb}"), &*panic);
+            Err(Unplanned::Failed(failure)) => {
                 self.fail(seq, Some(verb), failure);
                 return Forwarded::No;
             }
         };
-        let frame = self.published();
-        let animating = self.trees.animating();
-        if let (Some(s), Some(_)) = (self.scrolling.as_mut().filter(|s| s.seq == seq), &plan)
-            && s.still_moving(animating)
-        {
-            // Scrolled in, and the content may still be gliding: act once it stops.
-            if s.wake_for(frame) {
-                self.wake_app();
-            }
-            return self.again(seq, command, deadline);
-        }
-        if let (Some(ms), Some(p)) = (wait(self), &plan) {
-            let frame = self.published();
-            match actionable::Actionable::of(&mut self.actionable, seq, ms, deadline)
-                .planned(frame, &p.summary)
-            {
-                // Cleared once the order is sent (a full channel takes the turn again).
-                actionable::Verdict::Act => {}
-                actionable::Verdict::Again => {
-                    // A frame must come to show whether the target holds still.
-                    if self.actionable.as_mut().is_some_and(|a| a.wake_for(frame)) {
-                        self.wake_app();
-                    }
-                    return self.again(seq, command, deadline);
-                }
-                actionable::Verdict::Refuse(f) => {
-                    self.actionable = None;
-                    self.fail(seq, Some(verb), f);
+        if let Some(p) = &plan {
+            match self.hold(seq, &command, deadline, p) {
+                Verdict::Act => {}
+                Verdict::Again => return self.again(seq, command, deadline),
+                Verdict::Refuse(failure) => {
+                    self.fail(seq, Some(verb), failure);
                     return Forwarded::No;
                 }
             }
         }
         if let (Command::Screenshot { refs: true, .. }, Some(p)) = (&command, &plan) {
-            let marks = self.trees.marks(p.window);
-            self.marks.retain(|(s, _)| *s != seq);
-            self.marks.push((seq, marks));
+            let boxes = self.trees.marks(p.window);
+            self.marks.set(seq, boxes);
         }
-        let settle = command
-            .act_options()
-            .filter(|o| o.settle)
-            .map(|options| SettleAfter {
-                options,
-                before: self.trees.settle_text(),
-                deadline,
-            });
-        let mut plan = plan;
-        if let (Some(s), Some(p)) = (
-            self.scrolling.as_ref().filter(|s| s.seq == seq),
-            plan.as_mut(),
-        ) {
-            // What was scrolled goes after the answer's `path` line.
-            let at = p.summary.find('\n').map_or(p.summary.len(), |i| i + 1);
-            let lines: String = s.lines().iter().map(|l| format!("{l}\n")).collect();
-            p.summary.insert_str(at, &lines);
-        }
+        let settle = self.settle_after(&command, deadline);
+        let plan = plan.map(|p| self.with_scrolled_lines(seq, p));
         if let Some(p) = &plan {
             self.trace_aimed(seq, &command, p);
         }
+        self.send_order(seq, command, plan, deadline, settle)
+    }
+
+    /// Plans command `seq` against the trees, naming its targets for the journal; `Ok(None)` for
+    /// a screenshot the app takes itself. A panic while planning fails the command.
+    fn plan_action(&mut self, seq: u64, command: &Command) -> Result<Option<Plan>, Unplanned> {
+        let verb = command.verb();
+        if self.cfg.app_screenshots && verb == Verb::Screenshot {
+            if matches!(command, Command::Screenshot { refs: true, .. }) {
+                return Err(Unplanned::Failed(Failure::new(
+                    ErrorCode::Unsupported,
+                    "this app takes its screenshots itself (Builder::app_screenshots): the plugin has no image to draw refs on",
+                    "take the screenshot without --refs, and match refs with `snapshot -i --bounds`",
+                )));
+            }
+            return Ok(None);
+        }
+        let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // Named for the journal against the tree the plan resolves them in.
+            let named = self.trees.named_targets(command);
+            self.journal.resolved(seq, named);
+            self.trees.plan(command)
+        }));
+        match planned {
+            Ok(result) => result.map_err(Unplanned::Refused),
+            Err(panic) => Err(Unplanned::Failed(internal_error(
+                &format!("planning {verb}"),
+                &*panic,
+            ))),
+        }
+    }
+
+    /// The trees refused the action with `failure`: its target is scrolled in when that can
+    /// help, else waited for (`--wait`, or the wait after scrolling), else the refusal is the
+    /// answer.
+    fn refused(
+        &mut self,
+        seq: u64,
+        command: Command,
+        deadline: Option<Instant>,
+        mut failure: Failure,
+    ) -> Forwarded {
+        if failure.code == ErrorCode::Offscreen && scroll_in::scrolls_in(&command) {
+            match self.advance_scroll(seq, &command, deadline) {
+                Next::Step(step) => return self.send_step(seq, command, deadline, step),
+                Next::Again => return self.again(seq, command, deadline),
+                Next::GiveUp(why) => failure = scroll_in::gave_up(failure, &why),
+            }
+        } else if failure.code == ErrorCode::Offscreen {
+            // Only `--no-scroll` keeps an offscreen pointer target from scrolling in.
+            failure = scroll_in::without_no_scroll(failure, &command);
+        }
+        self.wait_refused(seq, command, deadline, failure)
+    }
+
+    /// One attempt at scrolling command `seq`'s target in: what `ScrollingIn` makes of it,
+    /// after waking the app when the attempt waits for a frame.
+    fn advance_scroll(&mut self, seq: u64, command: &Command, deadline: Option<Instant>) -> Next {
+        let scrolling = self.held.scroll(seq, deadline);
+        let step = self.trees.scroll_in(command, scrolling.wheel_only);
+        let frame = self.link.published();
+        let seen = Seen {
+            frame,
+            animating: self.trees.animating(),
+            last_change: self.changes.last_change(),
+        };
+        let next = scrolling.next(step, seen);
+        if matches!(next, Next::Again) && scrolling.wake_for(frame) {
+            self.link.wake_app();
+        }
+        next
+    }
+
+    /// A refused action under a wait takes its turn again while a later frame can lift the
+    /// refusal; otherwise the refusal (the wait's, once it is over) is the answer.
+    fn wait_refused(
+        &mut self,
+        seq: u64,
+        command: Command,
+        deadline: Option<Instant>,
+        failure: Failure,
+    ) -> Forwarded {
+        let verb = command.verb();
+        let asked = asked_wait(&command);
+        let verdict = self.wait_ms(seq, asked).map(|ms| {
+            self.held
+                .wait(seq, ms, deadline)
+                .refused(failure.clone(), &command)
+        });
+        let failure = match verdict {
+            Some(Verdict::Again) => return self.again(seq, command, deadline),
+            Some(Verdict::Refuse(f)) => {
+                self.held.end_wait();
+                // A wait the command did not ask for: the one after scrolling it in.
+                match self.held.scrolling(seq).filter(|s| s.scrolled()) {
+                    Some(s) if asked.is_none() => s.explain_wait(f),
+                    _ => f,
+                }
+            }
+            Some(Verdict::Act) | None => failure,
+        };
+        self.fail(seq, Some(verb), failure);
+        Forwarded::No
+    }
+
+    /// Whether a planned action goes now: after scrolling, once the content stops gliding; under
+    /// a wait, once its aim held still over two frames (`Again` wakes the app for the frame that
+    /// shows it).
+    fn hold(
+        &mut self,
+        seq: u64,
+        command: &Command,
+        deadline: Option<Instant>,
+        plan: &Plan,
+    ) -> Verdict {
+        let frame = self.published();
+        let animating = self.trees.animating();
+        if let Some(s) = self.held.scrolling_mut(seq)
+            && s.still_moving(animating)
+        {
+            // Scrolled in, and the content may still be gliding: act once it stops.
+            if s.wake_for(frame) {
+                self.link.wake_app();
+            }
+            return Verdict::Again;
+        }
+        let Some(ms) = self.wait_ms(seq, asked_wait(command)) else {
+            return Verdict::Act;
+        };
+        let verdict = self
+            .held
+            .wait(seq, ms, deadline)
+            .planned(frame, &plan.summary);
+        match &verdict {
+            // Cleared once the order is sent (a full channel takes the turn again).
+            Verdict::Act => {}
+            Verdict::Again => {
+                // A frame must come to show whether the target holds still.
+                if self
+                    .held
+                    .waiting_mut(seq)
+                    .is_some_and(|a| a.wake_for(frame))
+                {
+                    self.link.wake_app();
+                }
+            }
+            Verdict::Refuse(_) => self.held.end_wait(),
+        }
+        verdict
+    }
+
+    /// How long command `seq` waits for its target: its `--wait`, else, once its target was
+    /// scrolled in, until it holds still.
+    fn wait_ms(&self, seq: u64, asked: Option<u64>) -> Option<u64> {
+        asked.or(self.held.scrolled(seq).then_some(scroll_in::STILL_MS))
+    }
+
+    /// What an action sent with `--settle` waits for: the tree before it, and its deadline.
+    fn settle_after(
+        &mut self,
+        command: &Command,
+        deadline: Option<Instant>,
+    ) -> Option<SettleAfter> {
+        let options = command.act_options().filter(|o| o.settle)?;
+        Some(SettleAfter {
+            options,
+            before: self.trees.settle_text(),
+            deadline,
+        })
+    }
+
+    /// The plan with the lines saying what scrolling command `seq`'s target in did in its
+    /// answer, after the `path` line.
+    fn with_scrolled_lines(&self, seq: u64, mut plan: Plan) -> Plan {
+        if let Some(s) = self.held.scrolling(seq).filter(|s| !s.lines().is_empty()) {
+            plan.summary = ActionSummary::new(&plan.summary, s.lines()).to_string();
+        }
+        plan
+    }
+
+    /// Sends an action's order; the job is `Forwarded` once the order is in the channel.
+    fn send_order(
+        &mut self,
+        seq: u64,
+        command: Command,
+        plan: Option<Plan>,
+        deadline: Option<Instant>,
+        settle: Option<SettleAfter>,
+    ) -> Forwarded {
+        let verb = command.verb();
         let claim = Claim::default();
         // A burst: the next command's frame draws over this one's (the service wakes the app for
         // a picture if that command never goes out, `take_turns`).
         let followed = self.jobs.app_command_queued();
-        self.picture_owed = followed;
         let order = Order {
             seq,
             command,
@@ -195,41 +265,21 @@ impl Service {
             claim: claim.clone(),
             followed,
         };
-        match self.link.orders.try_send(order) {
+        match self.link.send_action(order) {
             Ok(()) => {
-                if self.actionable.as_ref().is_some_and(|a| a.seq == seq) {
-                    self.actionable = None;
-                }
-                if self.scrolling.as_ref().is_some_and(|s| s.seq == seq) {
-                    self.scrolling = None;
-                }
-                self.jobs.insert(
-                    seq,
-                    Job::Forwarded {
-                        verb,
-                        settle,
-                        since: Instant::now(),
-                        deadline,
-                        claim,
-                    },
-                );
-                Forwarded::Yes
+                self.held.release(seq);
+                self.forwarded(seq, verb, settle, deadline, claim)
             }
-            Err(TrySendError::Full(order)) => {
-                // The render side has not drained the channel: a stalled frame loop that still
-                // holds orders the service withdrew at their deadlines. The entry is taken; the
-                // command waits for its turn again (or its deadline).
-                self.again(seq, order.command, deadline)
-            }
-            Err(TrySendError::Disconnected(_)) => {
-                self.fail(seq, Some(verb), shutting_down());
-                Forwarded::No
-            }
+            // The render side has not drained the channel: a stalled frame loop that still
+            // holds orders the service withdrew at their deadlines. The entry is taken; the
+            // command waits for its turn again (or its deadline).
+            Err(TrySendError::Full(order)) => self.again(seq, order.command, deadline),
+            Err(TrySendError::Disconnected(_)) => self.render_side_gone(seq, verb),
         }
     }
 
     /// Sends a step scrolling the target of command `seq` into view: an order of its own, whose
-    /// answer takes the command's turn again instead of answering it (`write_replies`).
+    /// answer takes the command's turn again instead of answering it (`answers.rs`).
     fn send_step(
         &mut self,
         seq: u64,
@@ -241,7 +291,6 @@ impl Service {
         let claim = Claim::default();
         // The action's own frame draws over the step's; if the action never goes out (it gives
         // up, or its deadline passes), the app is woken for a frame that is drawn.
-        self.picture_owed = true;
         let order = Order {
             seq,
             command: command.clone(),
@@ -251,35 +300,58 @@ impl Service {
             // The action takes its turn again after the step: its frame draws over this one.
             followed: true,
         };
-        match self.link.orders.try_send(order) {
+        match self.link.send_action(order) {
             Ok(()) => {
-                if let Some(s) = self.scrolling.as_mut().filter(|s| s.seq == seq) {
+                if let Some(s) = self.held.scrolling_mut(seq) {
                     s.in_flight = Some((command, deadline));
                 }
-                self.jobs.insert(
-                    seq,
-                    Job::Forwarded {
-                        verb,
-                        settle: None,
-                        since: Instant::now(),
-                        deadline,
-                        claim,
-                    },
-                );
-                Forwarded::Yes
+                self.forwarded(seq, verb, None, deadline, claim)
             }
             Err(TrySendError::Full(order)) => {
                 // Planned again when its turn comes again.
-                if let Some(s) = self.scrolling.as_mut().filter(|s| s.seq == seq) {
+                if let Some(s) = self.held.scrolling_mut(seq) {
                     s.unsend();
                 }
                 self.again(seq, order.command, deadline)
             }
-            Err(TrySendError::Disconnected(_)) => {
-                self.fail(seq, Some(verb), shutting_down());
-                Forwarded::No
-            }
+            Err(TrySendError::Disconnected(_)) => self.render_side_gone(seq, verb),
         }
+    }
+
+    /// Command `seq`'s order is in the channel: its job waits for the render side's reply.
+    fn forwarded(
+        &mut self,
+        seq: u64,
+        verb: Verb,
+        settle: Option<SettleAfter>,
+        deadline: Option<Instant>,
+        claim: Claim,
+    ) -> Forwarded {
+        self.jobs.insert(
+            seq,
+            Job::Forwarded {
+                verb,
+                settle,
+                since: Instant::now(),
+                deadline,
+                claim,
+            },
+        );
+        Forwarded::Yes
+    }
+
+    /// The order channel is closed: the command is refused, the app is going.
+    fn render_side_gone(&mut self, seq: u64, verb: Verb) -> Forwarded {
+        self.fail(
+            seq,
+            Some(verb),
+            Failure::new(
+                ErrorCode::ShuttingDown,
+                "the app is shutting down",
+                "restart the app and send the command again",
+            ),
+        );
+        Forwarded::No
     }
 
     /// The command takes its turn again later (its entry is taken already); later ones wait.
@@ -289,11 +361,45 @@ impl Service {
     }
 }
 
-/// The refusal of an order the render side can no longer take: the app is going.
-fn shutting_down() -> Failure {
-    Failure::new(
-        ErrorCode::ShuttingDown,
-        "the app is shutting down",
-        "restart the app and send the command again",
-    )
+/// The `--wait` an action asked for.
+fn asked_wait(command: &Command) -> Option<u64> {
+    command.act_options().and_then(|o| o.wait_ms)
+}
+
+/// The body of a scrolled action's answer as its order carries it (docs/protocol.md section
+/// 4.6): the plan's `path` line, the lines saying what scrolling did, then the rest of the
+/// plan's summary. Formatted once, into the order.
+struct ActionSummary<'a> {
+    /// The plan's first line, `path ...`, with its newline.
+    path: &'a str,
+    /// What each step did: `scrolled @e5 scrollview "Files" by 0,228`.
+    scrolled: &'a [String],
+    /// The rest of the plan's summary: where it aimed, what it did.
+    rest: &'a str,
+}
+
+impl<'a> ActionSummary<'a> {
+    /// The answer of a plan whose summary is `summary` (`tree/plan.rs` gives it as one text that
+    /// opens with its `path` line) after the steps `scrolled`.
+    fn new(summary: &'a str, scrolled: &'a [String]) -> ActionSummary<'a> {
+        let (path, rest) = match summary.split_once('\n') {
+            Some((path, _)) => summary.split_at(path.len() + 1),
+            None => (summary, ""),
+        };
+        ActionSummary {
+            path,
+            scrolled,
+            rest,
+        }
+    }
+}
+
+impl fmt::Display for ActionSummary<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.path)?;
+        for line in self.scrolled {
+            writeln!(f, "{line}")?;
+        }
+        f.write_str(self.rest)
+    }
 }

@@ -2,7 +2,11 @@
 //! writer died. Taking over what a previous run left and removing answered entries is
 //! `entries.rs`'s.
 
+use std::collections::VecDeque;
+use std::path::Path;
 use std::time::{Duration, Instant};
+
+use crossbeam_channel::Receiver;
 
 use super::Service;
 use super::entries::guess_verb;
@@ -10,6 +14,107 @@ use super::jobs::Job;
 use winit_automation_dropbox::queue::{self, Entry};
 use winit_automation_link::IN_FLIGHT;
 use winit_automation_protocol::{Command, Envelope, ErrorCode, Failure};
+
+/// How often the directory is re-listed when inotify is working (a safety net for lost events).
+const SAFETY_RESCAN: Duration = Duration::from_millis(500);
+/// How often the directory is re-listed when it cannot be watched.
+const POLL_INTERVAL: Duration = Duration::from_millis(5);
+
+/// The directory's watch and listings: when to list it again, and the entries the last listing
+/// left to read.
+pub(crate) struct Intake {
+    /// A file event: a writer created or finished an entry.
+    fs_events: Receiver<()>,
+    /// The directory is watched (else it is polled every [`POLL_INTERVAL`]).
+    watching: bool,
+    _watcher: Option<notify::RecommendedWatcher>,
+    /// The directory must be listed again (a file event, the safety rescan, a partial entry due).
+    relist: bool,
+    /// When the directory was last listed.
+    listed_at: Instant,
+    /// Entries on disk at the last listing (`status`'s `queue`).
+    on_disk: usize,
+    /// The complete-looking entries the last listing found and the in-progress limit left unread,
+    /// in seq order: read from here once answers make room, without listing the directory again.
+    backlog: VecDeque<u64>,
+}
+
+impl Intake {
+    /// Watches `dir` for entries (inotify through `notify`), or polls it when it cannot.
+    pub fn watch(dir: &Path) -> Intake {
+        let (fs_tx, fs_rx) = crossbeam_channel::bounded(1);
+        let watcher = winit_automation_dropbox::watch::watch(
+            dir,
+            fs_tx,
+            winit_automation_dropbox::queue::entry_arrived,
+        );
+        // Without a watcher its sender is gone; a disconnected receiver would be ready forever.
+        let fs_events = if watcher.is_some() {
+            fs_rx
+        } else {
+            log::warn!(
+                "winit-automation: cannot watch {}; polling every {:?}",
+                dir.display(),
+                POLL_INTERVAL
+            );
+            crossbeam_channel::never()
+        };
+        Intake {
+            fs_events,
+            watching: watcher.is_some(),
+            _watcher: watcher,
+            relist: true,
+            listed_at: Instant::now(),
+            on_disk: 0,
+            backlog: VecDeque::new(),
+        }
+    }
+
+    /// The file events, for the service's `select!`.
+    pub fn events(&self) -> &Receiver<()> {
+        &self.fs_events
+    }
+
+    /// The directory is to be listed again.
+    pub fn relist(&mut self) {
+        self.relist = true;
+    }
+
+    /// Whether the directory is to be listed again; it is listed now.
+    pub fn take_relist(&mut self) -> bool {
+        std::mem::take(&mut self.relist)
+    }
+
+    /// Whether the safety rescan (or the poll) is due.
+    pub fn rescan_due(&self) -> bool {
+        self.listed_at.elapsed() >= self.rescan_interval()
+    }
+
+    /// How long until the next listing without a file event.
+    pub fn next_rescan_in(&self) -> Duration {
+        self.rescan_interval()
+            .saturating_sub(self.listed_at.elapsed())
+    }
+
+    /// How often the directory is listed without a file event.
+    fn rescan_interval(&self) -> Duration {
+        if self.watching {
+            SAFETY_RESCAN
+        } else {
+            POLL_INTERVAL
+        }
+    }
+
+    /// How the directory is watched, as `status` names it.
+    pub fn watch_name(&self) -> &'static str {
+        if self.watching { "inotify" } else { "poll" }
+    }
+
+    /// Entries on disk at the last listing.
+    pub fn on_disk(&self) -> usize {
+        self.on_disk
+    }
+}
 
 /// The `Instant` of a Unix time in milliseconds (the past maps to now).
 fn instant_of(unix_ms: u64) -> Instant {
@@ -21,7 +126,7 @@ impl Service {
     /// Lists the directory and reads every complete entry it can, in seq order; what the
     /// in-progress limit leaves is the backlog, read as answers make room ([`Self::read_backlog`]).
     pub(super) fn read_entries(&mut self) {
-        self.listed_at = Instant::now();
+        self.intake.listed_at = Instant::now();
         let listing = match queue::scan(self.dir()) {
             Ok(l) => l,
             Err(e) => {
@@ -36,9 +141,9 @@ impl Service {
         for &seq in &listing.withdrawn {
             self.clear_withdrawn(seq);
         }
-        self.on_disk = listing.commands.len();
+        self.intake.on_disk = listing.commands.len();
         self.jobs.forget_missing(&listing.commands);
-        self.backlog = listing
+        self.intake.backlog = listing
             .commands
             .into_iter()
             .filter(|&seq| self.jobs.needs_reading(seq))
@@ -51,7 +156,7 @@ impl Service {
     /// which its file event brings.
     pub(super) fn read_backlog(&mut self) {
         while self.jobs.active() < IN_FLIGHT
-            && let Some(seq) = self.backlog.pop_front()
+            && let Some(seq) = self.intake.backlog.pop_front()
         {
             if !self.jobs.needs_reading(seq) {
                 continue;
@@ -123,6 +228,17 @@ impl Service {
                 }
             },
         }
+    }
+
+    /// Whether a listing is due without a file event: the safety rescan (or the poll) is due, or a
+    /// partial entry has not grown for the reaping time.
+    pub(super) fn listing_due(&self) -> bool {
+        let reap = self.cfg.reap_after;
+        self.intake.rescan_due()
+            || !self
+                .jobs
+                .seqs(|j| matches!(j, Job::Partial { since, .. } if since.elapsed() >= reap))
+                .is_empty()
     }
 
     /// An entry without its final newline: left alone while it grows, reaped once it has not grown

@@ -21,13 +21,22 @@ pub(crate) const KEPT: usize = 1024;
 
 /// A command read and not answered yet.
 struct Pending {
-    line: String,
+    command: Command,
     targets: Vec<JournalTarget>,
     frame: Option<u64>,
     /// When it was read (a trace's step starts there).
     read_at: Instant,
 }
 
+/// An entry the journal added, with the command it records and when that was read (a trace's
+/// step starts there).
+pub(crate) struct Answered<'a> {
+    pub entry: &'a JournalEntry,
+    pub command: Command,
+    pub read_at: Instant,
+}
+
+/// The pending records and the ring of answered entries.
 #[derive(Default)]
 pub(crate) struct Journal {
     pending: BTreeMap<u64, Pending>,
@@ -55,7 +64,7 @@ impl Journal {
         self.pending.insert(
             seq,
             Pending {
-                line: command.to_line(),
+                command: command.clone(),
                 targets: Vec::new(),
                 frame: None,
                 read_at: Instant::now(),
@@ -82,10 +91,10 @@ impl Journal {
         self.pending.remove(&seq);
     }
 
-    /// The command was answered with `response`. Returns the entry added and when its command
-    /// was read, or `None` (commands that were never read as one, parse errors and the verbs
-    /// that are not [`journaled`] add none).
-    pub fn answered(&mut self, response: &Response) -> Option<(&JournalEntry, Instant)> {
+    /// The command was answered with `response`. Returns the entry added, or `None` (commands
+    /// that were never read as one, parse errors and the verbs that are not [`journaled`] add
+    /// none).
+    pub fn answered(&mut self, response: &Response) -> Option<Answered<'_>> {
         let p = self.pending.remove(&response.seq)?;
         if self.entries.len() >= KEPT {
             self.entries.pop_front();
@@ -99,10 +108,14 @@ impl Journal {
                 Outcome::Error { code, .. } => Some(code.clone()),
             },
             frame: p.frame,
-            line: p.line,
+            line: p.command.to_line(),
             targets: p.targets,
         });
-        self.entries.back().map(|e| (e, p.read_at))
+        Some(Answered {
+            entry: self.entries.back()?,
+            command: p.command,
+            read_at: p.read_at,
+        })
     }
 
     /// The index of the last entry (0 before any).

@@ -14,6 +14,30 @@ pub(crate) const TEXT: [u8; 3] = [255, 255, 255];
 /// --bounds` prints them.
 pub(crate) type Boxes = Vec<(String, [f64; 4])>;
 
+/// What `screenshot --refs` draws, per command: the refs and boxes of its window's `-i`
+/// projection when it was planned, kept until its screenshot comes back.
+#[derive(Default)]
+pub(crate) struct PendingMarks(Vec<(u64, Boxes)>);
+
+impl PendingMarks {
+    /// Command `seq` draws `boxes` (replacing what an earlier attempt planned).
+    pub fn set(&mut self, seq: u64, boxes: Boxes) {
+        self.forget(seq);
+        self.0.push((seq, boxes));
+    }
+
+    /// What command `seq`'s screenshot draws, taken.
+    pub fn take(&mut self, seq: u64) -> Option<Boxes> {
+        let i = self.0.iter().position(|(s, _)| *s == seq)?;
+        Some(self.0.swap_remove(i).1)
+    }
+
+    /// Command `seq` was answered: it draws nothing any more.
+    pub fn forget(&mut self, seq: u64) {
+        self.0.retain(|(s, _)| *s != seq);
+    }
+}
+
 /// One node's mark in physical pixels of the whole frame.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Mark {

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use super::actionable::DEADLINE_MARGIN;
 use crate::tree::ScrollIn;
-use winit_automation_protocol::Command;
+use winit_automation_link::Step;
+use winit_automation_protocol::{Command, Failure};
 
 /// How many steps an action may take to bring its target in.
 pub(super) const MAX_STEPS: usize = 8;
@@ -31,6 +32,8 @@ pub(super) struct ScrollingIn {
     deadline: Option<Instant>,
     /// What each step did (`scrolled @e5 scrollview "Files" by 0,228`), for the answer.
     lines: Vec<String>,
+    /// The last step was the target's `scroll_into_view` action (not a wheel turn).
+    last_by_action: bool,
     /// The target's line (bounds included) before the last step.
     before: Option<String>,
     /// The last attempt since the last step: the published frame it saw and the target's line.
@@ -80,6 +83,7 @@ impl ScrollingIn {
                 in_flight: None,
                 deadline,
                 lines: Vec::new(),
+                last_by_action: false,
                 before: None,
                 seen: None,
                 woken_at: None,
@@ -176,7 +180,7 @@ impl ScrollingIn {
             }
             if step.target == *before {
                 let last = self.lines.last().map_or("the last step", String::as_str);
-                if last.ends_with("scroll_into_view action") && !self.wheel_only {
+                if self.last_by_action && !self.wheel_only {
                     // The app lists the action but did nothing with it: turn the wheel instead.
                     self.wheel_only = true;
                     self.stepped = None;
@@ -198,6 +202,7 @@ impl ScrollingIn {
         self.before = Some(step.target.clone());
         self.seen = None;
         self.lines.push(step.line.clone());
+        self.last_by_action = by_action(&step);
         self.stepped = Some((Instant::now(), seen.frame));
         Next::Step(step)
     }
@@ -215,6 +220,48 @@ impl ScrollingIn {
     pub fn wake_for(&mut self, frame: u64) -> bool {
         self.woken_at.replace(frame) != Some(frame)
     }
+
+    /// The refusal `failure` that ends the wait after scrolling the target in (a wait the
+    /// command did not ask for), saying so.
+    pub fn explain_wait(&self, mut failure: Failure) -> Failure {
+        failure.message = format!(
+            "{} (it was scrolled into view first: {}; the wait was for it to hold still)",
+            failure.message,
+            self.lines.join(", ")
+        );
+        failure
+    }
+}
+
+/// Whether `step` is the target's `scroll_into_view` action rather than a wheel turn.
+fn by_action(step: &ScrollIn) -> bool {
+    step.plan
+        .stages
+        .iter()
+        .flatten()
+        .any(|s| matches!(s, Step::Action { .. }))
+}
+
+/// The `offscreen` refusal `failure` of an action whose target could not be scrolled in
+/// (`why`), saying so.
+pub(super) fn gave_up(mut failure: Failure, why: &str) -> Failure {
+    failure.message = format!("{}; {why}", failure.message);
+    failure.hint = "it could not be scrolled into view: scroll its \
+                    container yourself (`scroll`), or check it with `get`"
+        .to_owned();
+    failure
+}
+
+/// The `offscreen` refusal `failure` of `command`: with `--no-scroll`, its hint says that
+/// dropping it scrolls the target in first.
+pub(super) fn without_no_scroll(mut failure: Failure, command: &Command) -> Failure {
+    if command.act_options().is_some_and(|o| o.no_scroll) {
+        failure.hint = format!(
+            "drop --no-scroll: the action then scrolls it into view first; {}",
+            failure.hint
+        );
+    }
+    failure
 }
 
 /// Whether a command scrolls its target into view when it lies out of view: the pointer verbs,

@@ -26,18 +26,20 @@ pub fn start(options: Options) -> Result<RenderEnd, StartError> {
             user();
         }
     });
-    let service = crate::spawn(Config {
-        dir: dir.clone(),
-        app_name,
-        queue_capacity: options.capacity,
-        max_command_bytes: options.max_bytes,
-        reap_after: options.reap_after,
-        response_ttl: options.response_ttl,
-        waker: Some(waker.clone()),
-        app_screenshots: options.app_screenshots,
-        hover_frame: options.hover_frame,
-        _lock: lock,
-    })
+    let service = crate::spawn(
+        Config {
+            dir: dir.clone(),
+            app_name,
+            queue_capacity: options.capacity,
+            max_command_bytes: options.max_bytes,
+            reap_after: options.reap_after,
+            response_ttl: options.response_ttl,
+            app_screenshots: options.app_screenshots,
+            hover_frame: options.hover_frame,
+            _lock: lock,
+        },
+        waker.clone(),
+    )
     .map_err(|e| StartError::Io(dir.clone(), e))?;
     Ok(RenderEnd::new(dir, service, waker, Idle(woken)))
 }
@@ -58,7 +60,6 @@ pub(crate) struct Config {
     pub reap_after: Duration,
     /// How long a response may wait to be read before the service removes it.
     pub response_ttl: Duration,
-    pub waker: Option<Waker>,
     /// `screenshot` goes to the app as a request instead of being captured by the plugin.
     pub app_screenshots: bool,
     /// Pointer gestures move the pointer one frame before they press (`Builder::hover_frame`).

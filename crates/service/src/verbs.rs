@@ -12,8 +12,20 @@ use crate::tree::diff;
 use crate::tree::plan::DEFAULT_SETTLE_FRAMES;
 use winit_automation_dropbox::screenshots;
 use winit_automation_protocol::{
-    Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Verb, quote,
+    Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Selector, Verb,
 };
+
+/// The refusal of a verb this build does not answer.
+fn not_answered_yet(verb: Verb) -> Failure {
+    Failure::new(
+        ErrorCode::Unsupported,
+        format!(
+            "{verb} is part of protocol {PROTOCOL_VERSION} but this build of winit-automation {} does not answer it yet",
+            env!("CARGO_PKG_VERSION")
+        ),
+        "see docs/protocol.md for what this version answers",
+    )
+}
 
 /// How long `wait` and `settle` wait when the command names no `--timeout`.
 pub(crate) const DEFAULT_WAIT: Duration =
@@ -24,7 +36,7 @@ impl Service {
     /// `app_error` answer; the service thread keeps running.
     pub(super) fn serve(&mut self, seq: u64, command: &Command) {
         let verb = command.verb();
-        let answered = self.answered;
+        let answered = self.session.answered();
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.serve_inner(seq, command);
         }));
@@ -37,7 +49,7 @@ impl Service {
                 // A `wait` that was pending, say.
                 Some(_) => true,
                 // Never inserted (`status`), or the panic came after the answer.
-                None => self.answered == answered,
+                None => self.session.answered() == answered,
             };
             if owed {
                 let failure = super::internal_error(&format!("answering {verb}"), &*panic);
@@ -46,6 +58,7 @@ impl Service {
         }
     }
 
+    /// Answers a service-side command, or makes it a job that waits for its answer.
     fn serve_inner(&mut self, seq: u64, command: &Command) {
         let verb = command.verb();
         if verb != Verb::Status {
@@ -56,98 +69,81 @@ impl Service {
                 self.journal.resolved(seq, named);
             }
         }
-        match command {
-            Command::Status => {
-                let body = format!(
-                    "protocol {PROTOCOL_VERSION}\napp {}\npid {}\ncrate_version {}\nstarted_unix_ms {}\nuptime_ms {}\nframe {}\nqueue {}\nin_flight {}\nin_flight_ms {}\nanswered {}\nwatch {}\n",
-                    quote(&self.cfg.app_name),
-                    std::process::id(),
-                    quote(env!("CARGO_PKG_VERSION")),
-                    self.started_unix_ms,
-                    self.started.elapsed().as_millis(),
-                    self.published(),
-                    self.on_disk,
-                    self.jobs.in_flight(),
-                    self.jobs
-                        .forwarded_since()
-                        .map_or(0, |since| since.elapsed().as_millis()),
-                    self.answered,
-                    if self.watching { "inotify" } else { "poll" },
-                );
-                self.answer(Response::ok(seq, Some(verb), body));
-            }
-            Command::Windows => {
-                let body = self.trees.windows();
-                self.answer(Response::ok(seq, Some(verb), body));
-            }
+        if let Some(result) = self.serve_now(seq, command) {
+            self.reply_with(seq, verb, result);
+        }
+    }
+
+    /// The answer to a service-side command that has one now; `None` for those answered later
+    /// (a `wait`, a `settle`, a `journal` long poll) and for `trace`, which answers itself.
+    fn serve_now(&mut self, seq: u64, command: &Command) -> Option<Result<String, Failure>> {
+        let result = match command {
+            Command::Status => Ok(self.status_body()),
+            Command::Windows => Ok(self.trees.windows()),
             Command::Snapshot(options) => {
                 let frame = self.published();
                 let result = self.trees.snapshot(options, frame);
                 self.publish_artifacts(true);
-                self.reply_with(seq, verb, result);
+                result
             }
-            Command::Find { selector } => {
-                let body = self.trees.find(selector).to_string();
-                self.answer(Response::ok(seq, Some(verb), body));
-            }
-            Command::Get { target } => {
-                let result = self.trees.get(target);
-                self.reply_with(seq, verb, result);
-            }
+            Command::Find { selector } => Ok(self.trees.find(selector).to_string()),
+            Command::Get { target } => self.trees.get(target),
             Command::Wait {
                 selector,
                 gone,
                 timeout_ms,
             } => {
-                let started = Instant::now();
-                let limit = timeout_ms.map_or(DEFAULT_WAIT, Duration::from_millis);
-                let wait = PendingWait {
-                    selector: selector.clone(),
-                    gone: *gone,
-                    started,
-                    deadline: started + limit,
-                };
-                self.jobs.insert(seq, Job::Waiting(wait));
-                // Answered at once if it already holds.
-                self.check_wait(seq, Instant::now(), true);
+                self.start_wait(seq, selector, *gone, *timeout_ms);
+                return None;
             }
             Command::Settle { frames, timeout_ms } => {
                 let before = self.trees.settle_text();
                 let frame = self.published();
                 let body = format!("frame {frame}\n");
-                self.start_settle(seq, verb, body, before, *frames, *timeout_ms, frame);
+                self.start_settle(seq, Verb::Settle, body, before, *frames, *timeout_ms, frame);
+                return None;
             }
-            Command::Clean { keep, dry_run } => {
-                let result = self.clean(keep.unwrap_or(0), *dry_run);
-                self.reply_with(seq, verb, result);
-            }
+            Command::Clean { keep, dry_run } => self.clean(keep.unwrap_or(0), *dry_run),
             Command::Journal { after, timeout_ms } => {
-                let after = after.unwrap_or(0);
-                match timeout_ms {
-                    Some(ms) if self.journal.last() <= after => {
-                        let deadline = Instant::now() + Duration::from_millis(*ms);
-                        self.jobs
-                            .insert(seq, Job::Polling(PendingJournal { after, deadline }));
-                    }
-                    _ => {
-                        let body = self.journal.after(after);
-                        self.answer(Response::ok(seq, Some(verb), body));
-                    }
-                }
+                return self
+                    .serve_journal(seq, after.unwrap_or(0), *timeout_ms)
+                    .map(Ok);
             }
-            Command::Trace(trace) => self.serve_trace(seq, trace),
-            _ => self.fail(
-                seq,
-                Some(verb),
-                Failure::new(
-                    ErrorCode::Unsupported,
-                    format!(
-                        "{verb} is part of protocol {PROTOCOL_VERSION} but this build of winit-automation {} does not answer it yet",
-                        env!("CARGO_PKG_VERSION")
-                    ),
-                    "see docs/protocol.md for what this version answers",
-                ),
-            ),
+            Command::Trace(trace) => {
+                self.serve_trace(seq, trace);
+                return None;
+            }
+            _ => Err(not_answered_yet(command.verb())),
+        };
+        Some(result)
+    }
+
+    /// `wait`: a job that watches the trees until `selector` matches (or, `gone`, matches
+    /// nothing) or its time is up; answered at once if it already holds.
+    fn start_wait(&mut self, seq: u64, selector: &Selector, gone: bool, timeout_ms: Option<u64>) {
+        let started = Instant::now();
+        let limit = timeout_ms.map_or(DEFAULT_WAIT, Duration::from_millis);
+        let wait = PendingWait {
+            selector: selector.clone(),
+            gone,
+            started,
+            deadline: started + limit,
+        };
+        self.jobs.insert(seq, Job::Waiting(wait));
+        self.check_wait(seq, Instant::now(), true);
+    }
+
+    /// `journal`: the entries after `after` now, or, with `--wait` and none yet, `None`: a long
+    /// poll answered once there is one (`check_journals`).
+    fn serve_journal(&mut self, seq: u64, after: u64, timeout_ms: Option<u64>) -> Option<String> {
+        match timeout_ms {
+            Some(ms) if self.journal.last() <= after => {
+                let deadline = Instant::now() + Duration::from_millis(ms);
+                self.jobs
+                    .insert(seq, Job::Polling(PendingJournal { after, deadline }));
+                None
+            }
+            _ => Some(self.journal.after(after)),
         }
     }
 
@@ -166,17 +162,10 @@ impl Service {
             .into_answer()
     }
 
-    fn reply_with(&mut self, seq: u64, verb: Verb, result: Result<String, Failure>) {
-        match result {
-            Ok(body) => self.answer(Response::ok(seq, Some(verb), body)),
-            Err(failure) => self.fail(seq, Some(verb), failure),
-        }
-    }
-
     /// Answers the waits whose condition now holds (checked only when the trees changed) or whose
     /// time is up.
     pub(super) fn check_waits(&mut self) {
-        let changed = std::mem::take(&mut self.trees_changed_for_waits);
+        let changed = self.changes.take_for_waits();
         let now = Instant::now();
         for seq in self.jobs.seqs(|j| matches!(j, Job::Waiting(_))) {
             self.check_wait(seq, now, changed);
@@ -257,7 +246,7 @@ impl Service {
         if settling.is_empty() {
             return false;
         }
-        let answered = self.answered;
+        let answered = self.session.answered();
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.check_settles_inner(&settling);
         }));
@@ -269,7 +258,7 @@ impl Service {
                 }
             }
         }
-        self.answered != answered
+        self.session.answered() != answered
     }
 
     fn check_settles_inner(&mut self, seqs: &[u64]) {
@@ -286,7 +275,7 @@ impl Service {
             let last_change = if animating {
                 published
             } else {
-                self.last_change
+                self.changes.last_change()
             };
             let Some(s) = self.jobs.settling_mut(seq) else {
                 continue;

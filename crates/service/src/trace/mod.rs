@@ -12,6 +12,8 @@ mod frames;
 mod html;
 mod serve;
 
+pub(crate) use serve::Tracing;
+
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -174,6 +176,7 @@ impl Trace {
     pub fn answered(
         &mut self,
         entry: &JournalEntry,
+        command: &Command,
         read_at: Instant,
         answered_at: Instant,
         response: &Response,
@@ -185,26 +188,7 @@ impl Trace {
             .position(|(s, _)| *s == response.seq)
             .and_then(|i| self.aimed.remove(i))
             .map(|(_, a)| a);
-        let mut diff = Vec::new();
-        let mut diff_bytes = 0;
-        let changes = if tree == self.tree {
-            String::new()
-        } else {
-            crate::tree::diff(&self.tree, &tree)
-        };
-        for l in changes.lines() {
-            let mut chars = l.chars();
-            let Some(tag @ ('+' | '-' | '~')) = chars.next() else {
-                continue;
-            };
-            let line = chars.as_str().trim_start();
-            if diff_bytes + line.len() > STEP_TEXT {
-                diff.push(('~', "... (the rest of the diff is not kept)".to_owned()));
-                break;
-            }
-            diff_bytes += line.len();
-            diff.push((tag, line.to_owned()));
-        }
+        let (diff, diff_bytes) = step_diff(&self.tree, &tree);
         self.tree = tree;
         let answer = cut(response.to_text());
         let text = answer.len() + diff_bytes;
@@ -215,7 +199,7 @@ impl Trace {
         self.text_bytes += text;
         let ms = |at: Instant| at.saturating_duration_since(self.started).as_secs_f64() * 1000.0;
         let boxes = aimed.as_ref().map(|a| a.boxes.as_slice()).unwrap_or(&[]);
-        let targets = targets_of(entry)
+        let targets = targets_of(entry, command)
             .into_iter()
             .enumerate()
             .map(|(i, (end, selector))| Target {
@@ -290,10 +274,7 @@ impl Trace {
 
 /// The targets of an entry's command, in `Command::action_targets` order, each named by the
 /// selector its ref or point resolved to (the journal's), else by the command's own selector.
-fn targets_of(entry: &JournalEntry) -> Vec<(Option<DragEnd>, String)> {
-    let Ok(command) = Command::parse(&entry.line) else {
-        return Vec::new();
-    };
+fn targets_of(entry: &JournalEntry, command: &Command) -> Vec<(Option<DragEnd>, String)> {
     let drag = matches!(command, Command::Drag { .. });
     command
         .action_targets()
@@ -308,6 +289,31 @@ fn targets_of(entry: &JournalEntry) -> Vec<(Option<DragEnd>, String)> {
             (end, named.unwrap_or_else(|| target.to_string()))
         })
         .collect()
+}
+
+/// The tree's changes from `before` to `after` as a step keeps them (`+`, `-`, `~` and the
+/// line), cut at [`STEP_TEXT`] bytes with a line that says so, and the bytes kept.
+/// `crate::tree::diff` gives them as text, one tagged line each, which is read back here.
+fn step_diff(before: &str, after: &str) -> (Vec<(char, String)>, usize) {
+    let mut diff = Vec::new();
+    let mut diff_bytes = 0;
+    if before == after {
+        return (diff, diff_bytes);
+    }
+    for l in crate::tree::diff(before, after).lines() {
+        let mut chars = l.chars();
+        let Some(tag @ ('+' | '-' | '~')) = chars.next() else {
+            continue;
+        };
+        let line = chars.as_str().trim_start();
+        if diff_bytes + line.len() > STEP_TEXT {
+            diff.push(('~', "... (the rest of the diff is not kept)".to_owned()));
+            break;
+        }
+        diff_bytes += line.len();
+        diff.push((tag, line.to_owned()));
+    }
+    (diff, diff_bytes)
 }
 
 /// A step's answer, cut to [`STEP_TEXT`] bytes (at a character boundary) with a line that says so.

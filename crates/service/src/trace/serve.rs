@@ -16,6 +16,30 @@ use winit_automation_protocol::{
     Command, ErrorCode, Failure, JournalEntry, Label, Response, TraceCommand, Verb, quote,
 };
 
+/// The service's tracing: the running trace, how many were started, and the screenshots that
+/// came while `trace stop` waited for its frames.
+#[derive(Default)]
+pub(crate) struct Tracing {
+    /// The running trace (`trace start`), fed by every answer.
+    running: Option<Trace>,
+    /// How many traces were started: the next one's number.
+    started: u64,
+    /// Screenshots that came while `trace stop` waited for its frames: written next round.
+    deferred_captures: Vec<CaptureJob>,
+}
+
+impl Tracing {
+    /// Whether a trace runs.
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The screenshots that came while `trace stop` waited for its frames, to write now.
+    pub fn take_deferred(&mut self) -> Vec<CaptureJob> {
+        std::mem::take(&mut self.deferred_captures)
+    }
+}
+
 impl Service {
     /// `trace start`, `trace save`, `trace stop`.
     pub(crate) fn serve_trace(&mut self, seq: u64, command: &TraceCommand) {
@@ -38,7 +62,7 @@ impl Service {
 
     fn start_trace(&mut self, screenshots: bool, replaceable: bool) -> Result<String, Failure> {
         let mut replaced = String::new();
-        if let Some(trace) = &self.trace {
+        if let Some(trace) = &self.tracing.running {
             if !trace.replaceable {
                 return Err(Failure::new(
                     ErrorCode::AlreadyTracing,
@@ -63,9 +87,9 @@ impl Service {
         };
         let tree = self.trees.settle_text();
         let frame = self.published();
-        self.traces += 1;
+        self.tracing.started += 1;
         let mut trace = Trace::new(
-            self.traces,
+            self.tracing.started,
             screenshots && !no_frames,
             note.into(),
             tree,
@@ -77,7 +101,7 @@ impl Service {
             "tracing since frame {frame}\nscreenshots {}\n{replaced}",
             if trace.screenshots() { "on" } else { "off" }
         );
-        self.trace = Some(trace);
+        self.tracing.running = Some(trace);
         Ok(body)
     }
 
@@ -91,7 +115,7 @@ impl Service {
                 "give an absolute path; the client library, the CLI and the MCP server make a relative one absolute against their working directory",
             ));
         }
-        if self.trace.is_none() {
+        if self.tracing.running.is_none() {
             return Err(Failure::new(
                 ErrorCode::NotTracing,
                 "no trace is running",
@@ -116,7 +140,7 @@ impl Service {
             ));
         }
         self.await_trace_frames();
-        let Some(trace) = &self.trace else {
+        let Some(trace) = &self.tracing.running else {
             unreachable!("checked above");
         };
         let bytes = html::write(trace, &self.cfg.app_name, file).map_err(|e| {
@@ -128,7 +152,7 @@ impl Service {
         })?;
         let (steps, frames) = trace.kept();
         if stop {
-            self.trace = None;
+            self.tracing.running = None;
         }
         Ok(format!(
             "file {shown}\nsteps {steps}\nframes {frames}\nbytes {bytes}\n"
@@ -142,18 +166,24 @@ impl Service {
     fn await_trace_frames(&mut self) {
         let until = Instant::now() + FRAME_WAIT;
         // Shutting down, no frame is drawn any more.
-        while !self.stopping && self.trace.as_ref().is_some_and(Trace::awaiting_frames) {
+        while !self.stopping
+            && self
+                .tracing
+                .running
+                .as_ref()
+                .is_some_and(Trace::awaiting_frames)
+        {
             let left = until.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 break;
             }
             select! {
-                recv(self.link.captures) -> job => match job {
+                recv(self.link.ends().captures) -> job => match job {
                     Ok(job) if job.to.is_trace() => self.trace_frame(job),
-                    Ok(job) => self.deferred_captures.push(job),
+                    Ok(job) => self.tracing.deferred_captures.push(job),
                     Err(_) => break,
                 },
-                recv(self.link.scene) -> msg => match msg {
+                recv(self.link.ends().scene) -> msg => match msg {
                     Ok(msg) => self.apply_scene(msg),
                     Err(_) => break,
                 },
@@ -164,7 +194,7 @@ impl Service {
 
     /// An action's order goes out with `plan`: the trace notes where it aims.
     pub(crate) fn trace_aimed(&mut self, seq: u64, command: &Command, plan: &Plan) {
-        let Some(trace) = self.trace.as_mut() else {
+        let Some(trace) = self.tracing.running.as_mut() else {
             return;
         };
         let pointer = plan.stages.iter().flatten().rev().find_map(|s| match s {
@@ -181,26 +211,28 @@ impl Service {
         );
     }
 
-    /// Command `seq` was answered (its journal entry, read at `read_at`): the trace takes the
+    /// Command `seq` was answered (its journal entry and `command`, read at `read_at`): the trace takes the
     /// step, and asks for the frame after it when it keeps frames.
     pub(crate) fn trace_answered(
         &mut self,
         entry: &JournalEntry,
+        command: &Command,
         read_at: Instant,
         response: &Response,
     ) {
         let answered_at = Instant::now();
-        match &mut self.trace {
+        match &mut self.tracing.running {
             None => return,
             Some(trace) if trace.full() => return trace.drop_step(),
             Some(_) => {}
         }
         // Formatted again only when the trees changed (`Trees::settle_text` keeps the last).
         let tree = self.trees.settle_text();
-        let Some(trace) = self.trace.as_mut() else {
+        let Some(trace) = self.tracing.running.as_mut() else {
             return;
         };
-        let Some((step, window)) = trace.answered(entry, read_at, answered_at, response, tree)
+        let Some((step, window)) =
+            trace.answered(entry, command, read_at, answered_at, response, tree)
         else {
             return;
         };
@@ -217,7 +249,7 @@ impl Service {
                 window,
                 stages: vec![vec![Step::Capture {
                     to: CaptureTo::Trace {
-                        trace: self.traces,
+                        trace: self.tracing.started,
                         step,
                     },
                     crop: None,
@@ -229,9 +261,9 @@ impl Service {
             claim: Claim::default(),
             followed: false,
         };
-        if self.link.orders.try_send(order).is_ok() {
+        if self.link.send_own(order) {
             self.wake_app();
-        } else if let Some(trace) = self.trace.as_mut() {
+        } else if let Some(trace) = self.tracing.running.as_mut() {
             trace.no_frame(step);
         }
     }
@@ -239,7 +271,7 @@ impl Service {
     /// A frame captured for the trace (`CaptureTo::Trace`). A panic while reading or encoding
     /// it costs the step its picture, never the service thread.
     pub(crate) fn trace_frame(&mut self, job: CaptureJob) {
-        let Some(trace) = self.trace.as_mut() else {
+        let Some(trace) = self.tracing.running.as_mut() else {
             return;
         };
         let kept = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| trace.frame(job)));
