@@ -17,6 +17,9 @@
 mod actionable;
 mod deadlines;
 mod entries;
+#[cfg(any(test, feature = "fixtures"))]
+#[doc(hidden)]
+pub mod fixture;
 mod forward;
 mod intake;
 mod jobs;
