@@ -8,9 +8,11 @@ mod app;
 pub mod cli_binary;
 pub mod demo;
 pub mod file_with;
-pub mod fixture;
 pub mod gpu;
 pub mod trace_data;
+
+/// The tree fixtures, shared with the service crate's own unit tests.
+pub use winit_automation_service::fixture;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};

@@ -19,6 +19,9 @@ mod answers;
 mod changes;
 mod deadlines;
 mod entries;
+#[cfg(any(test, feature = "fixtures"))]
+#[doc(hidden)]
+pub mod fixture;
 mod forward;
 mod held;
 mod intake;

@@ -290,7 +290,6 @@ mod tests {
     use super::*;
     use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
     use proptest::prelude::*;
-    use winit_automation_link::WindowState;
     use winit_automation_protocol::Projection;
 
     /// A generated node: parent index (into the nodes before it), bounds, flags.
@@ -399,13 +398,7 @@ mod tests {
         let mut trees = Trees::default();
         trees.apply(SceneChange::State(
             1,
-            WindowState {
-                title: "t".into(),
-                width: 640.0,
-                height: 480.0,
-                scale_factor: 1.0,
-                focused: true,
-            },
+            crate::fixture::test_window(640.0, 480.0),
         ));
         let mut root = Node::new(Role::Window);
         root.set_children(vec![NodeId(1), NodeId(2)]);
@@ -496,11 +489,8 @@ mod tests {
 
         #[test]
         fn interactive_is_within_regular_which_is_within_raw(gens in prop::collection::vec(gen_node(), 0..60)) {
-            let mut trees = Trees::default();
-            trees.apply(SceneChange::State(1, WindowState {
-                title: "t".into(), width: 640.0, height: 480.0, scale_factor: 1.0, focused: true,
-            }));
-            trees.apply(SceneChange::Update(1, build(&gens)));
+            let mut trees =
+                crate::fixture::one_window(640.0, 480.0, SceneChange::Update(1, build(&gens)));
             let mut snap = |projection| {
                 let o = SnapshotOptions { projection, force: true, ..Default::default() };
                 refs_of(&trees.snapshot(&o, 1).unwrap())

@@ -186,7 +186,6 @@ mod tests {
     use super::*;
     use crate::tree::Trees;
     use winit_automation_link::SceneChange;
-    use winit_automation_link::WindowState;
 
     fn node(role: Role, name: &str, value: &str, x: f64, children: &[u64]) -> Node {
         let mut n = Node::new(role);
@@ -217,27 +216,19 @@ mod tests {
         root.set_children(top);
         let mut all = vec![(NodeId(1), root)];
         all.extend(nodes.into_iter().map(|(id, n)| (NodeId(id), n)));
-        let mut trees = Trees::default();
-        trees.apply(SceneChange::State(
-            1,
-            WindowState {
-                title: "t".into(),
-                width: 400.0,
-                height: 300.0,
-                scale_factor: 1.0,
-                focused: true,
-            },
-        ));
-        trees.apply(SceneChange::Update(
-            1,
-            TreeUpdate {
-                nodes: all,
-                tree: Some(TreeInfo::new(NodeId(1))),
-                tree_id: TreeId::ROOT,
-                focus: NodeId(1),
-            },
-        ));
-        trees
+        crate::fixture::one_window(
+            400.0,
+            300.0,
+            SceneChange::Update(
+                1,
+                TreeUpdate {
+                    nodes: all,
+                    tree: Some(TreeInfo::new(NodeId(1))),
+                    tree_id: TreeId::ROOT,
+                    focus: NodeId(1),
+                },
+            ),
+        )
     }
 
     fn name(trees: &Trees, id: u64) -> String {

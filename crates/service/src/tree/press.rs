@@ -136,72 +136,37 @@ impl Live {
 
 #[cfg(test)]
 mod tests {
-    use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
+    use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeUpdate};
 
+    use crate::fixture::{node, one_window, tree};
     use crate::tree::Trees;
-    use winit_automation_link::WindowState;
     use winit_automation_link::{Plan, SceneChange};
     use winit_automation_protocol::{Command, ErrorCode};
 
     /// A window: button "ok" (1) holding its text (2), button "other" (3), and a clickable card
     /// (4) holding a plain label (5).
     fn trees() -> Trees {
-        let mut t = Trees::default();
-        t.apply(SceneChange::State(
-            1,
-            WindowState {
-                title: "t".into(),
-                width: 400.0,
-                height: 300.0,
-                scale_factor: 1.0,
-                focused: true,
-            },
-        ));
-        let node = |role, label: &str, r: [f64; 4], children: &[u64]| {
-            let mut n = Node::new(role);
-            n.set_label(label);
-            n.set_bounds(Rect::new(r[0], r[1], r[2], r[3]));
-            n.set_children(children.iter().map(|&c| NodeId(c)).collect::<Vec<_>>());
-            if role == Role::Button {
-                n.add_action(Action::Click);
-            }
-            n
-        };
-        t.apply(SceneChange::Update(
-            1,
-            TreeUpdate {
-                nodes: vec![
-                    (
-                        NodeId(0),
-                        node(Role::Window, "w", [0.0, 0.0, 400.0, 300.0], &[1, 3, 4]),
-                    ),
-                    (
-                        NodeId(1),
-                        node(Role::Button, "ok", [10.0, 10.0, 90.0, 40.0], &[2]),
-                    ),
-                    (
-                        NodeId(2),
-                        node(Role::Label, "OK", [20.0, 15.0, 80.0, 35.0], &[]),
-                    ),
-                    (
-                        NodeId(3),
-                        node(Role::Button, "other", [100.0, 10.0, 180.0, 40.0], &[]),
-                    ),
-                    (
-                        NodeId(4),
-                        node(Role::Button, "card", [10.0, 100.0, 300.0, 200.0], &[5]),
-                    ),
-                    (
-                        NodeId(5),
-                        node(Role::Label, "caption", [20.0, 110.0, 120.0, 130.0], &[]),
-                    ),
-                ],
-                tree: Some(TreeInfo::new(NodeId(0))),
-                tree_id: TreeId::ROOT,
-                focus: NodeId(0),
-            },
-        ));
-        t
+        let update = tree(vec![
+            (
+                0,
+                node(Role::Window, "w", [0.0, 0.0, 400.0, 300.0], &[1, 3, 4]),
+            ),
+            (1, node(Role::Button, "ok", [10.0, 10.0, 90.0, 40.0], &[2])),
+            (2, node(Role::Label, "OK", [20.0, 15.0, 80.0, 35.0], &[])),
+            (
+                3,
+                node(Role::Button, "other", [100.0, 10.0, 180.0, 40.0], &[]),
+            ),
+            (
+                4,
+                node(Role::Button, "card", [10.0, 100.0, 300.0, 200.0], &[5]),
+            ),
+            (
+                5,
+                node(Role::Label, "caption", [20.0, 110.0, 120.0, 130.0], &[]),
+            ),
+        ]);
+        one_window(400.0, 300.0, SceneChange::Update(1, update))
     }
 
     fn plan(t: &mut Trees, line: &str) -> Plan {

@@ -4,24 +4,11 @@ use accesskit::{Action, Role};
 
 use crate::tree::Trees;
 use winit_automation_link::SceneChange;
-use winit_automation_link::WindowState;
 use winit_automation_link::{Bounds, Widget, WidgetStates};
 use winit_automation_protocol::{Command, ErrorCode, Failure};
 
 fn trees(widgets: Vec<Widget>) -> Trees {
-    let mut trees = Trees::default();
-    trees.apply(SceneChange::State(
-        1,
-        WindowState {
-            title: "t".into(),
-            width: 400.0,
-            height: 300.0,
-            scale_factor: 1.0,
-            focused: true,
-        },
-    ));
-    trees.apply(SceneChange::Widgets(1, widgets));
-    trees
+    crate::fixture::one_window(400.0, 300.0, SceneChange::Widgets(1, widgets))
 }
 
 fn button(id: &str, x: f64, y: f64) -> Widget {

@@ -1,8 +1,14 @@
-//! Tree fixtures with named ids: a form with a scrollable list, as an AccessKit app would send it.
+//! The tree fixtures of every test, in one place: the service's own unit tests and the root
+//! package's (`fixtures` feature, for tests only; not part of the crate's API). Named ids: a form
+//! with a scrollable list, as an AccessKit app would send it, wide and deep trees, egui's noise;
+//! nodes and trees built in one call, and the one-window [`Trees`] the unit tests start from.
 //! Bounds are physical pixels at the given scale, the way toolkits report them.
-#![allow(dead_code)]
+#![allow(dead_code, missing_docs, clippy::missing_panics_doc)]
 
 use accesskit::{Action, Node, NodeId, Rect, Role, Toggled, TreeId, TreeInfo, TreeUpdate};
+use winit_automation_link::{SceneChange, WindowState};
+
+use crate::tree::Trees;
 
 pub const ROOT: NodeId = NodeId(1);
 pub const EMAIL: NodeId = NodeId(2);
@@ -452,4 +458,23 @@ pub fn tree(nodes: Vec<(u64, Node)>) -> TreeUpdate {
 /// Node ids from numbers.
 pub fn ids(ids: &[u64]) -> Vec<NodeId> {
     ids.iter().map(|&id| NodeId(id)).collect()
+}
+
+/// The window the unit tests put their trees in: "t", `width` x `height` at scale 1, focused.
+pub fn test_window(width: f64, height: f64) -> WindowState {
+    WindowState {
+        title: "t".into(),
+        width,
+        height,
+        scale_factor: 1.0,
+        focused: true,
+    }
+}
+
+/// Trees holding window 1 ([`test_window`], `width` x `height`) with `content` applied.
+pub(crate) fn one_window(width: f64, height: f64, content: SceneChange) -> Trees {
+    let mut trees = Trees::default();
+    trees.apply(SceneChange::State(1, test_window(width, height)));
+    trees.apply(content);
+    trees
 }
