@@ -125,6 +125,12 @@ fn a_frame_loop_on_the_neutral_crates_answers_snapshot_click_and_screenshot() {
     let client = Client::connect_waiting(Some(&dir), Duration::from_secs(10), |_| {})
         .expect("the app's drop-box is ready");
 
+    // The drop-box is ready before the first frame is drawn: wait for the widget, as a client
+    // would, instead of racing the frame loop (a snapshot taken first shows `frame=0`).
+    let ready = client
+        .send_line(r#"wait role=button name="Clicked 0" --timeout 10000"#)
+        .unwrap();
+    assert!(ready.is_ok(), "{}", ready.to_text());
     let snapshot = client.send_line("snapshot -i").unwrap();
     assert!(snapshot.is_ok(), "{}", snapshot.to_text());
     assert!(
