@@ -52,12 +52,7 @@ fn typed_text_arrives_intact_and_selector_arguments_are_requoted() {
         save_label: "Save as".into(),
         ..fixture::Form::default()
     };
-    let (_, state) = common::test_window();
-    let app = TestApp::builder()
-        .dir(&dir)
-        .window(state)
-        .tree(form.update())
-        .start();
+    let app = common::showing(&dir, form.update());
     let hostile = "two words, a \"quote\"\nand a new line";
     let out = cli(&dir, &["type", hostile]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -138,12 +133,7 @@ fn a_target_argument_is_read_with_the_protocol_s_grammar_and_an_unquoted_value_i
         save_label: "Open Save".into(),
         ..fixture::Form::default()
     };
-    let (_, state) = common::test_window();
-    let app = TestApp::builder()
-        .dir(&dir)
-        .window(state)
-        .tree(form.update())
-        .start();
+    let app = common::showing(&dir, form.update());
     // As people type it: one shell argument, the value's space unquoted. Refused before sending,
     // with the quoted form, as the same line in a command file would be.
     let out = cli(&dir, &["find", "role=button name~=Open Save"]);
@@ -383,12 +373,7 @@ fn form_with_settable_slider() -> accesskit::TreeUpdate {
 #[test]
 fn action_takes_its_value_after_the_name_as_the_protocol_does() {
     let (_tmp, dir) = fresh_dir();
-    let (_, state) = common::test_window();
-    let app = TestApp::builder()
-        .dir(&dir)
-        .window(state)
-        .tree(form_with_settable_slider())
-        .start();
+    let app = common::showing(&dir, form_with_settable_slider());
     let found = stdout(&cli(&dir, &["find", "role=slider"]));
     let slider = found
         .lines()
@@ -519,12 +504,7 @@ fn every_protocol_verb_has_a_subcommand() {
 #[test]
 fn windows_lists_the_app_s_windows() {
     let (_tmp, dir) = fresh_dir();
-    let (_, state) = common::test_window();
-    let _app = TestApp::builder()
-        .dir(&dir)
-        .window(state)
-        .tree(fixture::Form::default().update())
-        .start();
+    let _app = common::showing(&dir, fixture::Form::default().update());
     let out = cli(&dir, &["windows"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);

@@ -1,7 +1,7 @@
 //! Shared test code, one module of every test binary (`use crate::common`): the in-process test
 //! app (`app.rs`, the one driver of an in-process app; a child process runs the same app), the
-//! tree fixtures (`fixture.rs`), the examples started through the harness (`demo.rs`), and small
-//! helpers.
+//! tree fixtures (the service crate's `fixture`, shared with its unit tests), the examples
+//! started through the harness (`demo.rs`), and small helpers.
 #![allow(dead_code, clippy::print_stdout)]
 
 mod app;
@@ -12,6 +12,7 @@ pub mod gpu;
 pub mod trace_data;
 
 /// The tree fixtures, shared with the service crate's own unit tests.
+#[allow(unused_imports)] // the examples binary builds no tree
 pub use winit_automation_service::fixture;
 
 use std::path::{Path, PathBuf};
@@ -23,9 +24,13 @@ pub use app::*;
 /// The environment variable that puts a test binary in child-app mode.
 pub const CHILD_ENV: &str = "WA_TEST_CHILD_APP_DIR";
 
-/// The test app's window id and state.
-pub fn test_window() -> (winit::window::WindowId, winit_automation::WindowState) {
-    (window_id(), window_state("Test", 1.0))
+/// The test app started on `dir`, its window ("Test", scale 1) showing `update`.
+pub fn showing(dir: &Path, update: accesskit::TreeUpdate) -> TestApp {
+    TestApp::builder()
+        .dir(dir)
+        .window(window_state("Test", 1.0))
+        .tree(update)
+        .start()
 }
 
 /// The environment variable that says which app the child runs ([`ChildKind`]).

@@ -76,7 +76,7 @@ pub(crate) struct Service {
     jobs: Jobs,
     /// The last commands answered, for `journal`, and what is known of those not answered yet.
     journal: journal::Journal,
-    /// The channels to and from the render side and the app's waker (`link.rs`).
+    /// The channels to and from the render side and the app's waker (`render_link.rs`).
     link: RenderLink,
     /// The mirror of the app's windows and trees (`tree/`).
     trees: Trees,
