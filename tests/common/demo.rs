@@ -1,10 +1,7 @@
-//! The demos as subprocesses, driven through the client library: in a real window under Xvfb
-//! (Vulkan lavapipe) or headless. Included by tests/examples/e2e.rs and tests/examples/gallery.rs with
-//! `#[path = "common/demo.rs"] mod demo;` (next to `mod common;`).
-//!
-//! A [`Demo`] is the test harness's [`App`] (`winit_automation_testing`: a private drop-box,
-//! stderr kept for failures, the process group killed on drop) plus what these tests check on
-//! every start: the adapter the demo draws on.
+//! The examples as subprocesses, through the harness's [`App`] (`winit_automation_testing`: a
+//! private drop-box, stderr kept for failures, the process group killed on drop): started in a
+//! real window under Xvfb (Vulkan lavapipe, or GL llvmpipe) or headless, with the adapter checked
+//! on every start; and what these tests read from its answers.
 #![allow(dead_code)]
 
 use std::path::Path;
@@ -12,19 +9,8 @@ use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
 use winit_automation_protocol::{NodeLine, ScreenshotAnswer};
-use winit_automation_testing::{App, Spawn};
-
-/// A running demo: an [`App`] (`demo.ok(..)`, `demo.client()`, `demo.dir()` ...).
-pub struct Demo {
-    app: App,
-}
-
-impl std::ops::Deref for Demo {
-    type Target = App;
-    fn deref(&self) -> &App {
-        &self.app
-    }
-}
+pub use winit_automation_testing::App;
+use winit_automation_testing::Spawn;
 
 /// A decoded screenshot.
 pub struct Png {
@@ -62,7 +48,7 @@ pub fn have(program: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// How a demo runs.
+/// How an example runs.
 #[derive(Clone, Copy)]
 pub enum Mode {
     /// In a window under Xvfb, on this wgpu backend (`WGPU_BACKEND`).
@@ -71,95 +57,88 @@ pub enum Mode {
     Headless(u32, u32),
 }
 
-impl Demo {
-    pub fn start(name: &str) -> Demo {
-        Demo::start_in(name, Mode::Window("vulkan"))
-    }
-
-    pub fn start_in(name: &str, mode: Mode) -> Demo {
-        let spawn = Spawn::example(name)
-            .startup(Duration::from_secs(120))
-            .timeout(Duration::from_secs(30))
-            // These tests check each answer themselves (`--settle` where they want it).
-            .settle_actions(false);
-        let spawn = match mode {
-            Mode::Window(backend) => {
-                assert!(
-                    have("xvfb-run") && have("Xvfb"),
-                    "xvfb-run is not installed: `apt-get install xvfb` (the end-to-end tests need a virtual X server)"
-                );
-                spawn
-                    .under("xvfb-run", ["-a", "-s", "-screen 0 1280x800x24"])
-                    .env("WGPU_BACKEND", backend)
-            }
-            Mode::Headless(w, h) => spawn.headless(w, h).env("WGPU_BACKEND", "vulkan"),
-        };
-        let demo = Demo { app: spawn.start() };
-        demo.check_adapter(match mode {
+/// Starts the example `name` as `mode` says and checks the adapter it draws on.
+pub fn start(name: &str, mode: Mode) -> App {
+    let spawn = Spawn::example(name)
+        .startup(Duration::from_secs(120))
+        .timeout(Duration::from_secs(30))
+        // These tests check each answer themselves (`--settle` where they want it).
+        .settle_actions(false);
+    let spawn = match mode {
+        Mode::Window(backend) => {
+            assert!(
+                have("xvfb-run") && have("Xvfb"),
+                "xvfb-run is not installed: `apt-get install xvfb` (the end-to-end tests need a virtual X server)"
+            );
+            spawn
+                .under("xvfb-run", ["-a", "-s", "-screen 0 1280x800x24"])
+                .env("WGPU_BACKEND", backend)
+        }
+        Mode::Headless(w, h) => spawn.headless(w, h).env("WGPU_BACKEND", "vulkan"),
+    };
+    let app = spawn.start();
+    check_adapter(
+        &app,
+        match mode {
             Mode::Window(backend) => backend,
             Mode::Headless(..) => "vulkan",
-        });
-        demo
-    }
+        },
+    );
+    app
+}
 
-    /// Takes a screenshot; returns the answer's body and the decoded image (checked against the
-    /// size the answer states).
-    pub fn screenshot(&self, args: &str) -> (String, Png) {
-        let body = self.ok(&format!("screenshot {args}"));
-        let answer = ScreenshotAnswer::parse(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
-        let file = self.dir().join(answer.file.file_name());
-        let png = Png::read(&file);
-        assert_eq!(answer.size, Some((png.width, png.height)), "{body}");
-        assert_eq!(
-            answer.bytes,
-            Some(std::fs::metadata(&file).unwrap().len()),
-            "{body}"
-        );
-        (body, png)
-    }
+/// Takes a screenshot; returns the answer's body and the decoded image (checked against the size
+/// the answer states).
+pub fn screenshot(app: &App, args: &str) -> (String, Png) {
+    let body = app.ok(&format!("screenshot {args}"));
+    let answer = ScreenshotAnswer::parse(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    let file = app.dir().join(answer.file.file_name());
+    let png = Png::read(&file);
+    assert_eq!(answer.size, Some((png.width, png.height)), "{body}");
+    assert_eq!(
+        answer.bytes,
+        Some(std::fs::metadata(&file).unwrap().len()),
+        "{body}"
+    );
+    (body, png)
+}
 
-    /// The demo draws on the backend asked for: Vulkan lavapipe unless a test asks for GL (wgpu
-    /// falls back to GL silently when no Vulkan driver is installed, and GL renders differently).
-    pub fn check_adapter(&self, backend: &str) {
-        let snapshot = self.wait_for(" backend=", "the app names its adapter");
-        let metrics = snapshot
-            .lines()
-            .find(|l| l.starts_with("metrics "))
-            .unwrap()
-            .to_owned();
-        println!("adapter: {metrics}");
-        assert!(
-            metrics.contains(&format!("backend={backend}")),
-            "the demo is not on {backend} (install mesa-vulkan-drivers for lavapipe): {metrics}\n{}",
-            self.output()
-        );
-    }
+/// The app draws on the backend asked for: Vulkan lavapipe unless a test asks for GL (wgpu falls
+/// back to GL silently when no Vulkan driver is installed, and GL renders differently).
+pub fn check_adapter(app: &App, backend: &str) {
+    let snapshot = wait_for(app, " backend=", "the app names its adapter");
+    let metrics = snapshot
+        .lines()
+        .find(|l| l.starts_with("metrics "))
+        .unwrap()
+        .to_owned();
+    println!("adapter: {metrics}");
+    assert!(
+        metrics.contains(&format!("backend={backend}")),
+        "the app is not on {backend} (install mesa-vulkan-drivers for lavapipe): {metrics}\n{}",
+        app.output()
+    );
+}
 
-    /// The regular snapshot (what a person sees), with refs.
-    pub fn snapshot(&self) -> String {
-        self.ok("snapshot --force")
-    }
+/// The regular snapshot (what a person sees), with refs.
+pub fn snapshot(app: &App) -> String {
+    app.ok("snapshot --force")
+}
 
-    /// Snapshots until one contains `what`.
-    pub fn wait_for(&self, what: &str, why: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let s = self.snapshot();
-            if s.contains(what) {
-                return s;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "{why}: no {what:?} in\n{s}\napp output:\n{}",
-                self.output()
-            );
-            std::thread::sleep(Duration::from_millis(50));
+/// Snapshots until one contains `what`.
+pub fn wait_for(app: &App, what: &str, why: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let s = snapshot(app);
+        if s.contains(what) {
+            return s;
         }
-    }
-
-    /// Asks the demo to quit and waits for its process to exit.
-    pub fn quit(self) {
-        self.app.quit();
+        assert!(
+            Instant::now() < deadline,
+            "{why}: no {what:?} in\n{s}\napp output:\n{}",
+            app.output()
+        );
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 

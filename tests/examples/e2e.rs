@@ -11,8 +11,8 @@ use winit_automation_protocol::{ErrorCode, Outcome};
 
 #[test]
 fn the_custom_demo_is_driven_through_the_client_in_a_real_window_under_xvfb() {
-    let demo = Demo::start("demo");
-    let s = demo.wait_for("textbox \"Name\"", "the demo publishes its tree");
+    let demo = start("demo", Mode::Window("vulkan"));
+    let s = wait_for(&demo, "textbox \"Name\"", "the demo publishes its tree");
     // The form, the list and their refs.
     for widget in [
         "textbox \"Name\"",
@@ -43,7 +43,7 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window_under_xvfb() {
     let checkbox = ref_of(&s, "checkbox \"Subscribe\"");
     let body = demo.ok(&format!("click {checkbox}"));
     assert!(body.contains("path pointer\n"), "{body}");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(
         line_of(&s, "checkbox \"Subscribe\"").contains(" checked"),
         "{s}"
@@ -53,7 +53,7 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window_under_xvfb() {
     // Typing fills the text field: focus it with a click, then type; fill replaces.
     demo.ok("click role=textbox");
     demo.ok("type \"Ada \\\"the\\\" Countess\"");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(
         line_of(&s, "textbox \"Name\"").contains("value=\"Ada \\\"the\\\" Countess\""),
         "{s}"
@@ -65,7 +65,7 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window_under_xvfb() {
     );
     demo.ok("key ctrl+a Backspace");
     demo.ok("type Grace");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(
         line_of(&s, "textbox \"Name\"").contains("value=\"Grace\""),
         "{s}"
@@ -74,7 +74,7 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window_under_xvfb() {
     // Slider through an AccessKit action; the button's effect shows in the status label.
     demo.ok("action name=Volume set_value 80");
     demo.ok("click name=Submit --settle");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(
         s.contains("value=\"Submitted: Grace (subscribe yes, volume 80)\""),
         "{s}"
@@ -87,7 +87,7 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window_under_xvfb() {
         body.contains(&format!("[6 items above {in_list}")),
         "{body}"
     );
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(
         s.contains(&format!("[6 items above {in_list}"))
             && s.contains(&format!("[31 items below {in_list}")),
@@ -114,7 +114,7 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window_under_xvfb() {
 
     // The dialog opens (modal: what is behind it is covered) and closes; its refs go stale.
     demo.ok("click name=\"Open dialog\"");
-    let s = demo.wait_for("dialog \"Confirm\"", "the dialog opens");
+    let s = wait_for(&demo, "dialog \"Confirm\"", "the dialog opens");
     let ok = ref_of(&s, "button \"OK\"");
     let response = demo.send("click name=Submit");
     assert_eq!(
@@ -123,7 +123,7 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window_under_xvfb() {
         "{response:?}"
     );
     demo.ok(&format!("click {ok} --settle"));
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(!s.contains("dialog \"Confirm\""), "{s}");
     assert!(s.contains("value=\"Confirmed\""), "{s}");
     let response = demo.send(&format!("click {ok}"));
@@ -140,20 +140,20 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window_under_xvfb() {
     // Keys: Tab moves the focus.
     demo.ok("focus name=Subscribe");
     demo.ok("key Tab");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(line_of(&s, "slider \"Volume\"").contains(" focused"), "{s}");
 
     // A screenshot while the window is being resized: whichever frame it comes from, the PNG is
-    // whole and has the size its answer states (Demo::screenshot checks that).
+    // whole and has the size its answer states (demo::screenshot checks that).
     let resize = demo.client().enqueue_line("resize 900 650").unwrap();
-    let (body, png) = demo.screenshot("resizing");
+    let (body, png) = screenshot(&demo, "resizing");
     assert!(demo.client().wait(resize).unwrap().is_ok());
     assert!(
         [(800, 600), (900, 650)].contains(&(png.width, png.height)),
         "{body}"
     );
-    demo.wait_for("size=900x650", "the window takes the new size");
-    let (_, png) = demo.screenshot("resized");
+    wait_for(&demo, "size=900x650", "the window takes the new size");
+    let (_, png) = screenshot(&demo, "resized");
     assert_eq!((png.width, png.height), (900, 650));
 
     demo.quit();
@@ -161,8 +161,12 @@ fn the_custom_demo_is_driven_through_the_client_in_a_real_window_under_xvfb() {
 
 #[test]
 fn the_egui_demo_is_driven_through_the_client_with_egui_s_own_tree_under_xvfb() {
-    let demo = Demo::start("egui_demo");
-    let s = demo.wait_for("button \"Count\"", "egui publishes its AccessKit tree");
+    let demo = start("egui_demo", Mode::Window("vulkan"));
+    let s = wait_for(
+        &demo,
+        "button \"Count\"",
+        "egui publishes its AccessKit tree",
+    );
     assert!(s.contains("value=\"Clicked 0 times\""), "{s}");
     let count = ref_of(&s, "button \"Count\"");
 
@@ -173,7 +177,7 @@ fn the_egui_demo_is_driven_through_the_client_with_egui_s_own_tree_under_xvfb() 
         "the settle diff: {body}"
     );
     demo.ok(&format!("click {count}"));
-    let s = demo.wait_for("Clicked 2 times", "the second click counts");
+    let s = wait_for(&demo, "Clicked 2 times", "the second click counts");
     assert!(
         line_of(&s, "button \"Count\"")
             .trim_start()
@@ -189,16 +193,20 @@ fn the_egui_demo_is_driven_through_the_client_with_egui_s_own_tree_under_xvfb() 
         let response = demo.client().wait(seq).unwrap();
         assert!(response.is_ok(), "{response:?}");
     }
-    demo.wait_for("Clicked 22 times", "every click of the burst counts");
+    wait_for(&demo, "Clicked 22 times", "every click of the burst counts");
     // The last frame of the burst is drawn: a screenshot gets a frame.
-    demo.screenshot("after-burst");
+    screenshot(&demo, "after-burst");
 
     // Typing drives egui's TextEdit: click it, type; fill replaces through ctrl+a.
     demo.ok("click role=textbox");
     demo.ok("type Ada");
-    demo.wait_for("value=\"Hello, Ada\"", "typed text reaches the TextEdit");
+    wait_for(
+        &demo,
+        "value=\"Hello, Ada\"",
+        "typed text reaches the TextEdit",
+    );
     demo.ok("fill role=textbox Grace --settle");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(
         line_of(&s, "textbox \"Name\"").contains("value=\"Grace\""),
         "{s}"
@@ -207,13 +215,13 @@ fn the_egui_demo_is_driven_through_the_client_with_egui_s_own_tree_under_xvfb() 
 
     // The checkbox toggles; an AccessKit action reaches egui too.
     demo.ok("click role=checkbox --settle");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(
         line_of(&s, "checkbox \"Enabled\"").contains("unchecked"),
         "{s}"
     );
     demo.ok("action role=checkbox click --settle");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(
         line_of(&s, "checkbox \"Enabled\"").contains(" checked"),
         "{s}"
@@ -240,8 +248,9 @@ fn checkbox_box(s: &str) -> (u32, u32) {
 
 #[test]
 fn headless_screenshots_with_no_display_show_the_frame_the_tree_describes() {
-    let demo = Demo::start_in("demo", Mode::Headless(800, 600));
-    let s = demo.wait_for(
+    let demo = start("demo", Mode::Headless(800, 600));
+    let s = wait_for(
+        &demo,
         "checkbox \"Subscribe\"",
         "the headless demo publishes its tree",
     );
@@ -258,7 +267,7 @@ fn headless_screenshots_with_no_display_show_the_frame_the_tree_describes() {
         full > 2 * bytes,
         "{full} bytes with bounds and actions, {bytes} without"
     );
-    let (body, before) = demo.screenshot("before");
+    let (body, before) = screenshot(&demo, "before");
     assert_eq!((before.width, before.height), (800, 600));
     assert!(before.rgba.len() == 800 * 600 * 4);
     let png_bytes = std::fs::metadata(demo.dir().join("screenshot-before.png"))
@@ -276,7 +285,7 @@ fn headless_screenshots_with_no_display_show_the_frame_the_tree_describes() {
     );
 
     demo.ok("click role=checkbox --settle");
-    let (_, after) = demo.screenshot("after");
+    let (_, after) = screenshot(&demo, "after");
     assert!(
         close(after.at(x, y), ACCENT),
         "checked: {:?}",
@@ -284,7 +293,7 @@ fn headless_screenshots_with_no_display_show_the_frame_the_tree_describes() {
     );
 
     // Cropped to a node's bounds.
-    let (_, crop) = demo.screenshot("box --ref role=checkbox");
+    let (_, crop) = screenshot(&demo, "box --ref role=checkbox");
     assert_eq!((crop.width, crop.height), (160, 24));
     assert!(
         close(crop.at(x - 24, y - 112), ACCENT),
@@ -314,9 +323,13 @@ fn headless_screenshots_with_no_display_show_the_frame_the_tree_describes() {
 
 #[test]
 fn a_1920x1080_headless_screenshot_decodes_to_its_stated_size() {
-    let demo = Demo::start_in("demo", Mode::Headless(1920, 1080));
-    demo.wait_for("button \"Submit\"", "the headless demo publishes its tree");
-    let (body, png) = demo.screenshot("full");
+    let demo = start("demo", Mode::Headless(1920, 1080));
+    wait_for(
+        &demo,
+        "button \"Submit\"",
+        "the headless demo publishes its tree",
+    );
+    let (body, png) = screenshot(&demo, "full");
     assert_eq!((png.width, png.height), (1920, 1080), "{body}");
     let bytes = std::fs::metadata(demo.dir().join("screenshot-full.png"))
         .unwrap()
@@ -331,10 +344,14 @@ fn a_1920x1080_headless_screenshot_decodes_to_its_stated_size() {
 #[test]
 fn the_gl_blit_path_gives_the_same_pixels_as_the_vulkan_copy_path_under_xvfb() {
     let take = |backend: &'static str| {
-        let demo = Demo::start_in("demo", Mode::Window(backend));
-        let s = demo.wait_for("checkbox \"Subscribe\"", "the demo publishes its tree");
+        let demo = start("demo", Mode::Window(backend));
+        let s = wait_for(
+            &demo,
+            "checkbox \"Subscribe\"",
+            "the demo publishes its tree",
+        );
         demo.ok("click role=checkbox --settle");
-        let (_, png) = demo.screenshot("path");
+        let (_, png) = screenshot(&demo, "path");
         let path = demo.output();
         assert!(
             path.contains(&format!(
@@ -379,15 +396,19 @@ fn the_gl_blit_path_gives_the_same_pixels_as_the_vulkan_copy_path_under_xvfb() {
 /// clock it lasted as many idle wake-ups as it had frames).
 #[test]
 fn the_egui_demo_headless_zooms_within_its_frame_and_keeps_egui_s_timers() {
-    let demo = Demo::start_in("egui_demo", Mode::Headless(640, 400));
-    let s = demo.wait_for("button \"Count\"", "egui publishes its tree headless");
+    let demo = start("egui_demo", Mode::Headless(640, 400));
+    let s = wait_for(
+        &demo,
+        "button \"Count\"",
+        "egui publishes its tree headless",
+    );
     let (_, _, w, _) = bounds(line_of(&s, "button \"Count\""));
     let body = demo.ok("key ctrl+= --settle");
     let (_, _, zoomed, _) = bounds(now(&body, "button \"Count\""));
     assert!((zoomed / w - 1.1).abs() < 0.02, "{w} -> {zoomed}: {body}");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(line_of(&s, "window 1 ").contains(" size=640x400 "), "{s}");
-    let (_, png) = demo.screenshot("zoomed");
+    let (_, png) = screenshot(&demo, "zoomed");
     assert_eq!((png.width, png.height), (640, 400));
 
     let body = demo.ok("click role=button name=Rest --settle");
@@ -398,19 +419,23 @@ fn the_egui_demo_headless_zooms_within_its_frame_and_keeps_egui_s_timers() {
     );
     // No command draws a frame meanwhile: the app wakes for egui's own timer.
     demo.ok("wait text=Rested --timeout 15000");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(!line_of(&s, "button \"Rest\"").contains("disabled"), "{s}");
     demo.quit();
 }
 
 #[test]
 fn the_egui_demo_runs_headless_and_its_screenshot_decodes() {
-    let demo = Demo::start_in("egui_demo", Mode::Headless(640, 400));
-    let s = demo.wait_for("button \"Count\"", "egui publishes its tree headless");
+    let demo = start("egui_demo", Mode::Headless(640, 400));
+    let s = wait_for(
+        &demo,
+        "button \"Count\"",
+        "egui publishes its tree headless",
+    );
     let count = ref_of(&s, "button \"Count\"");
     let body = demo.ok(&format!("click {count} --settle"));
     assert!(body.contains("value=\"Clicked 1 times\""), "{body}");
-    let (_, png) = demo.screenshot("egui");
+    let (_, png) = screenshot(&demo, "egui");
     assert_eq!((png.width, png.height), (640, 400));
     demo.quit();
 }

@@ -11,8 +11,8 @@ use winit_automation_protocol::ErrorCode;
 
 #[test]
 fn an_eframe_app_takes_every_verb_through_the_plugin_under_xvfb() {
-    let demo = Demo::start_in("eframe_app", Mode::Window("vulkan"));
-    let s = demo.wait_for("button \"Greet\"", "the app publishes egui's tree");
+    let demo = start("eframe_app", Mode::Window("vulkan"));
+    let s = wait_for(&demo, "button \"Greet\"", "the app publishes egui's tree");
     // The window is the root viewport (window 1), with egui's own state: its size, and for a
     // title the program's name (winit cannot read a title back on X11).
     assert!(
@@ -39,7 +39,7 @@ fn an_eframe_app_takes_every_verb_through_the_plugin_under_xvfb() {
     );
     // A form row's unnamed checkbox, by the label egui placed before it (`label=`, never its
     // name): the click lands on it and checks it.
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(
         line_of(&s, "label=\"Snap to grid:\"").contains("checkbox label="),
         "{s}"
@@ -67,7 +67,8 @@ fn an_eframe_app_takes_every_verb_through_the_plugin_under_xvfb() {
     // the first one shows.
     let body = demo.ok("click role=button name=Settings --settle --timeout 20000");
     assert!(body.contains("\nhit verified\n"), "{body}");
-    let s = demo.wait_for(
+    let s = wait_for(
+        &demo,
         "checkbox \"Sparkles\"",
         "the settings window publishes its tree",
     );
@@ -89,10 +90,10 @@ fn an_eframe_app_takes_every_verb_through_the_plugin_under_xvfb() {
     );
     assert!(now(&body, "Sparkles: ").contains("Sparkles: on"), "{body}");
     // Its frame is read back through egui's path too: a screenshot cropped to its checkbox.
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     let sparkles = line_of(&s, "checkbox \"Sparkles\"");
     let (_, _, w, h) = bounds(sparkles);
-    let (body, png) = demo.screenshot(&format!("--ref {}", ref_in(sparkles)));
+    let (body, png) = screenshot(&demo, &format!("--ref {}", ref_in(sparkles)));
     // The crop takes whole pixels: the node's bounds, rounded outward.
     assert!(
         (f64::from(png.width) - w).abs() <= 1.0 && (f64::from(png.height) - h).abs() <= 1.0,
@@ -101,7 +102,8 @@ fn an_eframe_app_takes_every_verb_through_the_plugin_under_xvfb() {
 
     // An immediate viewport (drawn inside the root's pass) is a window too; its button closes it.
     demo.ok("click role=button name=About --settle --timeout 20000");
-    let s = demo.wait_for(
+    let s = wait_for(
+        &demo,
         "A greeter, driven from outside.",
         "the about window publishes its tree",
     );
@@ -121,7 +123,7 @@ fn an_eframe_app_takes_every_verb_through_the_plugin_under_xvfb() {
     );
     demo.ok("click role=button name=Close --settle --timeout 20000");
     demo.ok("wait text=\"A greeter, driven from outside.\" --gone --timeout 20000");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert_eq!(
         s.lines().filter(|l| l.starts_with("window ")).count(),
         2,
@@ -130,8 +132,8 @@ fn an_eframe_app_takes_every_verb_through_the_plugin_under_xvfb() {
 
     // A screenshot of the presented frame, through egui's screenshot path: the window's size, and
     // the button drawn where the tree says it is (its fill is not the panel's background).
-    let s = demo.snapshot();
-    let (_, png) = demo.screenshot("greeter");
+    let s = snapshot(&demo);
+    let (_, png) = screenshot(&demo, "greeter");
     assert_eq!((png.width, png.height), (480, 320));
     let (x, y, w, h) = bounds(line_of(&s, "button \"Greet\""));
     let (bx, by) = ((x + 3.0) as u32, (y + h / 2.0) as u32);

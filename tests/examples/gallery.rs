@@ -16,13 +16,17 @@ use demo::*;
 use winit_automation_protocol::{ErrorCode, NodeLine, NodeRef, Outcome};
 
 /// The gallery headless, at the window size of its windowed mode, once its layout has settled.
-fn gallery() -> (Demo, String) {
-    let demo = Demo::start_in("egui_gallery", Mode::Headless(1280, 800));
-    demo.wait_for("checkbox \"Checkbox\"", "the gallery publishes its tree");
+fn gallery() -> (App, String) {
+    let demo = start("egui_gallery", Mode::Headless(1280, 800));
+    wait_for(
+        &demo,
+        "checkbox \"Checkbox\"",
+        "the gallery publishes its tree",
+    );
     // egui sizes its windows over the first frames (and fades them in): act on the settled
     // layout, not on bounds that are about to change.
     demo.ok("settle --timeout 20000");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     (demo, s)
 }
 
@@ -30,7 +34,7 @@ fn gallery() -> (Demo, String) {
 // a loaded machine), and a settle waits out egui's window fades; 20 s leaves room on slow CI.
 
 /// The error's code and message.
-fn refused(demo: &Demo, line: &str) -> (Option<ErrorCode>, String) {
+fn refused(demo: &App, line: &str) -> (Option<ErrorCode>, String) {
     let response = demo.send(line);
     let Outcome::Error { message, .. } = &response.outcome else {
         panic!("{line} was not refused: {response:?}");
@@ -83,7 +87,7 @@ fn the_gallery_s_widgets_take_clicks_drags_values_and_text() {
         now(&body, "slider \"Slider\"").contains("value=100 "),
         "{body}"
     );
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     let slider = line_of(&s, "slider \"Slider\"");
     let (x, y, w, h) = bounds(slider);
     let body = demo.ok(&format!(
@@ -109,7 +113,7 @@ fn the_gallery_s_widgets_take_clicks_drags_values_and_text() {
     // layer order, which the adapter hands over, puts the popup on top and the click goes in.
     let body = demo.ok("click role=combobox name=\"Take your pick\" --settle --timeout 20000");
     assert!(body.contains("+ ") && body.contains("listbox"), "{body}");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     let first = ref_of_nth(&s, "button \"First\"", 1);
     let body = demo.ok(&format!("click {first} --settle --timeout 20000"));
     assert!(body.contains("\nhit verified\n"), "{body}");
@@ -128,7 +132,7 @@ fn the_gallery_s_widgets_take_clicks_drags_values_and_text() {
     let header = "role=disclosuretriangle name~=\"Click to see\"";
     demo.ok(&format!("click {header}"));
     demo.ok("wait text~=\"It's a \" --timeout 20000");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(
         line_of(&s, "disclosuretriangle \"Click to see").contains("expanded"),
         "{s}"
@@ -138,7 +142,7 @@ fn the_gallery_s_widgets_take_clicks_drags_values_and_text() {
 
     // A button below the side panel's edge: the click turns the wheel over the panel's list by
     // what brings it in, then lands on it: it is checked, and the windows it opens appear.
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     assert!(!s.contains("\"Window Resize Test\""), "{s}");
     let (code, _) = refused(
         &demo,
@@ -187,7 +191,7 @@ fn the_gallery_s_widgets_take_clicks_drags_values_and_text() {
 #[test]
 fn a_screenshot_with_refs_shows_each_interactive_ref_at_its_box() {
     let (demo, _) = gallery();
-    let (_, png) = demo.screenshot("refs --refs");
+    let (_, png) = screenshot(&demo, "refs --refs");
     // The refs and boxes the screenshot drew (the tree is settled: the same frame's).
     let interactive = demo.ok("snapshot -i --bounds --force");
     let nodes: Vec<(String, [f64; 4])> = NodeLine::all(&interactive)
@@ -339,12 +343,16 @@ fn a_half_covered_title_bar_takes_its_click_on_the_part_left_visible() {
 /// window raised by a click take their clicks, verified.
 #[test]
 fn in_a_window_a_popup_item_and_a_raised_window_take_their_clicks_under_xvfb() {
-    let demo = Demo::start_in("egui_gallery", Mode::Window("vulkan"));
-    demo.wait_for("checkbox \"Checkbox\"", "the gallery publishes its tree");
+    let demo = start("egui_gallery", Mode::Window("vulkan"));
+    wait_for(
+        &demo,
+        "checkbox \"Checkbox\"",
+        "the gallery publishes its tree",
+    );
     demo.ok("settle --timeout 20000");
 
     demo.ok("click role=combobox name=\"Take your pick\" --settle --timeout 20000");
-    let s = demo.snapshot();
+    let s = snapshot(&demo);
     let third = ref_of_nth(&s, "button \"Third\"", 1);
     let body = demo.ok(&format!("click {third} --settle --timeout 20000"));
     assert!(body.contains("\nhit verified\n"), "{body}");
@@ -398,6 +406,6 @@ fn ref_in(line: &str) -> String {
 }
 
 /// A snapshot of one node's subtree.
-fn scope(demo: &Demo, target: &str) -> String {
+fn scope(demo: &App, target: &str) -> String {
     demo.ok(&format!("snapshot --force --scope {target}"))
 }

@@ -41,8 +41,8 @@ async fn call(
 
 #[tokio::test(flavor = "current_thread")]
 async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot() {
-    let demo = Demo::start_in("demo", Mode::Headless(800, 600));
-    demo.wait_for("button \"Submit\"", "the demo publishes its tree");
+    let demo = start("demo", Mode::Headless(800, 600));
+    wait_for(&demo, "button \"Submit\"", "the demo publishes its tree");
     let mut server = tokio::process::Command::new(cli_binary::cli());
     server.arg("mcp").arg("--dir").arg(demo.dir());
     let client =
@@ -253,8 +253,12 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     );
 
     // One session drives several apps: `dir` picks one per call.
-    let other = Demo::start_in("demo", Mode::Headless(640, 480));
-    other.wait_for("button \"Submit\"", "the second demo publishes its tree");
+    let other = start("demo", Mode::Headless(640, 480));
+    wait_for(
+        &other,
+        "button \"Submit\"",
+        "the second demo publishes its tree",
+    );
     let windows = call(&client, "windows", serde_json::json!({"dir": other.dir()})).await;
     assert!(
         text(&windows).contains("size=640x480"),

@@ -185,8 +185,8 @@ fn is_error(answer: &Value) -> bool {
 #[test]
 fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_pypi() {
     let python = python_with_the_sdk();
-    let demo = Demo::start_in("demo", Mode::Headless(800, 600));
-    demo.wait_for("button \"Submit\"", "the demo publishes its tree");
+    let demo = start("demo", Mode::Headless(800, 600));
+    wait_for(&demo, "button \"Submit\"", "the demo publishes its tree");
 
     let plan = [
         call("snapshot", json!({})),
