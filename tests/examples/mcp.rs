@@ -13,6 +13,7 @@ use demo::*;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
 use rmcp::transport::TokioChildProcess;
+use winit_automation_protocol::Verb;
 
 /// The text of a tool's answer.
 fn text(result: &CallToolResult) -> String {
@@ -61,33 +62,15 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     // One tool per verb, with the CLI's names, and `apps` to find live apps.
     let tools = client.list_all_tools().await.expect("tools/list");
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    for verb in [
-        "status",
-        "windows",
-        "snapshot",
-        "find",
-        "get",
-        "wait",
-        "settle",
-        "click",
-        "hover",
-        "drag",
-        "scroll",
-        "type",
-        "fill",
-        "key",
-        "action",
-        "focus",
-        "resize",
-        "screenshot",
-        "quit",
-        "clean",
-        "journal",
-        "trace",
-        "apps",
-    ] {
-        assert!(names.contains(&verb), "no tool {verb} in {names:?}");
-    }
+    let expected: Vec<&str> = Verb::ALL
+        .iter()
+        .map(|v| v.spec().name)
+        .chain(["apps"])
+        .collect();
+    assert_eq!(
+        names, expected,
+        "one tool per verb of the table, then `apps`"
+    );
     let click = tools.iter().find(|t| t.name == "click").unwrap();
     assert!(
         serde_json::to_string(&click.input_schema)
