@@ -91,9 +91,8 @@ impl<L: fmt::Display> fmt::Display for FindAnswer<L> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lines::{NodeValue, Toggled};
+    use crate::lines::NodeValue;
     use crate::{ErrorCode, NodeRef};
-    use proptest::prelude::*;
 
     const GOLDEN_FIND: &str = "matches 2\n\
         @e4 button \"OK\" bounds=20,60,80x24 actions=click,focus\n\
@@ -142,68 +141,5 @@ mod tests {
         // A newer app's extra line is skipped.
         let newer = FindAnswer::parse("matches 1\n@e1 button \"A\"\nmore 0\n").unwrap();
         assert_eq!(newer.to_string(), "matches 1\n@e1 button \"A\"\n");
-    }
-
-    fn text() -> impl Strategy<Value = String> {
-        prop_oneof![
-            "[ -~]{0,12}",
-            Just("a @e9 b".to_owned()),
-            Just("matches 0\n@e1 x".to_owned()),
-            any::<String>(),
-        ]
-    }
-
-    fn node_line() -> impl Strategy<Value = NodeLine> {
-        let toggled = prop_oneof![
-            Just(Toggled::Checked),
-            Just(Toggled::Unchecked),
-            Just(Toggled::Mixed)
-        ];
-        let tenths = (-100_000i32..100_000).prop_map(|t| f64::from(t) / 10.0);
-        (
-            (
-                1u64..u64::MAX,
-                "[a-z]{1,12}",
-                text(),
-                prop::option::of(text()),
-            ),
-            prop::option::of(text().prop_map(NodeValue::Text)),
-            (any::<[bool; 5]>(), prop::option::of(toggled)),
-            prop::option::of([tenths.clone(), tenths.clone(), tenths.clone(), tenths]),
-            prop::collection::vec("[a-z_]{1,12}", 0..4),
-        )
-            .prop_map(
-                |((r, role, name, label), value, (flags, toggled), bounds, actions)| {
-                    let [focused, disabled, selected, hidden, offscreen] = flags;
-                    NodeLine {
-                        name,
-                        label,
-                        value,
-                        focused,
-                        disabled,
-                        toggled,
-                        selected,
-                        expanded: focused.then_some(disabled),
-                        bounds,
-                        actions,
-                        hidden,
-                        offscreen,
-                        ..NodeLine::new(NodeRef(r), role)
-                    }
-                },
-            )
-    }
-
-    proptest! {
-        #[test]
-        fn every_find_answer_round_trips(matches in prop::collection::vec(node_line(), 0..6)) {
-            let answer = FindAnswer::new(matches);
-            let written = answer.to_string();
-            let parsed = FindAnswer::parse(&written).map_err(|e| TestCaseError::fail(format!("{written}: {e}")))?;
-            prop_assert_eq!(&parsed, &answer);
-            // The same lines held as text are written byte for byte the same.
-            let as_text = FindAnswer::new(answer.matches.iter().map(ToString::to_string).collect::<Vec<_>>());
-            prop_assert_eq!(as_text.to_string(), written);
-        }
     }
 }

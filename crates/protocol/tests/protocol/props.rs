@@ -1,10 +1,11 @@
 //! Properties of the grammar: arbitrary bytes never panic the parser and every rejection is typed;
-//! quoting and canonical command lines round-trip; responses round-trip.
+//! quoting and canonical command lines round-trip; responses and the typed answer lines
+//! round-trip.
 
 use proptest::prelude::*;
 use winit_automation_protocol::{
-    ActOptions, Button, Command, DragEnd, ErrorCode, Failure, JournalAnswer, JournalEntry,
-    JournalTarget, KeyChord, Label, NodeLine, NodeRef, NodeValue, Point, Response,
+    ActOptions, Button, Command, DragEnd, ErrorCode, Failure, FindAnswer, JournalAnswer,
+    JournalEntry, JournalTarget, KeyChord, Label, NodeLine, NodeRef, NodeValue, Point, Response,
     ScreenshotAnswer, Selector, Target, Term, Toggled, Verb, quote, tokenize,
 };
 
@@ -39,6 +40,9 @@ fn text() -> impl Strategy<Value = String> {
     prop_oneof![
         "[a-zA-Z0-9 ]{0,12}",
         any::<String>(),
+        // Text that looks like what a reader looks for: a ref, a find answer's first line.
+        Just("a @e9 b".to_owned()),
+        Just("matches 0\n@e1 x".to_owned()),
         prop::collection::vec(
             prop_oneof![
                 Just('"'),
@@ -310,6 +314,17 @@ fn screenshot_answer() -> impl Strategy<Value = ScreenshotAnswer> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn find_answers_round_trip(matches in prop::collection::vec(node_line(), 0..6)) {
+        let answer = FindAnswer::new(matches);
+        let written = answer.to_string();
+        let parsed = FindAnswer::parse(&written).map_err(|e| TestCaseError::fail(format!("{written}: {e}")))?;
+        prop_assert_eq!(&parsed, &answer);
+        // The same lines held as text are written byte for byte the same.
+        let as_text = FindAnswer::new(answer.matches.iter().map(ToString::to_string).collect::<Vec<_>>());
+        prop_assert_eq!(as_text.to_string(), written);
+    }
 
     #[test]
     fn node_lines_round_trip(line in node_line()) {
