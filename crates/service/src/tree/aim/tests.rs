@@ -78,27 +78,17 @@ fn a_container_overlapping_the_target_does_not_cover_it() {
 
 #[test]
 fn a_modal_dialog_shields_everything_outside_it() {
-    use accesskit::{Node, NodeId, Rect, TreeId, TreeInfo, TreeUpdate};
+    use crate::fixture::{node, tree};
     let update = |modal: bool| {
-        let mut root = Node::new(Role::Window);
-        root.set_bounds(Rect::new(0.0, 0.0, 400.0, 300.0));
-        root.set_children(vec![NodeId(1), NodeId(2)]);
-        let mut save = Node::new(Role::Button);
-        save.set_label("save");
-        save.set_bounds(Rect::new(10.0, 10.0, 90.0, 40.0));
-        save.add_action(Action::Click);
-        let mut dialog = Node::new(Role::Dialog);
-        dialog.set_label("Confirm");
-        dialog.set_bounds(Rect::new(200.0, 200.0, 350.0, 280.0));
+        let mut dialog = node(Role::Dialog, "Confirm", [200.0, 200.0, 350.0, 280.0], &[]);
         if modal {
             dialog.set_modal();
         }
-        TreeUpdate {
-            nodes: vec![(NodeId(0), root), (NodeId(1), save), (NodeId(2), dialog)],
-            tree: Some(TreeInfo::new(NodeId(0))),
-            tree_id: TreeId::ROOT,
-            focus: NodeId(0),
-        }
+        tree(vec![
+            (0, node(Role::Window, "", [0.0, 0.0, 400.0, 300.0], &[1, 2])),
+            (1, node(Role::Button, "save", [10.0, 10.0, 90.0, 40.0], &[])),
+            (2, dialog),
+        ])
     };
     let click_save = |t: &mut Trees| {
         t.plan(&Command::parse("click role=button name=save").unwrap())
@@ -167,43 +157,30 @@ fn a_node_with_bounds_that_are_not_finite_covers_nothing_and_is_not_aimed_at() {
 
 #[test]
 fn a_point_target_never_hits_a_node_whose_bounds_are_not_finite() {
-    use accesskit::{Node, NodeId, Rect, TreeId, TreeInfo, TreeUpdate};
+    use crate::fixture::{node, tree};
+    use accesskit::Node;
     use winit_automation_protocol::Target;
-    let mut root = Node::new(Role::Window);
-    root.set_bounds(Rect::new(0.0, 0.0, 400.0, 300.0));
-    root.set_children(vec![NodeId(1), NodeId(2)]);
-    let mut save = Node::new(Role::Button);
-    save.set_label("save");
-    save.set_bounds(Rect::new(10.0, 10.0, 90.0, 40.0));
-    save.add_action(Action::Click);
     // Its raw rect contains every point; its child, with finite bounds, is still hit.
-    let mut cell = Node::new(Role::Group);
-    cell.set_label("cell");
-    cell.set_bounds(Rect::new(
+    let everywhere = [
         f64::NEG_INFINITY,
         f64::NEG_INFINITY,
         f64::INFINITY,
         f64::INFINITY,
-    ));
+    ];
+    let mut cell = node(Role::Group, "cell", everywhere, &[3]);
     cell.add_action(Action::Click);
-    cell.set_children(vec![NodeId(3)]);
     let mut inner = Node::new(Role::Label);
     inner.set_value("inner");
-    inner.set_bounds(Rect::new(200.0, 200.0, 300.0, 220.0));
+    inner.set_bounds(accesskit::Rect::new(200.0, 200.0, 300.0, 220.0));
     let mut t = trees(vec![]);
     t.apply(SceneChange::Update(
         1,
-        TreeUpdate {
-            nodes: vec![
-                (NodeId(0), root),
-                (NodeId(1), save),
-                (NodeId(2), cell),
-                (NodeId(3), inner),
-            ],
-            tree: Some(TreeInfo::new(NodeId(0))),
-            tree_id: TreeId::ROOT,
-            focus: NodeId(0),
-        },
+        tree(vec![
+            (0, node(Role::Window, "", [0.0, 0.0, 400.0, 300.0], &[1, 2])),
+            (1, node(Role::Button, "save", [10.0, 10.0, 90.0, 40.0], &[])),
+            (2, cell),
+            (3, inner),
+        ]),
     ));
     let get = |t: &mut Trees, at: &str| t.get(&Target::parse(at).unwrap());
     let line = get(&mut t, "50,25").unwrap();
