@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 mod app;
 #[path = "shared/floor.rs"]
 mod floor;
-#[path = "shared/gpu.rs"]
+#[path = "../tests/common/gpu.rs"]
 mod gpu;
 #[path = "shared/render_loop.rs"]
 mod render_loop;
@@ -177,7 +177,7 @@ fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
         .configure(|b| b.app_screenshots(false))
         .stepped();
     let window = window_id();
-    let (device, queue, texture) = gpu::device_and_target(1920, 1080);
+    let (device, queue, texture) = gpu::sized_target(1920, 1080);
     let client = app.client();
     let mut times = Vec::new();
     let mut trips = Vec::new();
@@ -194,7 +194,7 @@ fn capture_stall(samples: usize) -> (Vec<Duration>, Vec<Duration>) {
             app.begin_frame();
             let mut frame = app.open_frame();
             let mut encoder = device.create_command_encoder(&Default::default());
-            gpu::clear(&mut encoder, &texture);
+            gpu::clear(&mut encoder, &texture, wgpu::Color::WHITE);
             let wanted = frame.wants_capture(window);
             let start = Instant::now();
             frame.capture(window, &device, &mut encoder, &texture);

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 #[path = "../tests/common/app.rs"]
 mod app;
 // Its 1,000-node tree; its render-cost loop is frame.rs's.
-#[path = "shared/gpu.rs"]
+#[path = "../tests/common/gpu.rs"]
 mod gpu;
 #[path = "shared/render_loop.rs"]
 #[allow(dead_code)]
@@ -52,7 +52,7 @@ fn session_frames(traced: bool, clicks: usize) -> Vec<Duration> {
         .configure(|b| b.app_screenshots(false))
         .stepped();
     let window = window_id();
-    let (device, queue, texture) = gpu::device_and_target(1280, 800);
+    let (device, queue, texture) = gpu::sized_target(1280, 800);
     let client = app.client();
     let mut frame_no = 0u64;
     let mut times = Vec::new();
@@ -64,7 +64,7 @@ fn session_frames(traced: bool, clicks: usize) -> Vec<Duration> {
         let mut frame = app.open_frame();
         frame.tree_update(window, update);
         let mut encoder = device.create_command_encoder(&Default::default());
-        gpu::clear(&mut encoder, &texture);
+        gpu::clear(&mut encoder, &texture, wgpu::Color::WHITE);
         frame.capture(window, &device, &mut encoder, &texture);
         let spent = start.elapsed();
         // The app's own submit is not the plugin's cost.

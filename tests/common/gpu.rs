@@ -1,6 +1,6 @@
-//! A real wgpu device for the tests that capture frames (Vulkan: lavapipe on a machine without a
-//! GPU), a 64x32 texture to draw into, a clear to draw with, and the first pixel of a screenshot. Included with
-//! `#[path = "common/gpu.rs"] mod gpu;`.
+//! A real wgpu device for the tests and benchmarks that capture frames (Vulkan: lavapipe on a
+//! machine without a GPU), a texture to draw into, a clear to draw with, and the first pixel of a
+//! screenshot. The benchmarks include it with `#[path = "../tests/common/gpu.rs"] mod gpu;`.
 #![allow(dead_code)]
 
 /// A Vulkan device and its queue; the adapter is printed (it must be Vulkan: GL draws
@@ -22,11 +22,21 @@ pub fn texture(
     format: wgpu::TextureFormat,
     usage: wgpu::TextureUsages,
 ) -> wgpu::Texture {
+    sized_texture(device, (64, 32), format, usage)
+}
+
+/// A `width` x `height` texture of `format` and `usage` (plus `RENDER_ATTACHMENT`).
+pub fn sized_texture(
+    device: &wgpu::Device,
+    (width, height): (u32, u32),
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
         label: None,
         size: wgpu::Extent3d {
-            width: 64,
-            height: 32,
+            width,
+            height,
             depth_or_array_layers: 1,
         },
         mip_level_count: 1,
@@ -44,6 +54,19 @@ pub fn target() -> (wgpu::Device, wgpu::Queue, wgpu::Texture) {
     let texture = texture(
         &device,
         wgpu::TextureFormat::Rgba8Unorm,
+        wgpu::TextureUsages::COPY_SRC,
+    );
+    (device, queue, texture)
+}
+
+/// A device, its queue and a `width` x `height` sRGB texture screenshots can copy from: a
+/// benchmark's frame.
+pub fn sized_target(width: u32, height: u32) -> (wgpu::Device, wgpu::Queue, wgpu::Texture) {
+    let (device, queue) = device();
+    let texture = sized_texture(
+        &device,
+        (width, height),
+        wgpu::TextureFormat::Rgba8UnormSrgb,
         wgpu::TextureUsages::COPY_SRC,
     );
     (device, queue, texture)
