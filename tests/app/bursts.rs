@@ -74,10 +74,7 @@ fn answered_frame(app: &Session, seq: u64) -> u64 {
     let response = app.client().wait(seq).unwrap();
     assert!(response.is_ok(), "{response:?}");
     response
-        .body()
-        .lines()
-        .find_map(|l| l.strip_prefix("frame "))
-        .and_then(|n| n.parse().ok())
+        .frame()
         .unwrap_or_else(|| panic!("no frame line: {response:?}"))
 }
 

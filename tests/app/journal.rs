@@ -74,10 +74,7 @@ fn ref_of(app: &TestApp, selector: &str) -> String {
 /// The frame an action's answer names.
 fn frame_of(response: &Response) -> u64 {
     response
-        .body()
-        .lines()
-        .find_map(|l| l.strip_prefix("frame "))
-        .and_then(|n| n.parse().ok())
+        .frame()
         .unwrap_or_else(|| panic!("no frame in {response:?}"))
 }
 

@@ -67,10 +67,7 @@ fn press(input: &[Input]) -> (f64, f64) {
 fn frame_of(response: &Response) -> u64 {
     assert!(response.is_ok(), "{response:?}");
     response
-        .body()
-        .lines()
-        .find_map(|l| l.strip_prefix("frame "))
-        .and_then(|n| n.parse().ok())
+        .frame()
         .unwrap_or_else(|| panic!("no frame line: {response:?}"))
 }
 

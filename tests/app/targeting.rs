@@ -431,10 +431,9 @@ fn a_press_waits_for_its_window_s_next_pass_when_the_adapter_announces_passes() 
         if verified {
             let body = response.body();
             assert!(body.ends_with("hit verified\n"), "{response:?}");
-            let answered_in: u64 = body
-                .strip_prefix("frame ")
-                .and_then(|rest| rest.split('\n').next())
-                .and_then(|n| n.parse().ok())
+            assert!(body.starts_with("frame "), "{response:?}");
+            let answered_in = response
+                .frame()
                 .unwrap_or_else(|| panic!("no frame in {body:?}"));
             assert!(answered_in > pressed_in, "{pressed_in}: {body}");
         } else {

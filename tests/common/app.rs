@@ -369,11 +369,11 @@ impl Session {
 
     /// The last published frame, from `status`.
     pub fn published_frame(&self) -> u64 {
-        let body = self.ok("status");
-        body.lines()
-            .find_map(|l| l.strip_prefix("frame "))
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no frame line in status: {body}"))
+        let status = self.send("status");
+        assert!(status.is_ok(), "{status:?}");
+        status
+            .frame()
+            .unwrap_or_else(|| panic!("no frame line in status: {status:?}"))
     }
 }
 

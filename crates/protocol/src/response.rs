@@ -89,6 +89,14 @@ impl Response {
         }
     }
 
+    /// The frame the answer names (its `frame N` line: an action's, a screenshot's, `status`'s,
+    /// a `wait`'s), if it names one.
+    pub fn frame(&self) -> Option<u64> {
+        self.body()
+            .lines()
+            .find_map(|l| l.strip_prefix("frame ")?.parse().ok())
+    }
+
     /// The error code, if it is an error with a code this version knows.
     pub fn error_code(&self) -> Option<ErrorCode> {
         match &self.outcome {
@@ -222,6 +230,23 @@ impl Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_frame_an_answer_names_is_read_from_its_frame_line() {
+        let click = Response::ok(
+            3,
+            Some(Verb::Click),
+            "frame 12\ntarget @e1 button \"frame 9\"\n",
+        );
+        assert_eq!(click.frame(), Some(12));
+        let shot = Response::ok(4, Some(Verb::Screenshot), "file x\nframe 31\n");
+        assert_eq!(shot.frame(), Some(31));
+        assert_eq!(
+            Response::ok(5, Some(Verb::Find), "matches 0\n").frame(),
+            None
+        );
+        assert_eq!(Response::ok(6, None, "frame x\n").frame(), None);
+    }
 
     #[test]
     fn ok_and_error_responses_round_trip() {
