@@ -1,7 +1,7 @@
 //! The tree fixtures of every test, in one place: the service's own unit tests and the root
 //! package's (`fixtures` feature, for tests only; not part of the crate's API). Named ids: a form
 //! with a scrollable list, as an AccessKit app would send it, wide and deep trees, egui's noise;
-//! nodes and trees built in one call, and the one-window [`Trees`] the unit tests start from.
+//! nodes and trees built in one call, and the one-window `Trees` the unit tests start from.
 //! Bounds are physical pixels at the given scale, the way toolkits report them.
 #![allow(dead_code, missing_docs, clippy::missing_panics_doc)]
 
