@@ -25,7 +25,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use winit_automation_client::Client;
 use winit_automation_protocol::{
-    ClientCode, Coded, Command, NodeLine, Outcome, Response, Verb, quote,
+    ClientCode, Coded, Command, NodeLine, Outcome, Response, Token, Verb, quote, tokenize,
 };
 
 mod call;
@@ -88,41 +88,43 @@ fn refused(e: &dyn Coded) -> CallToolResult {
 }
 
 /// An action's answer as short as `snapshot -i`: node lines (`@e..`, and lines that carry one after
-/// a word: `target @e..`, `+ @e..`, `~ @e..`) without their `bounds=` and `actions=` fields, which
-/// `get` gives on request. Each line is read as a [`NodeLine`] (after its leading word, if it has
-/// one) and written back without those two fields, so every other field, and text inside quotes,
-/// is kept as it is; a line that is no node line is kept whole.
+/// a word: `target @e..`, `+ @e..`, `~ @e..`, `scrolled @e.. by 0,228`) without their `bounds=` and
+/// `actions=` fields, which `get` gives on request. A line is a node line when it reads as a
+/// [`NodeLine`] (after its leading word, if it has one); its tokens, read with the protocol's
+/// lexer, are then written back without those two fields, so every other token (a field a newer
+/// app adds, `by 0,228`) and text inside quotes is kept as it is. Other lines are kept whole.
 fn compact(body: &str) -> String {
     let mut out = String::with_capacity(body.len());
     for line in body.lines() {
         let rest = line.trim_start();
         let indent = &line[..line.len() - rest.len()];
-        let (word, node) = match NodeLine::parse(rest) {
-            Some(node) => ("", Some(node)),
-            None => match rest.split_once(' ') {
-                Some((word, tail)) => (word, NodeLine::parse(tail)),
-                None => ("", None),
-            },
-        };
-        let Some(node) = node else {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        };
-        let short = NodeLine {
-            bounds: None,
-            actions: Vec::new(),
-            ..node
-        };
-        out.push_str(indent);
-        if !word.is_empty() {
-            out.push_str(word);
-            out.push(' ');
+        match node_tokens(rest) {
+            Some(tokens) => {
+                let kept: Vec<String> = tokens
+                    .iter()
+                    .filter(|t| {
+                        t.quoted.is_some()
+                            || !(t.bare.starts_with("bounds=") || t.bare.starts_with("actions="))
+                    })
+                    .map(Token::written)
+                    .collect();
+                out.push_str(indent);
+                out.push_str(&kept.join(" "));
+            }
+            None => out.push_str(line),
         }
-        out.push_str(&short.to_string());
         out.push('\n');
     }
     out
+}
+
+/// The tokens of a node line (one, or one after a leading word); `None` for any other line.
+fn node_tokens(line: &str) -> Option<Vec<Token>> {
+    let node = NodeLine::parse(line).is_some()
+        || line
+            .split_once(' ')
+            .is_some_and(|(_, tail)| NodeLine::parse(tail).is_some());
+    node.then(|| tokenize(line).ok()).flatten()
 }
 
 /// A tool's answer from the app's response: its body as text, or a tool error with the code,
@@ -287,6 +289,15 @@ mod tests {
         assert_eq!(
             compact(body),
             "frame 12\npath pointer\ntarget @e6 button \"Submit\"\nhit verified\n~ @e3 textbox \"Name\" value=\"a bounds=1 \\\" x\" focused\n+ @e9 text value=\"Done\"\n[2 items below]\n"
+        );
+    }
+
+    #[test]
+    fn a_scrolled_line_keeps_its_offset_and_an_unknown_field_is_kept() {
+        let body = "scrolled @e5 scrollview \"Files\" bounds=0,0,200x100 by 0,228\n@e6 button \"Go\" newer=1 actions=click\n";
+        assert_eq!(
+            compact(body),
+            "scrolled @e5 scrollview \"Files\" by 0,228\n@e6 button \"Go\" newer=1\n"
         );
     }
 
