@@ -15,7 +15,7 @@ use winit_automation_protocol::{NodeLine, NodeRef, SnapshotHeader, Token, tokeni
 pub(super) fn tree_text(body: &str) -> String {
     let mut out = String::new();
     for (i, line) in body.lines().enumerate() {
-        let header = i == 0 && SnapshotHeader::parse(line).is_ok();
+        let header = i == 0 && is_header(line);
         if header || line.starts_with("metrics ") {
             continue;
         }
@@ -34,6 +34,17 @@ pub(super) fn tree_text(body: &str) -> String {
         let _ = writeln!(out, "{:indent$}{without}", "");
     }
     out
+}
+
+/// Whether the first line is the snapshot's header: one [`SnapshotHeader`] reads, or, from a newer
+/// app whose header this version does not read (a new quality word), one that starts with the
+/// `snapshot` word.
+fn is_header(line: &str) -> bool {
+    SnapshotHeader::parse(line).is_ok()
+        || tokenize(line)
+            .ok()
+            .and_then(|tokens| tokens.into_iter().next())
+            .is_some_and(|t| t.quoted.is_none() && t.bare == "snapshot")
 }
 
 /// A hint line (`[3 items below in @e8 group "Rows"]`) with each bare ref token left out; `None`
@@ -90,5 +101,11 @@ mod tests {
              [1 item below in button \"a @e9 b\"]\n  \
              [2 items under dialog \"Quote \\\" @e9 \\\" end\"]\n"
         );
+    }
+
+    #[test]
+    fn a_newer_app_s_header_is_left_out_too() {
+        let body = "snapshot frame=3 protocol=9 quality=brilliant\nwindow 1 \"W\"\n  @e2 button \"snapshot x\"\n";
+        assert_eq!(tree_text(body), "window 1 \"W\"\n  button \"snapshot x\"\n");
     }
 }
