@@ -236,6 +236,33 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
         .chain(["apps"])
         .collect();
     assert_eq!(names, expected);
+    // And by name, apart from the table: a verb dropped from both would pass the check above.
+    for verb in [
+        "status",
+        "windows",
+        "snapshot",
+        "find",
+        "get",
+        "wait",
+        "settle",
+        "clean",
+        "journal",
+        "click",
+        "hover",
+        "drag",
+        "scroll",
+        "type",
+        "fill",
+        "key",
+        "action",
+        "focus",
+        "resize",
+        "screenshot",
+        "quit",
+        "apps",
+    ] {
+        assert!(names.contains(&verb), "no tool {verb} in {names:?}");
+    }
     for tool in tools {
         let schema = &tool["input_schema"];
         assert_eq!(schema["type"], "object", "{tool}");

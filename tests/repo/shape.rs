@@ -118,6 +118,12 @@ fn function_lengths(file: &str, source: &str) -> Vec<(usize, String)> {
                 syn::visit::visit_item_fn(self, f);
             }
         }
+        fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
+            if let Some(body) = f.default.as_ref().filter(|_| !is_test(&f.attrs)) {
+                self.record(&f.sig, body);
+            }
+            syn::visit::visit_trait_item_fn(self, f);
+        }
         fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
             if !is_test(&f.attrs) {
                 self.record(&f.sig, &f.block);
@@ -170,10 +176,12 @@ fn no_function_of_the_crates_is_over_120_lines() {
 
 #[test]
 fn a_long_function_is_found_and_a_test_is_not() {
-    // The positive control: a long function and a long method are measured; tests are not.
+    // The positive control: a long function, method and provided trait method are measured;
+    // tests are not.
     let body = "    let _ = 1;\n".repeat(MAX_FUNCTION_LINES);
     let source = format!(
         "fn long() {{\n{body}}}\nstruct S;\nimpl S {{\n    fn method(&self) {{\n{body}    }}\n}}\n\
+         trait T {{\n    fn provided(&self) {{\n{body}    }}\n    fn required(&self);\n}}\n\
          #[test]\nfn a_test() {{\n{body}}}\n#[cfg(test)]\nmod tests {{\n    fn helper() {{\n{body}    }}\n}}\n"
     );
     let lengths = function_lengths("x.rs", &source);
@@ -183,6 +191,7 @@ fn a_long_function_is_found_and_a_test_is_not() {
         [
             (long, "x.rs:1 long".to_owned()),
             (long, format!("x.rs:{} method", long + 3)),
+            (long, format!("x.rs:{} provided", 2 * long + 5)),
         ]
     );
 }

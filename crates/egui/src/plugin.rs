@@ -267,7 +267,7 @@ impl Plugin {
         };
         let mut shots = Vec::new();
         for (&id, out) in output.viewport_output.iter_mut() {
-            let Some(later) = frame.toolkit_capture(window_id(id)) else {
+            let Some(capture) = frame.toolkit_capture(window_id(id)) else {
                 continue;
             };
             // egui leaves an immediate viewport's class at its default: it is the one other than
@@ -275,7 +275,7 @@ impl Plugin {
             let immediate = out.class == ViewportClass::Immediate
                 || (id != ViewportId::ROOT && out.viewport_ui_cb.is_none());
             if immediate {
-                later.refuse(Failure::new(
+                capture.refuse(Failure::new(
                     ErrorCode::Unsupported,
                     format!(
                         "eframe does not read back the frames of an immediate viewport (window {})",
@@ -285,15 +285,15 @@ impl Plugin {
                 ));
                 continue;
             }
-            let shot: Shot = Arc::new(Mutex::new(Some(later)));
+            let shot: Shot = Arc::new(Mutex::new(Some(capture)));
             let delivered = Arc::clone(&shot);
             // egui reads the frame back once it is painted and calls back with its pixels, from
             // the painter's thread; the service thread encodes them. A callback egui drops
             // uncalled answers the screenshot with why (`ToolkitCapture`'s drop).
             let callback = egui::ScreenshotCallback::new(move |image: Arc<egui::ColorImage>| {
                 let [w, h] = image.size;
-                if let Some(later) = take(&delivered) {
-                    later.deliver(w as u32, h as u32, Arc::new(Pixels(image)));
+                if let Some(capture) = take(&delivered) {
+                    capture.deliver(w as u32, h as u32, Arc::new(Pixels(image)));
                 }
             });
             shots.push((id, shot));
@@ -317,8 +317,8 @@ impl Plugin {
                 if since.elapsed() < READ_BACK {
                     return lock(shot).is_some();
                 }
-                if let Some(later) = take(shot) {
-                    later.refuse(Failure::new(
+                if let Some(capture) = take(shot) {
+                    capture.refuse(Failure::new(
                         ErrorCode::AppError,
                         format!(
                             "egui did not read window {}'s frame back within {} s",

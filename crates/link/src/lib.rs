@@ -52,7 +52,7 @@ mod window;
 
 pub use idle::Idle;
 pub use options::Options;
-pub use pictures::{OpenFrame, Pixels, Staged, ToolkitCapture, Wanted};
+pub use pictures::{Pixels, PublishedFrame, Staged, ToolkitCapture, Wanted};
 pub use plan::{CaptureTo, Plan, PressCheck, Step};
 pub use render::{Injected, RenderEnd};
 pub use request::Request;

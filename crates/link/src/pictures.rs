@@ -113,7 +113,7 @@ impl Pictures {
 /// A frame published before it is drawn ([`crate::RenderEnd::publish`]), which holds it until the frame ends: its
 /// number, whether all of it reached the service, whether its picture is drawn over, and its
 /// pictures.
-pub struct OpenFrame {
+pub struct PublishedFrame {
     /// The frame's number.
     pub number: u64,
     /// Whether all of its scene changes reached the service thread (only then was it published).
@@ -124,8 +124,8 @@ pub struct OpenFrame {
     pub pictures: Pictures,
 }
 
-impl OpenFrame {
-    /// As the feature-off build's `OpenFrame` answers it.
+impl PublishedFrame {
+    /// As the feature-off build's `PublishedFrame` answers it.
     pub fn number(&self) -> u64 {
         self.number
     }

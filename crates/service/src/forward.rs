@@ -34,7 +34,7 @@ impl Service {
     ) -> Forwarded {
         let verb = command.verb();
         self.drain_scene();
-        let plan = match self.plan_action(seq, &command) {
+        let plan = match self.plan_or_refusal(seq, &command) {
             Ok(plan) => plan,
             Err(Unplanned::Refused(failure)) => {
                 return self.refused(seq, command, deadline, failure);
@@ -68,7 +68,7 @@ impl Service {
 
     /// Plans command `seq` against the trees, naming its targets for the journal; `Ok(None)` for
     /// a screenshot the app takes itself. A panic while planning fails the command.
-    fn plan_action(&mut self, seq: u64, command: &Command) -> Result<Option<Plan>, Unplanned> {
+    fn plan_or_refusal(&mut self, seq: u64, command: &Command) -> Result<Option<Plan>, Unplanned> {
         let verb = command.verb();
         if self.cfg.app_screenshots && verb == Verb::Screenshot {
             if matches!(command, Command::Screenshot { refs: true, .. }) {

@@ -14,7 +14,9 @@ mod on;
 pub(crate) use injected::input;
 #[cfg(not(feature = "automation"))]
 pub(crate) use off::{
-    Injected, OpenFrame, Render, Request, StartFailure, ToolkitCapture, input, start,
+    Injected, PublishedFrame, Render, Request, StartFailure, ToolkitCapture, input, start,
 };
 #[cfg(feature = "automation")]
-pub(crate) use on::{Injected, OpenFrame, Render, Request, StartFailure, ToolkitCapture, start};
+pub(crate) use on::{
+    Injected, PublishedFrame, Render, Request, StartFailure, ToolkitCapture, start,
+};

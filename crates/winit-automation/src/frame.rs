@@ -115,7 +115,7 @@ struct End {
     /// whose end does nothing.
     opened: bool,
     /// The frame [`Frame::publish`] published, with its pictures.
-    published: Option<feature::OpenFrame>,
+    published: Option<feature::PublishedFrame>,
     /// Whether [`Frame::input`] was called (it takes the input once).
     asked: bool,
 }

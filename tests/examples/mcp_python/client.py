@@ -1,4 +1,4 @@
-"""An MCP session driven by the official `mcp` Python SDK (2.x), for tests/mcp_python.rs.
+"""An MCP session driven by the official `mcp` Python SDK (2.x), for tests/examples/mcp_python.rs.
 
 Usage: client.py SERVER [ARG...] < PLAN
 

@@ -1,11 +1,11 @@
 //! A frame's pictures ([`Pictures`]): the screenshots (and trace frames) that wait for its
 //! texture, and the copies encoded from it. They belong to the open frame until
-//! [`RenderEnd::publish`], then to the [`OpenFrame`], which takes them wherever it is
+//! [`RenderEnd::publish`], then to the [`PublishedFrame`], which takes them wherever it is
 //! drawn: the next frame may open on the app's thread while a published one is drawn on another
 //! (pipelined drawing).
 
 use super::{RenderEnd, State, scale_of};
-use crate::pictures::{OpenFrame, Pictures, Staged, ToolkitCapture, Wanted};
+use crate::pictures::{Pictures, PublishedFrame, Staged, ToolkitCapture, Wanted};
 use crate::{CaptureJob, Reader};
 use winit_automation_protocol::{ErrorCode, Failure};
 
@@ -14,7 +14,7 @@ impl RenderEnd {
     /// is complete, so the answers given during it are written now, not after the GPU work, and
     /// its pictures go with it. A frame that did not ask for its input (`asked`) while orders
     /// wait, or that another asked to join, asks for the next frame.
-    pub fn publish(&self, asked: bool) -> OpenFrame {
+    pub fn publish(&self, asked: bool) -> PublishedFrame {
         let (published, stages_left, wake) = {
             let mut guard = self.state();
             let state = &mut *guard;
@@ -24,7 +24,7 @@ impl RenderEnd {
             // Drawn later, maybe on another thread: the scale factors are this frame's.
             pictures.stamp(|window| scale_of(&state.windows, window));
             let superseded = state.superseded && !pictures.wants_any();
-            let published = OpenFrame {
+            let published = PublishedFrame {
                 number,
                 flushed,
                 superseded,
@@ -39,7 +39,7 @@ impl RenderEnd {
     /// Ends the frame after it was drawn: publishes it (unless `publish` did, which returned
     /// `published`) and hands its screenshot copies to the service thread. A frame that did not
     /// ask for its input (`asked`) while orders wait asks for the next frame, which may.
-    pub fn end_frame(&self, published: Option<OpenFrame>, asked: bool) {
+    pub fn end_frame(&self, published: Option<PublishedFrame>, asked: bool) {
         let Some(published) = published else {
             let (stages_left, flushed, replied_for_next) = {
                 let mut guard = self.state();
@@ -53,7 +53,7 @@ impl RenderEnd {
             return self.after_publish(stages_left, flushed, replied_for_next);
         };
         // Published already, and the next frame may be open: only its pictures are left.
-        let OpenFrame {
+        let PublishedFrame {
             number,
             flushed,
             pictures,
@@ -83,7 +83,7 @@ impl RenderEnd {
 
     /// Whether a screenshot of `window` waits for the frame's texture: the `published` frame's, or
     /// else the open frame's.
-    pub fn wants_capture(&self, window: u64, published: Option<&OpenFrame>) -> bool {
+    pub fn wants_capture(&self, window: u64, published: Option<&PublishedFrame>) -> bool {
         match published {
             Some(p) => p.pictures.wants(window),
             None => self.state().pictures.wants(window),
@@ -92,7 +92,7 @@ impl RenderEnd {
 
     /// Whether the frame's picture is drawn over before anyone could want it: all its input is
     /// followed by a later frame's, and no screenshot waits for it.
-    pub fn superseded(&self, published: Option<&OpenFrame>) -> bool {
+    pub fn superseded(&self, published: Option<&PublishedFrame>) -> bool {
         match published {
             Some(p) => p.superseded,
             None => {
@@ -112,7 +112,7 @@ impl RenderEnd {
     pub fn capture(
         &self,
         window: u64,
-        published: Option<&mut OpenFrame>,
+        published: Option<&mut PublishedFrame>,
         copy: &mut dyn FnMut(f64) -> Result<Reader, Failure>,
     ) {
         let mut guard = self.state();
@@ -144,7 +144,7 @@ impl RenderEnd {
         &self,
         window: u64,
         frame: u64,
-        published: Option<&mut OpenFrame>,
+        published: Option<&mut PublishedFrame>,
     ) -> Option<ToolkitCapture> {
         let wanted = take_wanted(&mut self.state(), window, published)?;
         let scale = wanted.first().map_or(1.0, |w| w.scale);
@@ -231,7 +231,7 @@ impl RenderEnd {
 fn take_wanted(
     state: &mut State,
     window: u64,
-    published: Option<&mut OpenFrame>,
+    published: Option<&mut PublishedFrame>,
 ) -> Option<Vec<Wanted>> {
     match published {
         Some(p) => p.pictures.take(window),

@@ -28,10 +28,10 @@ impl Render {
     pub fn take_input(&self) -> std::vec::IntoIter<Injected> {
         Vec::new().into_iter()
     }
-    pub fn publish(&self, _: bool) -> OpenFrame {
-        OpenFrame
+    pub fn publish(&self, _: bool) -> PublishedFrame {
+        PublishedFrame
     }
-    pub fn end_frame(&self, _: Option<OpenFrame>, _: bool) {}
+    pub fn end_frame(&self, _: Option<PublishedFrame>, _: bool) {}
     pub fn tree_update(&self, _: u64, _: accesskit::TreeUpdate) {}
     pub fn widgets(&self, _: u64, _: Vec<Widget>) {}
     pub fn layers(&self, _: u64, _: &Layers) {}
@@ -41,10 +41,10 @@ impl Render {
     pub fn frame_number(&self) -> u64 {
         0
     }
-    pub fn superseded(&self, _: Option<&OpenFrame>) -> bool {
+    pub fn superseded(&self, _: Option<&PublishedFrame>) -> bool {
         false
     }
-    pub fn wants_capture(&self, _: u64, _: Option<&OpenFrame>) -> bool {
+    pub fn wants_capture(&self, _: u64, _: Option<&PublishedFrame>) -> bool {
         false
     }
     pub fn capture(
@@ -53,14 +53,14 @@ impl Render {
         _: &wgpu::Device,
         _: &mut wgpu::CommandEncoder,
         _: &wgpu::Texture,
-        _: Option<&mut OpenFrame>,
+        _: Option<&mut PublishedFrame>,
     ) {
     }
     pub fn toolkit_capture(
         &self,
         _: u64,
         _: u64,
-        _: Option<&mut OpenFrame>,
+        _: Option<&mut PublishedFrame>,
     ) -> Option<ToolkitCapture> {
         None
     }
@@ -107,9 +107,9 @@ impl Request {
 }
 
 /// A published frame: it holds nothing.
-pub(crate) struct OpenFrame;
+pub(crate) struct PublishedFrame;
 
-impl OpenFrame {
+impl PublishedFrame {
     pub fn number(&self) -> u64 {
         0
     }

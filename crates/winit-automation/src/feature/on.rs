@@ -10,7 +10,7 @@ use winit::event::WindowEvent;
 use winit_automation_link::{
     GpuInfo, Layers, Options, RenderEnd, SurfaceInfo, Widget, WindowState,
 };
-pub(crate) use winit_automation_link::{Injected, OpenFrame, Request, ToolkitCapture};
+pub(crate) use winit_automation_link::{Injected, PublishedFrame, Request, ToolkitCapture};
 pub(crate) use winit_automation_service::StartError as StartFailure;
 
 use crate::capture::{self, Ring};
@@ -38,10 +38,10 @@ impl Render {
     pub fn take_input(&self) -> std::vec::IntoIter<Injected> {
         self.end.take_input()
     }
-    pub fn publish(&self, asked: bool) -> OpenFrame {
+    pub fn publish(&self, asked: bool) -> PublishedFrame {
         self.end.publish(asked)
     }
-    pub fn end_frame(&self, published: Option<OpenFrame>, asked: bool) {
+    pub fn end_frame(&self, published: Option<PublishedFrame>, asked: bool) {
         self.end.end_frame(published, asked);
     }
     pub fn tree_update(&self, window: u64, update: accesskit::TreeUpdate) {
@@ -65,10 +65,10 @@ impl Render {
     pub fn frame_number(&self) -> u64 {
         self.end.frame_number()
     }
-    pub fn superseded(&self, published: Option<&OpenFrame>) -> bool {
+    pub fn superseded(&self, published: Option<&PublishedFrame>) -> bool {
         self.end.superseded(published)
     }
-    pub fn wants_capture(&self, window: u64, published: Option<&OpenFrame>) -> bool {
+    pub fn wants_capture(&self, window: u64, published: Option<&PublishedFrame>) -> bool {
         self.end.wants_capture(window, published)
     }
 
@@ -79,7 +79,7 @@ impl Render {
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         texture: &wgpu::Texture,
-        published: Option<&mut OpenFrame>,
+        published: Option<&mut PublishedFrame>,
     ) {
         // Checked once and the ring locked once per frame, however many screenshots wait.
         let mut checked = None;
@@ -98,7 +98,7 @@ impl Render {
         &self,
         window: u64,
         frame: u64,
-        published: Option<&mut OpenFrame>,
+        published: Option<&mut PublishedFrame>,
     ) -> Option<ToolkitCapture> {
         self.end.toolkit_capture(window, frame, published)
     }
