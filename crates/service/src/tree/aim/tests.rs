@@ -228,38 +228,19 @@ fn disabled_hidden_and_zero_size_targets_are_refused_with_their_reason() {
 
 /// Layers: what the app says beyond the tree (paint order, the modal layer, clips).
 mod layers {
-    use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
+    use accesskit::{Node, NodeId, Rect, Role, TreeId, TreeUpdate};
 
     use super::trees;
+    use crate::fixture::{node, tree};
     use crate::tree::Trees;
     use winit_automation_link::Layers;
     use winit_automation_link::SceneChange;
     use winit_automation_protocol::{Command, ErrorCode, Failure};
 
-    /// A node: role, label, bounds (x0, y0, x1, y1), children; buttons and items are clickable.
-    fn node(role: Role, label: &str, r: [f64; 4], children: &[u64]) -> Node {
-        let mut n = Node::new(role);
-        n.set_label(label);
-        n.set_bounds(Rect::new(r[0], r[1], r[2], r[3]));
-        n.set_children(children.iter().map(|&c| NodeId(c)).collect::<Vec<_>>());
-        if matches!(role, Role::Button | Role::MenuItem) {
-            n.add_action(Action::Click);
-        }
-        n
-    }
-
     /// A window showing `nodes` (the first is the root) at scale 1.
     fn window(nodes: Vec<(u64, Node)>) -> Trees {
         let mut t = trees(vec![]);
-        t.apply(SceneChange::Update(
-            1,
-            TreeUpdate {
-                tree: Some(TreeInfo::new(NodeId(nodes[0].0))),
-                nodes: nodes.into_iter().map(|(id, n)| (NodeId(id), n)).collect(),
-                tree_id: TreeId::ROOT,
-                focus: NodeId(0),
-            },
-        ));
+        t.apply(SceneChange::Update(1, tree(nodes)));
         t
     }
 
