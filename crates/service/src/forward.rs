@@ -2,7 +2,6 @@
 //! render side, or taking its turn again later while its target is waited for (`--wait`,
 //! `actionable.rs`) or scrolled into view (`scroll_in.rs`); `held.rs` holds the two.
 
-use std::fmt;
 use std::time::Instant;
 
 use crossbeam_channel::TrySendError;
@@ -10,6 +9,7 @@ use crossbeam_channel::TrySendError;
 use super::actionable::Verdict;
 use super::jobs::{Job, SettleAfter};
 use super::scroll_in::{self, Next, Seen};
+use super::tree::plan::{ActionAnswer, Planned};
 use super::{Forwarded, Service, internal_error};
 use winit_automation_link::{Claim, Order, Plan};
 use winit_automation_protocol::{Command, ErrorCode, Failure, Verb};
@@ -45,7 +45,7 @@ impl Service {
             }
         };
         if let Some(p) = &plan {
-            match self.hold(seq, &command, deadline, p) {
+            match self.hold(seq, &command, deadline, &p.answer) {
                 Verdict::Act => {}
                 Verdict::Again => return self.again(seq, command, deadline),
                 Verdict::Refuse(failure) => {
@@ -55,7 +55,7 @@ impl Service {
             }
         }
         if let (Command::Screenshot { refs: true, .. }, Some(p)) = (&command, &plan) {
-            let boxes = self.trees.marks(p.window);
+            let boxes = self.trees.marks(p.plan.window);
             self.marks.set(seq, boxes);
         }
         let settle = self.settle_after(&command, deadline);
@@ -68,7 +68,11 @@ impl Service {
 
     /// Plans command `seq` against the trees, naming its targets for the journal; `Ok(None)` for
     /// a screenshot the app takes itself. A panic while planning fails the command.
-    fn plan_or_refusal(&mut self, seq: u64, command: &Command) -> Result<Option<Plan>, Unplanned> {
+    fn plan_or_refusal(
+        &mut self,
+        seq: u64,
+        command: &Command,
+    ) -> Result<Option<Planned>, Unplanned> {
         let verb = command.verb();
         if self.cfg.app_screenshots && verb == Verb::Screenshot {
             if matches!(command, Command::Screenshot { refs: true, .. }) {
@@ -84,7 +88,7 @@ impl Service {
             // Named for the journal against the tree the plan resolves them in.
             let named = self.trees.named_targets(command);
             self.journal.resolved(seq, named);
-            self.trees.plan(command)
+            self.trees.planned(command)
         }));
         match planned {
             Ok(result) => result.map_err(Unplanned::Refused),
@@ -176,7 +180,7 @@ impl Service {
         seq: u64,
         command: &Command,
         deadline: Option<Instant>,
-        plan: &Plan,
+        answer: &ActionAnswer,
     ) -> Verdict {
         let frame = self.published();
         let animating = self.trees.animating();
@@ -195,7 +199,7 @@ impl Service {
         let verdict = self
             .held
             .wait(seq, ms, deadline)
-            .planned(frame, &plan.summary);
+            .planned(frame, &answer.to_string());
         match &verdict {
             // Cleared once the order is sent (a full channel takes the turn again).
             Verdict::Act => {}
@@ -234,13 +238,13 @@ impl Service {
         })
     }
 
-    /// The plan with the lines saying what scrolling command `seq`'s target in did in its
-    /// answer, after the `path` line.
-    fn with_scrolled_lines(&self, seq: u64, mut plan: Plan) -> Plan {
-        if let Some(s) = self.held.scrolling(seq).filter(|s| !s.lines().is_empty()) {
-            plan.summary = ActionSummary::new(&plan.summary, s.lines()).to_string();
+    /// The plan with its answer written in: the lines saying what scrolling command `seq`'s
+    /// target in did go after its `path` line.
+    fn with_scrolled_lines(&self, seq: u64, mut planned: Planned) -> Plan {
+        if let Some(s) = self.held.scrolling(seq) {
+            planned.answer.scrolled = s.lines().to_vec();
         }
-        plan
+        planned.into_plan()
     }
 
     /// Sends an action's order; the job is `Forwarded` once the order is in the channel.
@@ -364,42 +368,4 @@ impl Service {
 /// The `--wait` an action asked for.
 fn asked_wait(command: &Command) -> Option<u64> {
     command.act_options().and_then(|o| o.wait_ms)
-}
-
-/// The body of a scrolled action's answer as its order carries it (docs/protocol.md section
-/// 4.6): the plan's `path` line, the lines saying what scrolling did, then the rest of the
-/// plan's summary. Formatted once, into the order.
-struct ActionSummary<'a> {
-    /// The plan's first line, `path ...`, with its newline.
-    path: &'a str,
-    /// What each step did: `scrolled @e5 scrollview "Files" by 0,228`.
-    scrolled: &'a [String],
-    /// The rest of the plan's summary: where it aimed, what it did.
-    rest: &'a str,
-}
-
-impl<'a> ActionSummary<'a> {
-    /// The answer of a plan whose summary is `summary` (`tree/plan.rs` gives it as one text that
-    /// opens with its `path` line) after the steps `scrolled`.
-    fn new(summary: &'a str, scrolled: &'a [String]) -> ActionSummary<'a> {
-        let (path, rest) = match summary.split_once('\n') {
-            Some((path, _)) => summary.split_at(path.len() + 1),
-            None => (summary, ""),
-        };
-        ActionSummary {
-            path,
-            scrolled,
-            rest,
-        }
-    }
-}
-
-impl fmt::Display for ActionSummary<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.path)?;
-        for line in self.scrolled {
-            writeln!(f, "{line}")?;
-        }
-        f.write_str(self.rest)
-    }
 }

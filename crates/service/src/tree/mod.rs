@@ -31,6 +31,7 @@ mod resolve;
 mod scroll_in;
 mod stack;
 
+use plan::Planned;
 use std::time::{Duration, Instant};
 
 use accesskit::NodeId;
@@ -41,7 +42,7 @@ pub(crate) use history::diff;
 use live::Live;
 use refs::Found;
 pub(crate) use scroll_in::ScrollIn;
-use winit_automation_link::{Plan, PressCheck, SceneChange};
+use winit_automation_link::{PressCheck, SceneChange};
 use winit_automation_protocol::{
     Command, ErrorCode, Failure, FindAnswer, JournalTarget, PROTOCOL_VERSION, Selector,
     SnapshotHeader, SnapshotOptions, Target,
@@ -206,8 +207,19 @@ impl Trees {
         text
     }
 
-    /// Plans an action command (`plan.rs`). `Ok(None)` for a command the app answers itself.
-    pub fn plan(&mut self, command: &Command) -> Result<Option<Plan>, Failure> {
+    /// Plans an action command (`plan.rs`), its answer written in. `Ok(None)` for a command the
+    /// app answers itself.
+    #[cfg(test)]
+    pub(crate) fn plan(
+        &mut self,
+        command: &Command,
+    ) -> Result<Option<winit_automation_link::Plan>, Failure> {
+        Ok(self.planned(command)?.map(Planned::into_plan))
+    }
+
+    /// [`Trees::plan`] with its answer still a value, for lines to go in before it is written
+    /// (what scrolling the target in did).
+    pub(crate) fn planned(&mut self, command: &Command) -> Result<Option<Planned>, Failure> {
         self.live.plan(command, self.hover_frame)
     }
 

@@ -195,8 +195,11 @@ impl Live {
         &mut self,
         command: &Command,
         hover_frame: bool,
-    ) -> Result<Option<Plan>, Failure> {
-        let plan = match command {
+    ) -> Result<Option<Planned>, Failure> {
+        let Some(path) = path_of(command) else {
+            return Ok(None);
+        };
+        let mut plan = match command {
             Command::Click {
                 target,
                 button,
@@ -225,7 +228,12 @@ impl Live {
             Command::Quit => self.plan_quit(),
             _ => return Ok(None),
         };
-        Ok(Some(plan))
+        let answer = ActionAnswer {
+            path,
+            scrolled: Vec::new(),
+            rest: std::mem::take(&mut plan.summary),
+        };
+        Ok(Some(Planned { plan, answer }))
     }
 
     /// `click`: the move, then one press and release (two for `double`), checked as a press.
@@ -325,8 +333,7 @@ impl Live {
     fn plan_type(&mut self, text: &str) -> Result<Plan, Failure> {
         let window = default_window(&self.mirror)?;
         self.text_focus(window)?;
-        let mut summary = "path text\n".to_owned();
-        summary.push_str(&self.focus_line(window));
+        let mut summary = self.focus_line(window);
         let _ = writeln!(summary, "typed {}", quote(text));
         Ok(unchecked(
             window,
@@ -340,7 +347,7 @@ impl Live {
         let (found, line) = self.node_for(target, Action::Focus)?;
         let select_all = KeyChord::parse("ctrl+a").expect("a valid chord");
         let mut summary = String::new();
-        let _ = writeln!(summary, "path focus+select+text\ntarget {line}");
+        let _ = writeln!(summary, "target {line}");
         let _ = writeln!(summary, "typed {}", quote(text));
         let focus = self.action_step(found, Action::Focus, None);
         let mut typing = key_tap(select_all).to_vec();
@@ -352,8 +359,7 @@ impl Live {
     fn plan_keys(&mut self, chords: &[KeyChord]) -> Result<Plan, Failure> {
         let window = default_window(&self.mirror)?;
         self.key_focus(window, chords)?;
-        let mut summary = "path key\n".to_owned();
-        summary.push_str(&self.focus_line(window));
+        let mut summary = self.focus_line(window);
         let names: Vec<String> = chords.iter().map(ToString::to_string).collect();
         let _ = writeln!(summary, "keys {}", names.join(" "));
         let steps = chords.iter().flat_map(|c| key_tap(*c)).collect();
@@ -370,11 +376,7 @@ impl Live {
         let (found, line) = self.node_for(target, action)?;
         let data = action_data(action, value, self.holds_number(found))?;
         let mut summary = String::new();
-        let _ = writeln!(
-            summary,
-            "path action\naction {}\ntarget {line}",
-            action_name(action)
-        );
+        let _ = writeln!(summary, "action {}\ntarget {line}", action_name(action));
         let step = self.action_step(found, action, data);
         Ok(unchecked(found.window, vec![vec![step]], summary))
     }
@@ -398,7 +400,7 @@ impl Live {
     fn plan_focus(&mut self, target: &Target) -> Result<Plan, Failure> {
         let (found, line) = self.node_for(target, Action::Focus)?;
         let mut summary = String::new();
-        let _ = writeln!(summary, "path action\naction focus\ntarget {line}");
+        let _ = writeln!(summary, "action focus\ntarget {line}");
         let step = self.action_step(found, Action::Focus, None);
         Ok(unchecked(found.window, vec![vec![step]], summary))
     }
@@ -407,7 +409,7 @@ impl Live {
     fn plan_resize(&mut self, width: u32, height: u32) -> Result<Plan, Failure> {
         let window = default_window(&self.mirror)?;
         let mut summary = String::new();
-        let _ = writeln!(summary, "path window\nresize {width} {height}");
+        let _ = writeln!(summary, "resize {width} {height}");
         let step = Step::Resize { width, height };
         Ok(unchecked(window, vec![vec![step]], summary))
     }
@@ -425,11 +427,7 @@ impl Live {
             to: CaptureTo::File(label.clone()),
             crop,
         };
-        Ok(unchecked(
-            window,
-            vec![vec![step]],
-            "path capture\n".to_owned(),
-        ))
+        Ok(unchecked(window, vec![vec![step]], String::new()))
     }
 
     /// `quit`: to the default window, or to window 0 when none is known.
@@ -437,9 +435,68 @@ impl Live {
         unchecked(
             default_window(&self.mirror).unwrap_or(0),
             vec![vec![Step::Quit]],
-            "path window\nquit\n".to_owned(),
+            "quit\n".to_owned(),
         )
     }
+}
+
+/// A planned action: what the render side does, and the answer it gives once done, as a value
+/// until the order goes out ([`Planned::into_plan`]).
+pub struct Planned {
+    /// The plan; its `summary` is empty until [`Planned::into_plan`] writes the answer in.
+    pub plan: Plan,
+    /// The answer's parts.
+    pub answer: ActionAnswer,
+}
+
+impl Planned {
+    /// The plan with its answer written in, as the render side sends it back.
+    pub fn into_plan(self) -> Plan {
+        Plan {
+            summary: self.answer.to_string(),
+            ..self.plan
+        }
+    }
+}
+
+/// The body of an action's answer (docs/protocol.md section 4.6): its `path` line (how the input
+/// reaches the app), the lines saying what scrolling its target in did, then what it aimed at and
+/// did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionAnswer {
+    /// How the input reaches the app: `pointer`, `text`, `key`, `action`, ...
+    pub path: &'static str,
+    /// What each scroll step did: `scrolled @e5 scrollview "Files" by 0,228`.
+    pub scrolled: Vec<String>,
+    /// Where it aimed and what it did, one line each, each with its newline.
+    pub rest: String,
+}
+
+impl std::fmt::Display for ActionAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "path {}", self.path)?;
+        for line in &self.scrolled {
+            writeln!(f, "{line}")?;
+        }
+        f.write_str(&self.rest)
+    }
+}
+
+/// The `path` of the verbs the plugin carries out; `None` for the others.
+fn path_of(command: &Command) -> Option<&'static str> {
+    Some(match command {
+        Command::Click { .. }
+        | Command::Hover { .. }
+        | Command::Drag { .. }
+        | Command::Scroll { .. } => "pointer",
+        Command::Type { .. } => "text",
+        Command::Fill { .. } => "focus+select+text",
+        Command::Key { .. } => "key",
+        Command::Action { .. } | Command::Focus { .. } => "action",
+        Command::Resize { .. } | Command::Quit => "window",
+        Command::Screenshot { .. } => "capture",
+        _ => return None,
+    })
 }
 
 /// A plan with no press to verify.
@@ -467,10 +524,10 @@ fn move_to(aim: &Aim) -> Step {
     Step::Move { x: aim.x, y: aim.y }
 }
 
-/// The summary's lines for a pointer gesture: the path, the point, the visible share, the target.
+/// The summary's lines for a pointer gesture: the point, the visible share, the target.
 fn pointer_summary(aim: &Aim) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "path pointer\nat {},{}", num(aim.x), num(aim.y));
+    let _ = writeln!(out, "at {},{}", num(aim.x), num(aim.y));
     if let Some(percent) = aim.visible {
         let _ = writeln!(out, "visible {percent}%");
     }
