@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::tree::plan::ActionAnswer;
 use winit_automation_protocol::{Command, ErrorCode, Failure, Target};
 
 /// The action whose target is waited for (one at a time: actions take their turns in order).
@@ -13,9 +14,9 @@ pub(super) struct Actionable {
     pub seq: u64,
     started: Instant,
     until: Instant,
-    /// The last attempt that planned: the published frame it saw and the plan's summary (the aim
+    /// The last attempt that planned: the published frame it saw and the plan's answer (the aim
     /// point and the target's line, bounds included).
-    seen: Option<(u64, String)>,
+    seen: Option<(u64, ActionAnswer)>,
     /// The published frame the app was last woken at, for the frame that shows whether the
     /// target holds still: once per frame.
     woken_at: Option<u64>,
@@ -78,10 +79,10 @@ impl Actionable {
     /// An attempt planned the action in published frame `frame`: it is acted on when the previous
     /// attempt planned the same in an earlier frame (the target held still over two frames), or
     /// when the wait is over and no frame came since this plan's (nothing could move it).
-    pub fn planned(&mut self, frame: u64, summary: &str) -> Verdict {
+    pub fn planned(&mut self, frame: u64, answer: &ActionAnswer) -> Verdict {
         let over = Instant::now() >= self.until;
         match &self.seen {
-            Some((seen, last)) if *seen < frame && last == summary => return Verdict::Act,
+            Some((seen, last)) if *seen < frame && last == answer => return Verdict::Act,
             Some((seen, _)) if *seen >= frame && over => return Verdict::Act,
             None if over => return Verdict::Act,
             _ => {}
@@ -93,13 +94,13 @@ impl Actionable {
                 format!(
                     "the target kept moving for {} ms; last aimed: {}",
                     self.started.elapsed().as_millis(),
-                    summary.lines().collect::<Vec<_>>().join(", ")
+                    answer.to_string().lines().collect::<Vec<_>>().join(", ")
                 ),
                 "wait until it stops (settle), or act on it with `action`",
             ));
         }
         if self.seen.as_ref().is_none_or(|(seen, _)| *seen < frame) {
-            self.seen = Some((frame, summary.to_owned()));
+            self.seen = Some((frame, answer.clone()));
         }
         Verdict::Again
     }
@@ -159,27 +160,41 @@ mod tests {
         Failure::new(code, "@e3 button \"Save\" is disabled", "wait for it")
     }
 
+    /// A pointer action's answer, aimed at `at`.
+    fn aimed(at: &str) -> ActionAnswer {
+        ActionAnswer {
+            path: "pointer",
+            scrolled: Vec::new(),
+            rest: format!("at {at}\n"),
+        }
+    }
+
     #[test]
     fn an_aim_held_over_two_frames_is_acted_on() {
         let mut a = Actionable::new(1, 5_000, None);
-        assert!(matches!(a.planned(7, "at 1,2"), Verdict::Again));
+        assert!(matches!(a.planned(7, &aimed("1,2")), Verdict::Again));
         // The same frame again proves nothing.
-        assert!(matches!(a.planned(7, "at 1,2"), Verdict::Again));
+        assert!(matches!(a.planned(7, &aimed("1,2")), Verdict::Again));
         // It moved: the new aim must hold for another frame.
-        assert!(matches!(a.planned(8, "at 3,4"), Verdict::Again));
-        assert!(matches!(a.planned(9, "at 3,4"), Verdict::Act));
+        assert!(matches!(a.planned(8, &aimed("3,4")), Verdict::Again));
+        assert!(matches!(a.planned(9, &aimed("3,4")), Verdict::Act));
         // A wait that is over with no frame since the plan acts on it: nothing could move it
         // (an app that draws no frame must not keep the service asking).
         let mut a = Actionable::new(1, 0, None);
-        assert!(matches!(a.planned(7, "at 1,2"), Verdict::Act));
+        assert!(matches!(a.planned(7, &aimed("1,2")), Verdict::Act));
         // One that moved between the last two frames is refused.
         let mut a = Actionable::new(1, 30, None);
-        assert!(matches!(a.planned(7, "at 1,2"), Verdict::Again));
+        assert!(matches!(a.planned(7, &aimed("1,2")), Verdict::Again));
         std::thread::sleep(Duration::from_millis(40));
-        let Verdict::Refuse(f) = a.planned(8, "at 3,4") else {
+        let Verdict::Refuse(f) = a.planned(8, &aimed("3,4")) else {
             panic!("it kept moving")
         };
         assert_eq!(f.code, ErrorCode::Timeout);
+        assert!(
+            f.message.ends_with("last aimed: path pointer, at 3,4"),
+            "{}",
+            f.message
+        );
         // The app is woken once per frame.
         assert!(a.wake_for(8) && !a.wake_for(8) && a.wake_for(9));
     }

@@ -196,10 +196,7 @@ impl Service {
         let Some(ms) = self.wait_ms(seq, asked_wait(command)) else {
             return Verdict::Act;
         };
-        let verdict = self
-            .held
-            .wait(seq, ms, deadline)
-            .planned(frame, &answer.to_string());
+        let verdict = self.held.wait(seq, ms, deadline).planned(frame, answer);
         match &verdict {
             // Cleared once the order is sent (a full channel takes the turn again).
             Verdict::Act => {}

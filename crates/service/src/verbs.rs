@@ -285,7 +285,8 @@ impl Service {
                 let Some(Job::Settling(s)) = self.jobs.take(seq) else {
                     continue;
                 };
-                let changes = diff(&s.before, &self.trees.settle_text());
+                let after = self.trees.settle_text();
+                let changes = diff(&s.before, &after).to_string();
                 let mut body = s.body;
                 body.push_str(&format!(
                     "settled frame {published} after {} frames, unchanged for {}\n",
@@ -298,7 +299,8 @@ impl Service {
                 let Some(Job::Settling(s)) = self.jobs.take(seq) else {
                     continue;
                 };
-                let changes = diff(&s.before, &self.trees.settle_text());
+                let after = self.trees.settle_text();
+                let changes = diff(&s.before, &after).to_string();
                 let what = if animating {
                     "a window was still animating"
                 } else {

@@ -293,19 +293,14 @@ fn targets_of(entry: &JournalEntry, command: &Command) -> Vec<(Option<DragEnd>, 
 
 /// The tree's changes from `before` to `after` as a step keeps them (`+`, `-`, `~` and the
 /// line), cut at [`STEP_TEXT`] bytes with a line that says so, and the bytes kept.
-/// `crate::tree::diff` gives them as text, one tagged line each, which is read back here.
 fn step_diff(before: &str, after: &str) -> (Vec<(char, String)>, usize) {
     let mut diff = Vec::new();
     let mut diff_bytes = 0;
     if before == after {
         return (diff, diff_bytes);
     }
-    for l in crate::tree::diff(before, after).lines() {
-        let mut chars = l.chars();
-        let Some(tag @ ('+' | '-' | '~')) = chars.next() else {
-            continue;
-        };
-        let line = chars.as_str().trim_start();
+    for (change, line) in crate::tree::diff(before, after).lines {
+        let tag = change.tag();
         if diff_bytes + line.len() > STEP_TEXT {
             diff.push(('~', "... (the rest of the diff is not kept)".to_owned()));
             break;

@@ -162,7 +162,7 @@ impl History {
                 let _ = writeln!(out, "unchanged since frame {last_change}");
             } else if o.diff {
                 match self.seen_at(previous.as_ref(), seen) {
-                    Some(base) => out.push_str(&diff(base, &trees)),
+                    Some(base) => out.push_str(&diff(base, &trees).to_string()),
                     None => {
                         let _ = writeln!(
                             out,
@@ -176,7 +176,7 @@ impl History {
             }
         } else if o.diff {
             match latest {
-                Some((_, before)) => out.push_str(&diff(before, &trees)),
+                Some((_, before)) => out.push_str(&diff(before, &trees).to_string()),
                 None => out.push_str(&trees),
             }
         } else if let (Some((since, _)), false) = (unchanged, o.force) {
@@ -199,9 +199,48 @@ impl History {
     }
 }
 
-/// Lines of `new` against `old`: `+ line` added, `- line` removed, `~ line` changed (same ref).
-/// Lines are compared without their indentation; a ref's line keys on the ref.
-pub(crate) fn diff(old: &str, new: &str) -> String {
+/// How a line of a tree changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Change {
+    Added,
+    Removed,
+    /// The same ref, another line.
+    Changed,
+}
+
+impl Change {
+    /// The tag a diff line starts with: `+`, `-`, `~`.
+    pub(crate) fn tag(self) -> char {
+        match self {
+            Change::Added => '+',
+            Change::Removed => '-',
+            Change::Changed => '~',
+        }
+    }
+}
+
+/// The changed lines of a tree, without their indentation, in order: removed ones first, then
+/// added and changed ones. Written as `+ line`, `- line`, `~ line`, or `no changes`.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Diff<'a> {
+    pub(crate) lines: Vec<(Change, &'a str)>,
+}
+
+impl std::fmt::Display for Diff<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.lines.is_empty() {
+            return f.write_str("no changes\n");
+        }
+        for (change, line) in &self.lines {
+            writeln!(f, "{} {line}", change.tag())?;
+        }
+        Ok(())
+    }
+}
+
+/// Lines of `new` against `old`: added, removed, changed (same ref). Lines are compared without
+/// their indentation; a ref's line keys on the ref.
+pub(crate) fn diff<'a>(old: &'a str, new: &'a str) -> Diff<'a> {
     /// A ref's line keys on the ref; any other line (window lines, hints) on its full text with its
     /// indentation and how many identical lines came before it, so repeated hints stay distinct.
     fn keys(text: &str) -> Vec<(String, &str)> {
@@ -224,25 +263,18 @@ pub(crate) fn diff(old: &str, new: &str) -> String {
     let (old_keys, new_keys) = (keys(old), keys(new));
     let before: HashMap<&str, &str> = old_keys.iter().map(|(k, t)| (k.as_str(), *t)).collect();
     let after: HashMap<&str, &str> = new_keys.iter().map(|(k, t)| (k.as_str(), *t)).collect();
-    let mut out = String::new();
+    let mut lines = Vec::new();
     for (k, t) in &old_keys {
         if !after.contains_key(k.as_str()) {
-            let _ = writeln!(out, "- {t}");
+            lines.push((Change::Removed, *t));
         }
     }
     for (k, line) in &new_keys {
         match before.get(k.as_str()) {
-            None => {
-                let _ = writeln!(out, "+ {line}");
-            }
-            Some(prev) if prev != line => {
-                let _ = writeln!(out, "~ {line}");
-            }
+            None => lines.push((Change::Added, *line)),
+            Some(prev) if prev != line => lines.push((Change::Changed, *line)),
             Some(_) => {}
         }
     }
-    if out.is_empty() {
-        out.push_str("no changes\n");
-    }
-    out
+    Diff { lines }
 }
