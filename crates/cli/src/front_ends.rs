@@ -17,6 +17,7 @@ fn example(kind: ArgKind, field: &str) -> &'static str {
         (ArgKind::Target, _) => "@e1",
         (ArgKind::Selector, _) => "role=button",
         (ArgKind::Text, _) => "\"a b\"",
+        (ArgKind::Number, "scale") => "1.5",
         (ArgKind::Number, _) => "-1.5",
         (ArgKind::Size, _) => "10",
         (ArgKind::Keyword, _) => "to",
@@ -48,6 +49,11 @@ fn script_line(verb: Verb) -> String {
     for arg in spec.args {
         line.push(' ');
         line.push_str(example(arg.kind, arg.field));
+        if arg.arity == Arity::Many {
+            // A repeated argument given twice (a stroke needs two points).
+            line.push(' ');
+            line.push_str(example(arg.kind, arg.field));
+        }
     }
     for rule in spec.flags {
         let flag = rule.flags().next().expect("a rule has a flag");
@@ -58,6 +64,7 @@ fn script_line(verb: Verb) -> String {
             match flag.value {
                 Some((_, ValueKind::Count)) => line.push_str(" 3"),
                 Some((_, ValueKind::Target)) => line.push_str(" @e2"),
+                Some((_, ValueKind::Word)) => line.push_str(" shift"),
                 None => {}
             }
         }
@@ -196,7 +203,7 @@ fn every_verb_has_a_cli_subcommand_an_mcp_tool_and_a_script_form_that_match_the_
             let want = match flag.value {
                 None => "boolean",
                 Some((_, ValueKind::Count)) => "integer",
-                Some((_, ValueKind::Target)) => "string",
+                Some((_, ValueKind::Target | ValueKind::Word)) => "string",
             };
             assert_eq!(p["type"], want, "{verb} {word}");
         }

@@ -8,7 +8,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use winit_automation_protocol::{Button, Command, Selector, Target, Term};
+use winit_automation_protocol::{
+    Button, Command, DragMotion, Modifiers, Press, Selector, Target, Term,
+};
 use winit_automation_testing::compare::Tolerance;
 use winit_automation_testing::script::{Expect, Script, StepKind};
 
@@ -245,12 +247,37 @@ fn command(line: &str) -> String {
         Command::Click {
             target,
             button,
-            double,
+            press,
+            modifiers,
             ..
-        } => match (button, double) {
-            (Button::Left, false) => on(target, "click()".into()),
-            (Button::Left, true) => on(target, "double_click()".into()),
-            (Button::Right, false) => on(target, "right_click()".into()),
+        } => match (button, press, modifiers.is_empty()) {
+            (Button::Left, Press::Single, true) => on(target, "click()".into()),
+            (Button::Left, Press::Single, false) => on(
+                target,
+                format!("click_with({})", modifiers_expr(*modifiers)),
+            ),
+            (Button::Left, Press::Double, true) => on(target, "double_click()".into()),
+            (Button::Left, Press::Hold(ms), true) => on(target, format!("long_press({ms})")),
+            (Button::Right, Press::Single, true) => on(target, "right_click()".into()),
+            _ => raw(),
+        },
+        Command::Pinch { target, scale, .. } => on(target, format!("pinch({scale:?})")),
+        Command::Stroke {
+            points,
+            button: Button::Left,
+            modifiers,
+            ..
+        } if modifiers.is_empty() => match points.split_first() {
+            Some((first, rest)) if rest.iter().all(|p| matches!(p, Target::Point(_))) => {
+                let rest: Vec<String> = rest
+                    .iter()
+                    .filter_map(|p| match p {
+                        Target::Point(p) => Some(format!("({:?}, {:?})", p.x, p.y)),
+                        _ => None,
+                    })
+                    .collect();
+                on(first, format!("stroke(&[{}])", rest.join(", ")))
+            }
             _ => raw(),
         },
         Command::Hover { target, .. } => on(target, "hover()".into()),
@@ -269,15 +296,36 @@ fn command(line: &str) -> String {
                 winit_automation_protocol::action_name(*action)
             ),
         ),
-        Command::Drag { from, to, .. } => match (from, to) {
-            (Target::Selector(_), Target::Selector(s)) => {
-                on(from, format!("drag_to(&{})", query(s)))
+        Command::Drag {
+            from,
+            to,
+            motion,
+            modifiers,
+            ..
+        } => {
+            let to = match to {
+                Target::Selector(s) => format!("&{}", query(s)),
+                Target::Point(p) => format!("({:?}, {:?})", p.x, p.y),
+                Target::Ref(_) => return raw(),
+            };
+            if *motion == DragMotion::default() && modifiers.is_empty() {
+                return on(from, format!("drag_to({to})"));
             }
-            (Target::Selector(_), Target::Point(p)) => {
-                on(from, format!("drag_to(({:?}, {:?}))", p.x, p.y))
+            let mut call = format!("drag({to})");
+            if let Some(n) = motion.steps {
+                let _ = write!(call, ".steps({n})");
             }
-            _ => raw(),
-        },
+            if let Some(ms) = motion.hold_ms {
+                let _ = write!(call, ".hold({ms})");
+            }
+            if let Some(ms) = motion.dwell_ms {
+                let _ = write!(call, ".dwell({ms})");
+            }
+            if !modifiers.is_empty() {
+                let _ = write!(call, ".modifiers({})", modifiers_expr(*modifiers));
+            }
+            on(from, format!("{call}.perform()"))
+        }
         Command::Wait { selector, gone, .. } => {
             if *gone {
                 format!("app.wait_gone(&{});\n", by(selector))
@@ -292,6 +340,23 @@ fn command(line: &str) -> String {
         }
         _ => raw(),
     }
+}
+
+/// The harness's expression for modifiers: `winit_automation_testing::Modifiers::CTRL |
+/// winit_automation_testing::Modifiers::SHIFT`.
+fn modifiers_expr(m: Modifiers) -> String {
+    let names = [
+        (m.ctrl, "CTRL"),
+        (m.alt, "ALT"),
+        (m.shift, "SHIFT"),
+        (m.meta, "META"),
+    ];
+    let held: Vec<String> = names
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, n)| format!("winit_automation_testing::Modifiers::{n}"))
+        .collect();
+    held.join(" | ")
 }
 
 /// The statements for an `expect` line (`line`): the node's query once it is there, then one

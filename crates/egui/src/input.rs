@@ -1,10 +1,11 @@
 //! The adapter that turns injected [`Input`]s into egui events: [`EguiInput`].
 
 use egui::{
-    Event, Modifiers, MouseWheelSource, MouseWheelUnit, PointerButton, Pos2, RawInput, TouchPhase,
-    Vec2,
+    Event, Modifiers, MouseWheelSource, MouseWheelUnit, PointerButton, Pos2, RawInput,
+    TouchDeviceId, TouchId, TouchPhase, Vec2,
 };
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::keyboard::ModifiersState;
 
 use winit_automation::{Input, KeyInput};
 
@@ -13,6 +14,26 @@ use winit_automation::{Input, KeyInput};
 pub struct EguiInput {
     pos: Pos2,
     modifiers: Modifiers,
+    /// The modifiers a pointer gesture holds (`--modifiers`), from its `ModifiersChanged` until
+    /// the one that lets them go, over as many frames as the gesture takes: a key chord sent
+    /// meanwhile keeps them.
+    held: Modifiers,
+}
+
+/// egui's modifiers for winit's (egui's `command` is ctrl, or cmd on macOS).
+fn egui_modifiers(state: ModifiersState) -> Modifiers {
+    let mac = cfg!(target_os = "macos");
+    Modifiers {
+        alt: state.alt_key(),
+        ctrl: state.control_key(),
+        shift: state.shift_key(),
+        mac_cmd: mac && state.super_key(),
+        command: if mac {
+            state.super_key()
+        } else {
+            state.control_key()
+        },
+    }
 }
 
 impl EguiInput {
@@ -49,9 +70,31 @@ impl EguiInput {
     }
 
     fn pointer(&mut self, event: &WindowEvent, ppp: f32, raw: &mut RawInput) {
+        let pos =
+            |p: &winit::dpi::PhysicalPosition<f64>| Pos2::new(p.x as f32 / ppp, p.y as f32 / ppp);
         match event {
+            WindowEvent::ModifiersChanged(m) => {
+                self.held = egui_modifiers(m.state());
+                self.modifiers = self.held;
+                // egui keeps them from frame to frame until the next change.
+                raw.events.push(Event::ModifiersChanged(self.held));
+            }
+            WindowEvent::Touch(touch) => {
+                raw.events.push(Event::Touch {
+                    device_id: TouchDeviceId(0),
+                    id: TouchId(touch.id),
+                    phase: match touch.phase {
+                        winit::event::TouchPhase::Started => TouchPhase::Start,
+                        winit::event::TouchPhase::Moved => TouchPhase::Move,
+                        winit::event::TouchPhase::Ended => TouchPhase::End,
+                        winit::event::TouchPhase::Cancelled => TouchPhase::Cancel,
+                    },
+                    pos: pos(&touch.location),
+                    force: None,
+                });
+            }
             WindowEvent::CursorMoved { position, .. } => {
-                self.pos = Pos2::new(position.x as f32 / ppp, position.y as f32 / ppp);
+                self.pos = pos(position);
                 raw.events.push(Event::PointerMoved(self.pos));
             }
             WindowEvent::MouseInput { state, button, .. } => {
@@ -91,23 +134,12 @@ impl EguiInput {
     }
 
     fn key(&mut self, key: &KeyInput, raw: &mut RawInput) {
-        let m = key.chord.modifiers;
-        let modifiers = Modifiers {
-            alt: m.alt,
-            ctrl: m.ctrl,
-            shift: m.shift,
-            mac_cmd: cfg!(target_os = "macos") && m.meta,
-            command: if cfg!(target_os = "macos") {
-                m.meta
-            } else {
-                m.ctrl
-            },
-        };
+        let modifiers = egui_modifiers(key.modifiers());
         let pressed = key.is_pressed();
         let held = if pressed {
-            modifiers
+            modifiers | self.held
         } else {
-            Modifiers::default()
+            self.held
         };
         if held != self.modifiers {
             self.modifiers = held;

@@ -53,7 +53,7 @@ mod window;
 pub use idle::Idle;
 pub use options::Options;
 pub use pictures::{Pixels, PublishedFrame, Staged, ToolkitCapture, Wanted};
-pub use plan::{CaptureTo, Plan, PressCheck, Step};
+pub use plan::{CaptureTo, Gate, Plan, PressCheck, Stage, Step, Still, TouchPhase};
 pub use render::{Injected, RenderEnd};
 pub use request::Request;
 pub use scene::SceneChange;

@@ -4,9 +4,13 @@
 //! event of the crate's own type, text or an AccessKit `ActionRequest`, and compares the app's
 //! report of the pressed node with [`PressCheck`] (ids only).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
 use accesskit::{Action, ActionData, NodeId, TreeId};
 
-use winit_automation_protocol::{Button, KeyChord, Label};
+use winit_automation_protocol::{Button, KeyChord, Label, Modifiers};
 
 /// One input step, in logical pixels where it has a position.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,6 +28,20 @@ pub enum Step {
         button: Button,
         /// `true` when it goes down, `false` when it goes up.
         pressed: bool,
+    },
+    /// The modifier keys held from now on (none: all let go), as winit's `ModifiersChanged`
+    /// says it.
+    Modifiers(Modifiers),
+    /// A finger touches, moves on or leaves the window (winit's `Touch`).
+    Touch {
+        /// Which finger: the same number from its start to its end.
+        finger: u64,
+        /// Where in its gesture the finger is.
+        phase: TouchPhase,
+        /// Distance from the window's left edge, in logical pixels.
+        x: f64,
+        /// Distance from the window's top edge, in logical pixels.
+        y: f64,
     },
     /// A wheel turn where the pointer is; positive `dy` shows what is below.
     Wheel {
@@ -75,6 +93,106 @@ pub enum Step {
     },
 }
 
+/// Where a finger is in its gesture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TouchPhase {
+    /// It touches the window.
+    Start,
+    /// It moves while touching.
+    Move,
+    /// It leaves the window.
+    End,
+}
+
+/// What a stage waits for before it goes out, besides a frame that asks for input: every stage
+/// goes out in a frame of its own.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Gate {
+    /// Nothing more.
+    #[default]
+    Frame,
+    /// This long after the previous stage went out: a long press's hold, the pace of a drag.
+    After(Duration),
+    /// The UI holds still ([`Still`], which the service sets), or `at_most` passed since the
+    /// previous stage went out: a drag's dwell before its release.
+    Still {
+        /// The service's word that the trees stopped changing.
+        still: Still,
+        /// The longest wait.
+        at_most: Duration,
+    },
+}
+
+/// One frame's worth of a plan: its steps, once its gate opens.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Stage {
+    /// What it waits for.
+    pub gate: Gate,
+    /// What it delivers, in order.
+    pub steps: Vec<Step>,
+}
+
+impl From<Vec<Step>> for Stage {
+    /// Steps that go out in the next frame that asks.
+    fn from(steps: Vec<Step>) -> Stage {
+        Stage {
+            gate: Gate::Frame,
+            steps,
+        }
+    }
+}
+
+/// The word, shared by the render side and the service, that the trees held still after a stage
+/// began to wait: the render side says from which frame it waits ([`Still::begin`]); the service,
+/// which sees the trees, says when they stopped changing ([`Still::settle`]). Reads and writes
+/// are atomic: neither side ever waits on the other.
+#[derive(Debug, Clone, Default)]
+pub struct Still(Arc<StillState>);
+
+#[derive(Debug, Default)]
+struct StillState {
+    /// The frame being built when the wait began; 0 before.
+    since: AtomicU64,
+    still: AtomicBool,
+}
+
+impl PartialEq for Still {
+    /// The same wait.
+    fn eq(&self, other: &Still) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Still {
+    /// The render side: the wait begins in frame `building` (the first call counts).
+    pub fn begin(&self, building: u64) {
+        let _ =
+            self.0
+                .since
+                .compare_exchange(0, building.max(1), Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    /// The frame the wait began in, once it began.
+    pub fn since(&self) -> Option<u64> {
+        Some(self.0.since.load(Ordering::SeqCst)).filter(|&f| f > 0)
+    }
+
+    /// The service: the trees held still after the wait began.
+    pub fn settle(&self) {
+        self.0.still.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the service said the trees held still.
+    pub fn is_still(&self) -> bool {
+        self.0.still.load(Ordering::SeqCst)
+    }
+
+    /// Whether only this handle is left: the plan that waited on it is done.
+    pub fn is_orphan(&self) -> bool {
+        Arc::strong_count(&self.0) == 1
+    }
+}
+
 /// Where a captured frame goes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CaptureTo {
@@ -102,8 +220,9 @@ impl CaptureTo {
 pub struct Plan {
     /// The window the steps are for (0 when the command names none and no window is known).
     pub window: u64,
-    /// The stages, delivered one per frame in order. Empty for a command the app answers itself.
-    pub stages: Vec<Vec<Step>>,
+    /// The stages, delivered one per frame in order, each once its gate opens. Empty for a
+    /// command the app answers itself.
+    pub stages: Vec<Stage>,
     /// The body of the answer once the last stage is delivered (`path ...` and what was aimed at).
     pub summary: String,
     /// The pointer press to verify, for the verbs that press (`click`, `drag`).

@@ -99,6 +99,8 @@ struct Pending {
     plan: Option<Plan>,
     /// How many stages were delivered.
     next: usize,
+    /// When the last stage went out (a gate's time counts from there).
+    stage_at: Option<Instant>,
     deadline: Option<Instant>,
     claim: Claim,
     /// Another command that draws follows it ([`Order::followed`]).

@@ -19,6 +19,21 @@ pub(super) struct Args {
     pub(super) flags: Vec<(&'static str, Option<Token>)>,
 }
 
+/// One token as one target: a ref, a point, or a selector (quoted when it has several terms).
+/// `what` names the place in the refusal, `example` shows a quoted selector there.
+fn token_target(token: &Token, what: &str, example: &str) -> Result<Target, ParseError> {
+    let tokens = tokenize(&token.text())?;
+    let (target, used) = parse_target(&tokens)?;
+    if used != tokens.len() {
+        return Err(ParseError::new(
+            ErrorCode::BadArgument,
+            format!("{what} takes one target"),
+            format!("quote a multi-term selector: {example}"),
+        ));
+    }
+    Ok(target)
+}
+
 impl Args {
     /// Takes the flags out of `tokens`, checking each against the verb's row of the table.
     pub(super) fn split(verb: Verb, tokens: Vec<Token>) -> Result<Args, ParseError> {
@@ -120,6 +135,14 @@ impl Args {
             .and_then(|(_, v)| v.as_ref())
     }
 
+    /// The value of `--modifiers`: none held when it is absent.
+    pub(super) fn modifiers(&self) -> Result<crate::key::Modifiers, ParseError> {
+        self.value("modifiers")
+            .map_or(Ok(crate::key::Modifiers::default()), |t| {
+                crate::key::Modifiers::parse(&t.text())
+            })
+    }
+
     /// The value of flag `name` as a whole number.
     pub(super) fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, ParseError> {
         let Some(token) = self.value(name) else {
@@ -147,16 +170,17 @@ impl Args {
         let Some(token) = self.value(name) else {
             return Ok(None);
         };
-        let tokens = tokenize(&token.text())?;
-        let (target, used) = parse_target(&tokens)?;
-        if used != tokens.len() {
-            return Err(ParseError::new(
-                ErrorCode::BadArgument,
-                format!("--{name} takes one target"),
-                format!("quote a multi-term selector: --{name} {example}"),
-            ));
-        }
-        Ok(Some(target))
+        token_target(token, &format!("--{name}"), &format!("--{name} {example}")).map(Some)
+    }
+
+    /// Every positional token as one target each (`stroke`'s points).
+    pub(super) fn token_targets(&self) -> Result<Vec<Target>, ParseError> {
+        let example = format!("{} \"role=button name=OK\"", self.verb);
+        let what = format!("each of {}'s arguments", self.verb);
+        self.positional
+            .iter()
+            .map(|t| token_target(t, &what, &example))
+            .collect()
     }
 
     pub(super) fn missing(&self, what: &str) -> ParseError {

@@ -7,7 +7,7 @@
 //! back. There the two directions of each verb, `from_args` and its inverse (`positional_words`
 //! and `set_flags`), sit side by side, so a change to one is seen next to the other.
 
-use super::key::KeyChord;
+use super::key::{KeyChord, Modifiers};
 use super::names::Label;
 use super::target::{Selector, Target};
 
@@ -80,6 +80,57 @@ pub enum Button {
     Middle,
 }
 
+/// How `click` presses: once, twice, or held down (a long press).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Press {
+    /// One press and release.
+    #[default]
+    Single,
+    /// `--double`: two presses and releases.
+    Double,
+    /// `--hold MS`: one press, released after this many milliseconds.
+    Hold(u64),
+}
+
+/// How `drag` moves, each `None` for its default (docs/protocol.md section 4.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DragMotion {
+    /// `--steps N`: the moves on the way, each in a frame of its own (1 or more).
+    pub steps: Option<u32>,
+    /// `--hold MS`: how long the button stays down before the first move.
+    pub hold_ms: Option<u64>,
+    /// `--dwell MS`: the most time spent at the destination, waiting for the UI to hold still,
+    /// before the release.
+    pub dwell_ms: Option<u64>,
+}
+
+impl DragMotion {
+    /// Moves on the way when `--steps` is not given.
+    pub const DEFAULT_STEPS: u32 = 10;
+    /// Milliseconds the button stays down before the first move when `--hold` is not given.
+    pub const DEFAULT_HOLD_MS: u64 = 100;
+    /// The most milliseconds spent at the destination when `--dwell` is not given.
+    pub const DEFAULT_DWELL_MS: u64 = 1_000;
+    /// The least time between two moves on the way, in milliseconds (a move also waits for a
+    /// frame of its own): a person's drag takes time, and toolkits read a drag's speed.
+    pub const STEP_MS: u64 = 16;
+
+    /// The moves on the way, at least one.
+    pub fn steps(&self) -> u32 {
+        self.steps.unwrap_or(Self::DEFAULT_STEPS).max(1)
+    }
+
+    /// How long the button stays down before the first move, in milliseconds.
+    pub fn hold_ms(&self) -> u64 {
+        self.hold_ms.unwrap_or(Self::DEFAULT_HOLD_MS)
+    }
+
+    /// The most time spent at the destination, in milliseconds.
+    pub fn dwell_ms(&self) -> u64 {
+        self.dwell_ms.unwrap_or(Self::DEFAULT_DWELL_MS)
+    }
+}
+
 /// What a `trace` command does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TraceCommand {
@@ -148,26 +199,59 @@ pub enum Command {
         after: Option<u64>,
         timeout_ms: Option<u64>,
     },
-    /// `click TARGET [--double] [--right|--middle]`
+    /// `click TARGET [--double|--hold MS] [--right|--middle] [--modifiers MODS]`
     Click {
         target: Target,
         button: Button,
-        double: bool,
+        press: Press,
+        modifiers: Modifiers,
         opts: ActOptions,
     },
     /// `hover TARGET`
     Hover { target: Target, opts: ActOptions },
-    /// `drag FROM [to] TO`
+    /// `drag FROM [to] TO [--steps N] [--hold MS] [--dwell MS] [--modifiers MODS]`
     Drag {
         from: Target,
         to: Target,
+        motion: DragMotion,
+        modifiers: Modifiers,
         opts: ActOptions,
     },
-    /// `scroll TARGET DX DY` (logical pixels; positive DY scrolls content up, showing what is below)
+    /// `scroll TARGET DX DY [--modifiers MODS]` (logical pixels; positive DY scrolls content up,
+    /// showing what is below)
     Scroll {
         target: Target,
         dx: f64,
         dy: f64,
+        modifiers: Modifiers,
+        opts: ActOptions,
+    },
+    /// `stroke POINT POINT [POINT...] [--right|--middle] [--modifiers MODS]`: two points at least
+    Stroke {
+        points: Vec<Target>,
+        button: Button,
+        modifiers: Modifiers,
+        opts: ActOptions,
+    },
+    /// `down TARGET [--right|--middle] [--modifiers MODS]`: the button stays down
+    Down {
+        target: Target,
+        button: Button,
+        modifiers: Modifiers,
+        opts: ActOptions,
+    },
+    /// `move TARGET [--steps N]`: with the buttons `down` left pressed
+    Move {
+        target: Target,
+        steps: Option<u32>,
+        opts: ActOptions,
+    },
+    /// `up [--right|--middle]`: lets go of a button `down` pressed
+    Up { button: Button, opts: ActOptions },
+    /// `pinch TARGET SCALE`: two touches around the target's centre
+    Pinch {
+        target: Target,
+        scale: f64,
         opts: ActOptions,
     },
     /// `type TEXT`
@@ -219,6 +303,11 @@ impl Command {
             | Command::Hover { opts, .. }
             | Command::Drag { opts, .. }
             | Command::Scroll { opts, .. }
+            | Command::Stroke { opts, .. }
+            | Command::Down { opts, .. }
+            | Command::Move { opts, .. }
+            | Command::Up { opts, .. }
+            | Command::Pinch { opts, .. }
             | Command::Type { opts, .. }
             | Command::Fill { opts, .. }
             | Command::Key { opts, .. }
@@ -241,20 +330,41 @@ impl Command {
         self
     }
 
-    /// The targets an action aims at: its target, or both ends of a `drag`; none for other
-    /// commands.
+    /// The targets an action aims at: its target, both ends of a `drag`, every point of a
+    /// `stroke`; none for other commands.
     pub fn action_targets(&self) -> impl Iterator<Item = &Target> {
-        let (first, second) = match self {
+        let (first, second, rest): (_, _, &[Target]) = match self {
             Command::Click { target, .. }
             | Command::Hover { target, .. }
             | Command::Scroll { target, .. }
             | Command::Fill { target, .. }
             | Command::Action { target, .. }
-            | Command::Focus { target, .. } => (Some(target), None),
-            Command::Drag { from, to, .. } => (Some(from), Some(to)),
-            _ => (None, None),
+            | Command::Focus { target, .. }
+            | Command::Down { target, .. }
+            | Command::Move { target, .. }
+            | Command::Pinch { target, .. } => (Some(target), None, &[]),
+            Command::Drag { from, to, .. } => (Some(from), Some(to), &[]),
+            Command::Stroke { points, .. } => (None, None, points),
+            _ => (None, None, &[]),
         };
-        first.into_iter().chain(second)
+        first.into_iter().chain(second).chain(rest)
+    }
+
+    /// The time a gesture takes by its own flags, in milliseconds: a long press's hold, a drag's
+    /// hold, dwell and moves (a frame's worth each).
+    fn gesture_ms(&self) -> u64 {
+        match self {
+            Command::Click {
+                press: Press::Hold(ms),
+                ..
+            } => *ms,
+            Command::Drag { motion, .. } => {
+                motion.hold_ms()
+                    + motion.dwell_ms()
+                    + u64::from(motion.steps()) * DragMotion::STEP_MS
+            }
+            _ => 0,
+        }
     }
 
     /// How long the app may hold this command before it answers, on top of carrying it out: a
@@ -272,9 +382,11 @@ impl Command {
                 let settle = opts
                     .settle
                     .then(|| opts.timeout_ms.unwrap_or(DEFAULT_WAIT_MS));
-                match (opts.wait_ms, settle) {
-                    (None, None) => None,
-                    (wait, settle) => Some(wait.unwrap_or(0) + settle.unwrap_or(0)),
+                match (opts.wait_ms, settle, self.gesture_ms()) {
+                    (None, None, 0) => None,
+                    (wait, settle, gesture) => {
+                        Some(wait.unwrap_or(0) + settle.unwrap_or(0) + gesture)
+                    }
                 }
             }
         }

@@ -78,6 +78,9 @@ pub enum ErrorCode {
     NotTracing,
     /// `trace start` while a trace is running.
     AlreadyTracing,
+    /// The pointer's buttons do not allow the command: `up` with that button not down, `down`
+    /// with it down already.
+    PointerState,
 }
 
 impl ErrorCode {
@@ -116,6 +119,7 @@ impl ErrorCode {
         Self::Expired,
         Self::NotTracing,
         Self::AlreadyTracing,
+        Self::PointerState,
     ];
 
     /// The code as written in responses.
@@ -154,6 +158,7 @@ impl ErrorCode {
             Self::Expired => "expired",
             Self::NotTracing => "not_tracing",
             Self::AlreadyTracing => "already_tracing",
+            Self::PointerState => "pointer_state",
         }
     }
 

@@ -96,6 +96,17 @@ impl Invocation {
         Ok(self)
     }
 
+    /// Adds one argument of a position that takes several targets (`stroke`'s points) as one
+    /// token: a ref, a point, or selector terms quoted together.
+    pub fn one_target(&mut self, text: &str) -> Result<&mut Invocation, ParseError> {
+        let mut tokens = target_tokens(text)?;
+        self.positional.push(match tokens.len() {
+            1 => tokens.remove(0),
+            _ => verbatim(text),
+        });
+        Ok(self)
+    }
+
     /// Adds free text, exactly as given.
     pub fn text(&mut self, text: &str) -> &mut Invocation {
         self.positional.push(verbatim(text));
@@ -127,7 +138,7 @@ impl Invocation {
         }
         let token = match (flag.value, value) {
             (None, None) => None,
-            (Some((_, ValueKind::Count)), Some(v)) => Some(bare(v)),
+            (Some((_, ValueKind::Count | ValueKind::Word)), Some(v)) => Some(bare(v)),
             (Some((_, ValueKind::Target)), Some(v)) => {
                 target_tokens(v)?;
                 Some(verbatim(v))
@@ -187,6 +198,12 @@ impl Invocation {
                 .count();
             let Some(first) = args.get(i) else { break };
             match (slot.kind, slot.arity) {
+                (ArgKind::Target, Arity::Many) => {
+                    for text in &args[i..] {
+                        inv.one_target(text)?;
+                    }
+                    i = args.len();
+                }
                 (ArgKind::Target | ArgKind::Selector, _) => {
                     let tokens = target_tokens(first)?;
                     let single = tokens.len() == 1 && !is_term(&tokens[0]);

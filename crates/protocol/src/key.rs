@@ -21,6 +21,111 @@ pub struct Modifiers {
     pub meta: bool,
 }
 
+impl Modifiers {
+    /// No modifier.
+    pub const NONE: Modifiers = Modifiers {
+        ctrl: false,
+        alt: false,
+        shift: false,
+        meta: false,
+    };
+    /// Control alone.
+    pub const CTRL: Modifiers = Modifiers {
+        ctrl: true,
+        ..Modifiers::NONE
+    };
+    /// Alt alone.
+    pub const ALT: Modifiers = Modifiers {
+        alt: true,
+        ..Modifiers::NONE
+    };
+    /// Shift alone.
+    pub const SHIFT: Modifiers = Modifiers {
+        shift: true,
+        ..Modifiers::NONE
+    };
+    /// The logo key alone.
+    pub const META: Modifiers = Modifiers {
+        meta: true,
+        ..Modifiers::NONE
+    };
+
+    /// Whether no modifier is held.
+    pub fn is_empty(&self) -> bool {
+        *self == Modifiers::default()
+    }
+
+    /// Parses modifiers joined by `+` (`shift`, `ctrl+shift`), case-insensitively: `ctrl`
+    /// (`control`), `alt` (`option`), `shift`, `meta` (`super`, `cmd`, `win`).
+    pub fn parse(s: &str) -> Result<Modifiers, ParseError> {
+        let mut modifiers = Modifiers::default();
+        for m in s.split('+') {
+            let slot = modifiers.slot(m).ok_or_else(|| {
+                ParseError::new(
+                    ErrorCode::BadArgument,
+                    format!("unknown modifier {m:?} in {s:?}"),
+                    "write modifiers like shift, ctrl+shift, alt+meta: ctrl, alt, shift, meta (super, cmd)",
+                )
+            })?;
+            if *slot {
+                return Err(ParseError::new(
+                    ErrorCode::BadArgument,
+                    format!("modifier {m:?} repeated in {s:?}"),
+                    "give each modifier once",
+                ));
+            }
+            *slot = true;
+        }
+        Ok(modifiers)
+    }
+
+    /// The field a modifier's name (any case, any alias) sets.
+    fn slot(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "ctrl" | "control" => &mut self.ctrl,
+            "alt" | "option" => &mut self.alt,
+            "shift" => &mut self.shift,
+            "meta" | "super" | "cmd" | "win" => &mut self.meta,
+            _ => return None,
+        })
+    }
+}
+
+impl std::ops::BitOr for Modifiers {
+    type Output = Modifiers;
+
+    /// Every modifier held in either.
+    fn bitor(self, other: Modifiers) -> Modifiers {
+        Modifiers {
+            ctrl: self.ctrl || other.ctrl,
+            alt: self.alt || other.alt,
+            shift: self.shift || other.shift,
+            meta: self.meta || other.meta,
+        }
+    }
+}
+
+impl fmt::Display for Modifiers {
+    /// The canonical form, joined by `+` in the order ctrl, alt, shift, meta; empty for none.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = [
+            (self.ctrl, "ctrl"),
+            (self.alt, "alt"),
+            (self.shift, "shift"),
+            (self.meta, "meta"),
+        ];
+        let mut first = true;
+        for (_, name) in names.iter().filter(|(on, _)| *on) {
+            if !first {
+                f.write_str("+")?;
+            }
+            f.write_str(name)?;
+            first = false;
+        }
+        Ok(())
+    }
+}
+
 /// Keys that have a name rather than a character. Exhaustive on purpose: every adapter maps
 /// each key to its toolkit's, and a key added here must fail to compile there until it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -131,12 +236,8 @@ impl KeyChord {
         let mut modifiers = Modifiers::default();
         if !mods.is_empty() {
             for m in mods.split('+') {
-                let slot = match m.to_ascii_lowercase().as_str() {
-                    "ctrl" | "control" => &mut modifiers.ctrl,
-                    "alt" | "option" => &mut modifiers.alt,
-                    "shift" => &mut modifiers.shift,
-                    "meta" | "super" | "cmd" | "win" => &mut modifiers.meta,
-                    _ => return Err(bad(format!("unknown modifier {m:?} in {s:?}"))),
+                let Some(slot) = modifiers.slot(m) else {
+                    return Err(bad(format!("unknown modifier {m:?} in {s:?}")));
                 };
                 if *slot {
                     return Err(bad(format!("modifier {m:?} repeated in {s:?}")));
@@ -158,16 +259,8 @@ impl KeyChord {
 
 impl fmt::Display for KeyChord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let m = self.modifiers;
-        for (on, name) in [
-            (m.ctrl, "ctrl+"),
-            (m.alt, "alt+"),
-            (m.shift, "shift+"),
-            (m.meta, "meta+"),
-        ] {
-            if on {
-                f.write_str(name)?;
-            }
+        if !self.modifiers.is_empty() {
+            write!(f, "{}+", self.modifiers)?;
         }
         self.key.fmt(f)
     }

@@ -36,7 +36,8 @@ mod verbs;
 
 pub use actions::{ACTIONS, action_name, action_names, parse_action};
 pub use command::{
-    ActOptions, Button, Command, DEFAULT_WAIT_MS, Projection, SnapshotOptions, TraceCommand,
+    ActOptions, Button, Command, DEFAULT_WAIT_MS, DragMotion, Press, Projection, SnapshotOptions,
+    TraceCommand,
 };
 pub use dir::{DEFAULT_DIR, DIR_ENV, DirError};
 pub use envelope::Envelope;
@@ -62,4 +63,4 @@ pub use verbs::{Arg, ArgKind, Arity, Flag, FlagRule, Side, ValueKind, Verb, Verb
 
 /// The protocol version this crate speaks. A client refuses an app with another version.
 /// docs/protocol.md section 7 says when it changes; `tests/app/protocol_version.rs` pins what it covers.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;

@@ -16,6 +16,8 @@ pub enum ValueKind {
     Count,
     /// One target (`--scope TARGET`, `--ref TARGET`): a ref, a point or a quoted selector.
     Target,
+    /// One word of the verb's own vocabulary (`--modifiers ctrl+shift`).
+    Word,
 }
 
 /// A flag, without its dashes: `settle`, `frames`, `i`.
@@ -50,6 +52,13 @@ impl Flag {
     const fn count(name: &'static str, placeholder: &'static str, help: &'static str) -> Flag {
         Flag {
             value: Some((placeholder, ValueKind::Count)),
+            ..Flag::switch(name, help)
+        }
+    }
+
+    const fn worded(name: &'static str, placeholder: &'static str, help: &'static str) -> Flag {
+        Flag {
+            value: Some((placeholder, ValueKind::Word)),
             ..Flag::switch(name, help)
         }
     }
@@ -249,6 +258,27 @@ const POINTER_ACT: &[FlagRule] = &[
     FlagRule::Free(NO_SCROLL),
 ];
 
+const MODIFIERS: Flag = Flag::worded(
+    "modifiers",
+    "MODS",
+    "hold modifier keys around the pointer events (ctrl, alt, shift, meta; combined with +: ctrl+shift)",
+);
+const BUTTONS: FlagRule = FlagRule::Either(
+    Flag::switch("right", "the right button"),
+    Flag::switch("middle", "the middle button"),
+    "pick one button",
+);
+const HOLD: Flag = Flag::count(
+    "hold",
+    "MS",
+    "keep the button down this many milliseconds before letting go (click: a long press) or moving (drag)",
+);
+const STEPS: Flag = Flag::count(
+    "steps",
+    "N",
+    "the moves the pointer makes on its way, each in a frame of its own",
+);
+
 const TARGET: Arg = Arg::one(
     "TARGET",
     "target",
@@ -401,15 +431,16 @@ verbs! {
         ];
     Click => "click", App,
         "Clicks a node or a point.",
-        "Aims at the centre of the node's visible part, stepping around what lies on top (the answer says `visible N%` when part is hidden). `ok ... hit verified` means the press reached that node; `hit unverified` that the app reports no press (widget records). A target scrolled out of its list or area is scrolled into view first (the answer says `scrolled @eN ... by DX,DY`; --no-scroll refuses it offscreen instead). A refusal names the true reason (covered: no part is free; offscreen, disabled, missed).",
+        "Aims at the centre of the node's visible part, stepping around what lies on top (the answer says `visible N%` when part is hidden), and presses through the target's own input proxy on top of it (a drag source over its label: the answer says `via @eN`). `ok ... hit verified` means the press reached that node; `hit unverified` that the app reports no press (widget records). A target scrolled out of its list or area is scrolled into view first (the answer says `scrolled @eN ... by DX,DY`; --no-scroll refuses it offscreen instead). --modifiers holds keys around it (shift-click, ctrl-click); --hold makes it a long press. A refusal names the true reason (covered: no part is free; offscreen, disabled, missed).",
         &[TARGET],
         &[
-            FlagRule::Free(Flag::switch("double", "a double click")),
             FlagRule::Either(
-                Flag::switch("right", "the right button"),
-                Flag::switch("middle", "the middle button"),
-                "pick one button",
+                Flag::switch("double", "a double click"),
+                HOLD,
+                "a long press is one press: pick --double or --hold",
             ),
+            BUTTONS,
+            FlagRule::Free(MODIFIERS),
             FlagRule::Needs(SETTLE, FRAMES),
             FlagRule::Free(TIMEOUT),
             FlagRule::Free(WAIT),
@@ -419,21 +450,86 @@ verbs! {
         "Moves the pointer over a node (tooltips, hover states).",
         "", &[TARGET], POINTER_ACT;
     Drag => "drag", App,
-        "Drags from one node or point to another (sliders, windows by their title bar).",
-        "`to` is needed between the two when FROM is a selector: drag role=slider to 200,40.",
+        "Drags from one node or point to another the way a person does: press, hold, move over frames, wait at the end until the UI holds still, release.",
+        "`to` is needed between the two when FROM is a selector: drag role=slider to 200,40. The press goes through FROM's own input proxy when one lies on top of it (a drag source over its label: `via @eN`). The moves are spread over frames and time (--steps, default 10); at the end the pointer waits until the tree has been still for 3 frames, at most --dwell milliseconds (default 1000), so an animated list can open its gap before the release. The answer says where the press went, where the pointer let go and, when the tree shows it, where FROM ended up (`ended ...`).",
         &[
             Arg::one("FROM", "from", ArgKind::Target, "where the drag starts: a ref, a point or a selector"),
             Arg::one("to", "to_word", ArgKind::Keyword, "the word `to`").optional(),
             Arg::one("TO", "to", ArgKind::Target, "where it ends: a ref, a point or a selector"),
         ],
-        POINTER_ACT;
+        &[
+            FlagRule::Free(STEPS),
+            FlagRule::Free(Flag::count("hold", "MS", "how long the button stays down before the first move (default 100)")),
+            FlagRule::Free(Flag::count("dwell", "MS", "the most time spent at the destination, waiting for the UI under the pointer to hold still, before the release (default 1000; 0 lets go at once)")),
+            FlagRule::Free(MODIFIERS),
+            FlagRule::Needs(SETTLE, FRAMES),
+            FlagRule::Free(TIMEOUT),
+            FlagRule::Free(WAIT),
+            FlagRule::Free(NO_SCROLL),
+        ];
     Scroll => "scroll", App,
         "Turns the mouse wheel over a node by DX, DY logical pixels (positive DY shows what is below).",
-        "",
+        "--modifiers holds keys around the turn (ctrl+wheel zooms in many apps).",
         &[
             TARGET,
             Arg::one("DX", "dx", ArgKind::Number, "horizontal distance in logical pixels"),
             Arg::one("DY", "dy", ArgKind::Number, "vertical distance in logical pixels (positive scrolls down)"),
+        ],
+        &[
+            FlagRule::Free(MODIFIERS),
+            FlagRule::Needs(SETTLE, FRAMES),
+            FlagRule::Free(TIMEOUT),
+            FlagRule::Free(WAIT),
+            FlagRule::Free(NO_SCROLL),
+        ];
+    Stroke => "stroke", App,
+        "Draws a stroke: presses at the first point, moves the pressed pointer through the others, one frame each, and lets go at the last.",
+        "Each POINT is a point X,Y in logical pixels, a ref or a selector (its centre); the first is aimed at like a click's target (covered targets refused, the press verified). For a canvas, a painting demo, a game's path.",
+        &[Arg::one("POINT", "points", ArgKind::Target, "a point the stroke passes through: X,Y, a ref or a selector; two at least").many()],
+        &[
+            BUTTONS,
+            FlagRule::Free(MODIFIERS),
+            FlagRule::Needs(SETTLE, FRAMES),
+            FlagRule::Free(TIMEOUT),
+            FlagRule::Free(WAIT),
+        ];
+    Down => "down", App,
+        "Moves the pointer to a node or point and presses a button, leaving it down (a gesture the other verbs do not name: down, move, up).",
+        "Refused (pointer_state) when that button is already down. The press is verified like a click's. --modifiers stay held until `up`.",
+        &[TARGET],
+        &[
+            BUTTONS,
+            FlagRule::Free(MODIFIERS),
+            FlagRule::Needs(SETTLE, FRAMES),
+            FlagRule::Free(TIMEOUT),
+            FlagRule::Free(WAIT),
+            FlagRule::Free(NO_SCROLL),
+        ];
+    Move => "move", App,
+        "Moves the pointer to a node or point, with whatever buttons `down` left pressed (a drag made of parts).",
+        "--steps spreads the way over frames. Where a button is down the target is not checked for cover (what lies on top of a drop target is where a person lets go).",
+        &[TARGET],
+        &[
+            FlagRule::Free(STEPS),
+            FlagRule::Needs(SETTLE, FRAMES),
+            FlagRule::Free(TIMEOUT),
+            FlagRule::Free(WAIT),
+        ];
+    Up => "up", App,
+        "Lets go of a button `down` pressed, where the pointer is.",
+        "Refused (pointer_state) when that button is not down.",
+        &[],
+        &[
+            BUTTONS,
+            FlagRule::Needs(SETTLE, FRAMES),
+            FlagRule::Free(TIMEOUT),
+        ];
+    Pinch => "pinch", App,
+        "Pinches with two fingers around a node's centre: SCALE above 1 spreads them (zoom in), below 1 closes them.",
+        "Two touches (winit touch events) start 40 logical pixels either side of the centre and move, over 8 frames, to SCALE times that distance; for apps that handle touch (egui's multi-touch demo).",
+        &[
+            TARGET,
+            Arg::one("SCALE", "scale", ArgKind::Number, "the ratio of the fingers' end distance to their start distance (2 zooms in, 0.5 out)"),
         ],
         POINTER_ACT;
     Type => "type", App,

@@ -7,7 +7,7 @@ use super::jobs::{Job, SettleAfter};
 use super::{Service, entries, internal_error, png};
 use winit_automation_dropbox::publish;
 use winit_automation_link::{CaptureJob, CaptureTo, Reply};
-use winit_automation_protocol::{Failure, Response, Verb, response_file};
+use winit_automation_protocol::{Command, Failure, Response, Verb, response_file};
 
 impl Service {
     /// Answers `seq`: publishes the response, then removes the entry. An entry already answered
@@ -129,6 +129,13 @@ impl Service {
             (Ok(body), Some(h)) => self.trees.press_answer(&h.check, h.reported, body),
             (result, _) => result,
         };
+        // A drag's answer says where the node it dragged is now.
+        let from = match self.journal.pending(seq) {
+            Some(Command::Drag { from, .. }) if result.is_ok() => Some(from.clone()),
+            _ => None,
+        };
+        let ended = from.and_then(|from| self.trees.ended(&from));
+        let result = result.map(|body| body + ended.as_deref().unwrap_or(""));
         match (result, settle) {
             // Carried out; answered once the tree has stopped changing.
             (Ok(body), Some(settle)) => {

@@ -5,6 +5,8 @@
 
 use std::time::{Duration, Instant};
 
+use winit_automation_link::Still;
+
 /// The least time between two publications of `snapshot.txt`, `accessibility.txt` and `windows.txt`
 /// while the trees keep changing.
 const ARTIFACT_INTERVAL: Duration = Duration::from_millis(100);
@@ -19,6 +21,8 @@ pub(crate) struct TreeChanges {
     artifacts_stale: bool,
     /// When the artifacts were last published.
     artifacts_at: Option<Instant>,
+    /// The waits (a drag's dwell) that end once the trees hold still.
+    stills: Vec<Still>,
 }
 
 impl Default for TreeChanges {
@@ -29,6 +33,7 @@ impl Default for TreeChanges {
             // The first artifacts are published at the first round.
             artifacts_stale: true,
             artifacts_at: None,
+            stills: Vec::new(),
         }
     }
 }
@@ -44,6 +49,31 @@ impl TreeChanges {
     /// The frame that carried the last change of the trees.
     pub fn last_change(&self) -> u64 {
         self.last_change
+    }
+
+    /// Watches a wait that ends once the trees hold still.
+    pub fn watch(&mut self, still: Still) {
+        self.stills.push(still);
+    }
+
+    /// Ends each watched wait that began, and after which `frames` frames up to `published`
+    /// carried no change of the trees; forgets the waits whose plans are done.
+    pub fn check_stills(&mut self, published: u64, frames: u32) {
+        let frames = u64::from(frames);
+        let last_change = self.last_change;
+        self.stills.retain(|still| {
+            if still.is_orphan() {
+                return false;
+            }
+            if let Some(since) = still.since()
+                && published >= since + frames
+                && published.saturating_sub(last_change) >= frames
+            {
+                still.settle();
+                return false;
+            }
+            true
+        });
     }
 
     /// Whether the trees changed since the `wait`s were last checked; they are checked now.

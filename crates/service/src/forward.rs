@@ -11,7 +11,7 @@ use super::jobs::{Job, SettleAfter};
 use super::scroll_in::{self, Next, Seen};
 use super::tree::plan::{ActionAnswer, Planned};
 use super::{Forwarded, Service, internal_error};
-use winit_automation_link::{Claim, Order, Plan};
+use winit_automation_link::{Claim, Gate, Order, Plan};
 use winit_automation_protocol::{Command, ErrorCode, Failure, Verb};
 
 /// Why an action has no plan.
@@ -255,6 +255,12 @@ impl Service {
     ) -> Forwarded {
         let verb = command.verb();
         let claim = Claim::default();
+        // A drag's dwell waits for the trees to hold still, which this thread sees.
+        for stage in plan.iter().flat_map(|p| &p.stages) {
+            if let Gate::Still { still, .. } = &stage.gate {
+                self.changes.watch(still.clone());
+            }
+        }
         // A burst: the next command's frame draws over this one's (the service wakes the app for
         // a picture if that command never goes out, `take_turns`).
         let followed = self.jobs.app_command_queued();

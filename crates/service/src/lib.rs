@@ -253,6 +253,10 @@ impl Service {
             self.read_backlog();
         }
         self.check_waits();
+        // A drag's dwell ends once the trees hold still (the mirror has the published frame's
+        // changes: `write_replies` drained them).
+        self.changes
+            .check_stills(self.published(), tree::plan::DEFAULT_SETTLE_FRAMES);
         self.retry_held();
         if self.check_settles() {
             // The settled command no longer holds up the ones behind it.

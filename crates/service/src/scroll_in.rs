@@ -238,7 +238,7 @@ fn by_action(step: &ScrollIn) -> bool {
     step.plan
         .stages
         .iter()
-        .flatten()
+        .flat_map(|s| &s.steps)
         .any(|s| matches!(s, Step::Action { .. }))
 }
 
@@ -273,5 +273,7 @@ pub(super) fn scrolls_in(command: &Command) -> bool {
             | Command::Hover { .. }
             | Command::Drag { .. }
             | Command::Scroll { .. }
+            | Command::Down { .. }
+            | Command::Pinch { .. }
     ) && !command.act_options().is_some_and(|o| o.no_scroll)
 }

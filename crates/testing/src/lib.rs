@@ -38,9 +38,12 @@ mod tree_text;
 
 pub use app::App;
 pub use compare::Tolerance;
-pub use node::{DragTo, Node};
+pub use node::{Drag, DragTo, Node};
 pub use query::By;
 pub use screenshot::Screenshot;
 pub use spawn::{DEFAULT_COMMAND_TIMEOUT, DEFAULT_STARTUP, Spawn, SpawnError};
+/// Modifier keys held around a pointer gesture ([`Node::click_with`], [`Drag::modifiers`]): the
+/// protocol's type.
+pub use winit_automation_protocol::Modifiers;
 /// A node line of the app's answers: the protocol's type.
 pub use winit_automation_protocol::NodeLine;

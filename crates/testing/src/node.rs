@@ -4,7 +4,8 @@
 use super::app::App;
 use super::screenshot::Screenshot;
 use winit_automation_protocol::{
-    Button, Command, NodeLine, NodeRef, NodeValue, Point, Target, Toggled,
+    Button, Command, DragMotion, Modifiers, NodeLine, NodeRef, NodeValue, Point, Press, Target,
+    Toggled,
 };
 
 /// A node a query found: its line as the app printed it, and actions on it by its ref (which
@@ -77,11 +78,12 @@ impl Node<'_> {
     }
 
     #[track_caller]
-    fn click_with(&self, button: Button, double: bool) -> String {
+    fn press(&self, button: Button, press: Press, modifiers: Modifiers) -> String {
         self.app.ok_command(&Command::Click {
             target: self.target(),
             button,
-            double,
+            press,
+            modifiers,
             opts: self.app.act_options(),
         })
     }
@@ -90,19 +92,33 @@ impl Node<'_> {
     /// test fails with `missed`).
     #[track_caller]
     pub fn click(&self) -> String {
-        self.click_with(Button::Left, false)
+        self.press(Button::Left, Press::Single, Modifiers::NONE)
+    }
+
+    /// Clicks it with modifier keys held (`Modifiers::SHIFT`, `Modifiers::CTRL | Modifiers::SHIFT`):
+    /// a range or multi-select in a list.
+    #[track_caller]
+    pub fn click_with(&self, modifiers: Modifiers) -> String {
+        self.press(Button::Left, Press::Single, modifiers)
     }
 
     /// Double-clicks it.
     #[track_caller]
     pub fn double_click(&self) -> String {
-        self.click_with(Button::Left, true)
+        self.press(Button::Left, Press::Double, Modifiers::NONE)
     }
 
     /// Right-clicks it.
     #[track_caller]
     pub fn right_click(&self) -> String {
-        self.click_with(Button::Right, false)
+        self.press(Button::Right, Press::Single, Modifiers::NONE)
+    }
+
+    /// Presses it and holds the button down for `ms` milliseconds before letting go: a long
+    /// press.
+    #[track_caller]
+    pub fn long_press(&self, ms: u64) -> String {
+        self.press(Button::Left, Press::Hold(ms), Modifiers::NONE)
     }
 
     /// Moves the pointer over it.
@@ -154,21 +170,56 @@ impl Node<'_> {
             target: self.target(),
             dx,
             dy,
+            modifiers: Modifiers::NONE,
             opts: self.app.act_options(),
         })
     }
 
     /// Drags it onto another node (`node.drag_to(&other)`) or to a point in logical pixels of
-    /// its window (`node.drag_to((300.0, 40.0))`).
+    /// its window (`node.drag_to((300.0, 40.0))`), as a person drags (the protocol's defaults:
+    /// a hold, moves over frames, a dwell until the UI holds still). [`Node::drag`] changes how.
     #[track_caller]
     pub fn drag_to<'b>(&self, to: impl Into<DragTo<'b>>) -> String {
+        self.drag(to).perform()
+    }
+
+    /// A drag of it to another node or a point, to shape before it is performed:
+    /// `node.drag(&other).steps(20).dwell(2000).modifiers(Modifiers::CTRL).perform()`.
+    pub fn drag<'b>(&self, to: impl Into<DragTo<'b>>) -> Drag<'_> {
         let to = match to.into() {
             DragTo::Node(node) => node.target(),
             DragTo::Point(point) => Target::Point(point),
         };
-        self.app.ok_command(&Command::Drag {
+        Drag {
+            app: self.app,
             from: self.target(),
             to,
+            motion: DragMotion::default(),
+            modifiers: Modifiers::NONE,
+        }
+    }
+
+    /// Draws a stroke from its centre through `points` (logical pixels of its window), letting
+    /// go at the last: a pen on a canvas.
+    #[track_caller]
+    pub fn stroke(&self, points: &[(f64, f64)]) -> String {
+        let mut all = vec![self.target()];
+        all.extend(points.iter().map(|&(x, y)| Target::Point(Point { x, y })));
+        self.app.ok_command(&Command::Stroke {
+            points: all,
+            button: Button::Left,
+            modifiers: Modifiers::NONE,
+            opts: self.app.act_options(),
+        })
+    }
+
+    /// Pinches two fingers around its centre: `scale` above 1 spreads them (zoom in), below 1
+    /// closes them.
+    #[track_caller]
+    pub fn pinch(&self, scale: f64) -> String {
+        self.app.ok_command(&Command::Pinch {
+            target: self.target(),
+            scale,
             opts: self.app.act_options(),
         })
     }
@@ -225,5 +276,55 @@ impl From<Point> for DragTo<'_> {
 impl From<(f64, f64)> for DragTo<'_> {
     fn from((x, y): (f64, f64)) -> Self {
         DragTo::Point(Point { x, y })
+    }
+}
+
+/// A drag being shaped ([`Node::drag`]); nothing is sent until [`Drag::perform`].
+#[must_use = "a drag is sent by perform()"]
+#[derive(Debug)]
+pub struct Drag<'a> {
+    app: &'a App,
+    from: Target,
+    to: Target,
+    motion: DragMotion,
+    modifiers: Modifiers,
+}
+
+impl Drag<'_> {
+    /// The moves on the way, each in a frame of its own (`--steps`).
+    pub fn steps(mut self, steps: u32) -> Self {
+        self.motion.steps = Some(steps);
+        self
+    }
+
+    /// How long the button stays down before the first move, in milliseconds (`--hold`).
+    pub fn hold(mut self, ms: u64) -> Self {
+        self.motion.hold_ms = Some(ms);
+        self
+    }
+
+    /// The most time spent at the end, waiting for the UI to hold still, before the release,
+    /// in milliseconds (`--dwell`; 0 lets go at once).
+    pub fn dwell(mut self, ms: u64) -> Self {
+        self.motion.dwell_ms = Some(ms);
+        self
+    }
+
+    /// Modifier keys held through the drag (`--modifiers`): a copy instead of a move.
+    pub fn modifiers(mut self, modifiers: Modifiers) -> Self {
+        self.modifiers = modifiers;
+        self
+    }
+
+    /// Sends the drag; the answer's body, or the test fails with the refusal.
+    #[track_caller]
+    pub fn perform(self) -> String {
+        self.app.ok_command(&Command::Drag {
+            from: self.from,
+            to: self.to,
+            motion: self.motion,
+            modifiers: self.modifiers,
+            opts: self.app.act_options(),
+        })
     }
 }

@@ -13,9 +13,11 @@ use crate::protocol::{self, Command, Failure, KeyChord};
 /// One piece of injected input, in the order the commands were sent.
 ///
 /// Each kind comes by its own path, and the answer to the command names the path that ran:
-/// - pointer input (`click`, `hover`, `drag`, `scroll`) as real winit [`WindowEvent`]s with
+/// - pointer input (`click`, `hover`, `drag`, `scroll`, `stroke`, `down`, `move`, `up`,
+///   `pinch`) as real winit [`WindowEvent`]s with
 ///   [`DeviceId::dummy`](winit::event::DeviceId::dummy), in physical pixels, aimed at the centre
-///   of the visible part of the target;
+///   of the visible part of the target: moves, buttons, the wheel, touches (`pinch`), and
+///   `ModifiersChanged` before and after them for `--modifiers`;
 /// - text (`type`, `fill`) as a string to insert at the focus (what an IME commit carries);
 /// - keys (`key`, the select-all of `fill`) as the crate's own [`KeyInput`], because winit 0.30's
 ///   `KeyEvent` cannot be built outside winit; it converts to winit's logical key and modifiers;
@@ -28,8 +30,9 @@ use crate::protocol::{self, Command, Failure, KeyChord};
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Input {
-    /// A pointer event (cursor moved, button, wheel) for `window`, in physical pixels, as winit
-    /// delivers the window's own events. Feed it to the window-event handler.
+    /// A pointer event (cursor moved, button, wheel, touch, and the `ModifiersChanged` around
+    /// them for `--modifiers`) for `window`, in physical pixels, as winit delivers the window's
+    /// own events. Feed it to the window-event handler.
     Pointer {
         /// The window.
         window: WindowId,
@@ -132,6 +135,16 @@ impl Request {
     }
 }
 
+/// winit's modifier state for the protocol's modifiers (`meta` is winit's `SUPER`).
+pub(crate) fn modifiers_state(m: protocol::Modifiers) -> ModifiersState {
+    let mut state = ModifiersState::empty();
+    state.set(ModifiersState::CONTROL, m.ctrl);
+    state.set(ModifiersState::ALT, m.alt);
+    state.set(ModifiersState::SHIFT, m.shift);
+    state.set(ModifiersState::SUPER, m.meta);
+    state
+}
+
 /// A key press or release, the crate's own type: winit 0.30's `KeyEvent` has a private field and
 /// cannot be built outside winit. It carries what toolkits read from a `KeyEvent` (the logical key,
 /// the text it produces, the modifiers held) and converts to winit's types.
@@ -160,13 +173,7 @@ impl KeyInput {
 
     /// The modifiers held, as winit's `ModifiersChanged` would report them.
     pub fn modifiers(&self) -> ModifiersState {
-        let m = self.chord.modifiers;
-        let mut out = ModifiersState::empty();
-        out.set(ModifiersState::CONTROL, m.ctrl);
-        out.set(ModifiersState::ALT, m.alt);
-        out.set(ModifiersState::SHIFT, m.shift);
-        out.set(ModifiersState::SUPER, m.meta);
-        out
+        modifiers_state(self.chord.modifiers)
     }
 
     /// The text the press produces, as `KeyEvent::text` would: the character (or a space, or a

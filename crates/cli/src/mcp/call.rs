@@ -133,7 +133,11 @@ pub(super) fn invocation(
                     other => return Err(bad_type(name, "an array of strings", other).into()),
                 };
                 for word in &words {
-                    inv.word(word);
+                    if arg.kind == ArgKind::Target {
+                        inv.one_target(word)?;
+                    } else {
+                        inv.word(word);
+                    }
                 }
             }
             (ArgKind::Target | ArgKind::Selector, _) => {
@@ -159,7 +163,9 @@ pub(super) fn invocation(
             (Some(v), None) => boolean(name, v)?.then_some(None),
             (None, None) => agent_default(verb, &flag, args).then_some(None),
             (Some(v), Some((_, ValueKind::Count))) => Some(Some(count(name, v)?)),
-            (Some(v), Some((_, ValueKind::Target))) => Some(Some(string(name, v)?.to_owned())),
+            (Some(v), Some((_, ValueKind::Target | ValueKind::Word))) => {
+                Some(Some(string(name, v)?.to_owned()))
+            }
             (None, Some(_)) => None,
         };
         if let Some(value) = value {

@@ -27,7 +27,7 @@ pub(super) fn flag_schema(flag: &Flag) -> Value {
     let mut schema = match flag.value {
         None => json!({ "type": "boolean" }),
         Some((_, ValueKind::Count)) => json!({ "type": "integer", "minimum": 0 }),
-        Some((_, ValueKind::Target)) => json!({ "type": "string" }),
+        Some((_, ValueKind::Target | ValueKind::Word)) => json!({ "type": "string" }),
     };
     let mut help = flag.help.to_owned();
     if flag.for_agents {

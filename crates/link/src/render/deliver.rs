@@ -6,7 +6,7 @@ use std::time::Instant;
 use super::expired::expired;
 use super::{Awaiting, Held, Pending, RenderEnd, Sizing, State, Waited, scale_of};
 use crate::pictures::Wanted;
-use crate::{Hit, Order, Request, Step};
+use crate::{Gate, Hit, Order, Request, Step, TouchPhase};
 
 /// One piece of a frame's input, in command order: a planned step for a window, or a command the
 /// app answers itself. The frame loop's adapter turns a step into its toolkit's input
@@ -97,6 +97,7 @@ impl RenderEnd {
                 command,
                 plan,
                 next: 0,
+                stage_at: None,
                 deadline,
                 claim,
                 followed,
@@ -135,7 +136,7 @@ impl RenderEnd {
             .stages
             .iter_mut()
             .skip(p.next)
-            .flat_map(|s| s.drain(..));
+            .flat_map(|s| s.steps.drain(..));
         for step in releases_left_over(rest) {
             input.out.push(Injected::Step {
                 window,
@@ -180,6 +181,12 @@ impl RenderEnd {
             return Next::Order;
         };
         let scale = scale_of(windows, plan.window);
+        let gate = plan.stages.get(p.next).map(|s| &s.gate);
+        if !gate.is_none_or(|g| self.gate_open(g, p.stage_at)) {
+            // The order keeps its turn; later orders wait behind it.
+            return Next::Frame;
+        }
+        p.stage_at = Some(Instant::now());
         if plan.press.as_ref().is_some_and(|c| c.stage == p.next) {
             p.awaiting = Some(Awaiting::new());
         }
@@ -188,7 +195,7 @@ impl RenderEnd {
             .stages
             .get_mut(p.next)
             .into_iter()
-            .flat_map(|s| s.drain(..))
+            .flat_map(|s| s.steps.drain(..))
         {
             match step {
                 Step::Capture { to, crop } => {
@@ -232,6 +239,20 @@ impl RenderEnd {
             Next::Frame
         } else {
             Next::Order
+        }
+    }
+
+    /// Whether a stage's gate is open, the previous stage having gone out at `previous`: a
+    /// [`Gate::Still`] begins its wait in the frame that first asks.
+    fn gate_open(&self, gate: &Gate, previous: Option<Instant>) -> bool {
+        let waited = |d| previous.is_none_or(|at| at.elapsed() >= d);
+        match gate {
+            Gate::Frame => true,
+            Gate::After(d) => waited(*d),
+            Gate::Still { still, at_most } => {
+                still.begin(self.link.counters.building());
+                still.is_still() || waited(*at_most)
+            }
         }
     }
 
@@ -310,25 +331,39 @@ enum Next {
 }
 
 /// Of the steps an expired order drops, the releases whose press was delivered: a release whose
-/// press is among the dropped steps is dropped with it.
+/// press is among the dropped steps is dropped with it. The same for a finger's end, and the
+/// modifiers are let go when any change of them is dropped.
 fn releases_left_over(dropped: impl Iterator<Item = Step>) -> Vec<Step> {
     let mut presses: Vec<Step> = Vec::new();
     let mut out = Vec::new();
+    let mut modifiers = false;
     for step in dropped {
         match &step {
-            Step::Button { pressed: true, .. } | Step::Key { pressed: true, .. } => {
+            Step::Modifiers(_) => modifiers = true,
+            Step::Button { pressed: true, .. }
+            | Step::Key { pressed: true, .. }
+            | Step::Touch {
+                phase: TouchPhase::Start,
+                ..
+            } => {
                 presses.push(step);
             }
-            Step::Button { pressed: false, .. } | Step::Key { pressed: false, .. } => {
-                match presses.iter().position(|p| releases(&step, p)) {
-                    Some(i) => {
-                        presses.swap_remove(i);
-                    }
-                    None => out.push(step),
+            Step::Button { pressed: false, .. }
+            | Step::Key { pressed: false, .. }
+            | Step::Touch {
+                phase: TouchPhase::End,
+                ..
+            } => match presses.iter().position(|p| releases(&step, p)) {
+                Some(i) => {
+                    presses.swap_remove(i);
                 }
-            }
+                None => out.push(step),
+            },
             _ => {}
         }
+    }
+    if modifiers {
+        out.push(Step::Modifiers(Default::default()));
     }
     out
 }
@@ -338,6 +373,7 @@ fn releases(release: &Step, press: &Step) -> bool {
     match (release, press) {
         (Step::Button { button: a, .. }, Step::Button { button: b, .. }) => a == b,
         (Step::Key { chord: a, .. }, Step::Key { chord: b, .. }) => a == b,
+        (Step::Touch { finger: a, .. }, Step::Touch { finger: b, .. }) => a == b,
         _ => false,
     }
 }

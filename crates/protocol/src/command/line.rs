@@ -4,7 +4,9 @@
 
 use std::fmt;
 
-use super::{ActOptions, Button, Command, Projection, SnapshotOptions, TraceCommand};
+use super::{
+    ActOptions, Button, Command, DragMotion, Press, Projection, SnapshotOptions, TraceCommand,
+};
 use crate::actions::{action_name, action_names, parse_action};
 use crate::args::Args;
 use crate::envelope::file_line;
@@ -107,9 +109,34 @@ impl Command {
             Verb::Click => Command::Click {
                 target: sole_target(a)?,
                 button: button_from_args(a),
-                double: a.has("double"),
+                press: match a.number("hold")? {
+                    Some(ms) => Press::Hold(ms),
+                    None if a.has("double") => Press::Double,
+                    None => Press::Single,
+                },
+                modifiers: a.modifiers()?,
                 opts: act_from_args(a)?,
             },
+            Verb::Down => Command::Down {
+                target: sole_target(a)?,
+                button: button_from_args(a),
+                modifiers: a.modifiers()?,
+                opts: act_from_args(a)?,
+            },
+            Verb::Move => Command::Move {
+                target: sole_target(a)?,
+                steps: steps_from_args(a)?,
+                opts: act_from_args(a)?,
+            },
+            Verb::Up => {
+                a.done(0)?;
+                Command::Up {
+                    button: button_from_args(a),
+                    opts: act_from_args(a)?,
+                }
+            }
+            Verb::Stroke => stroke_from_args(a)?,
+            Verb::Pinch => pinch_from_args(a)?,
             Verb::Hover => Command::Hover {
                 target: sole_target(a)?,
                 opts: act_from_args(a)?,
@@ -152,8 +179,13 @@ impl Command {
             Command::Get { target }
             | Command::Click { target, .. }
             | Command::Hover { target, .. }
-            | Command::Focus { target, .. } => vec![target.to_string()],
+            | Command::Focus { target, .. }
+            | Command::Down { target, .. }
+            | Command::Move { target, .. } => vec![target.to_string()],
+            Command::Up { .. } => vec![],
             Command::Drag { from, to, .. } => vec![from.to_string(), "to".into(), to.to_string()],
+            Command::Stroke { points, .. } => points.iter().map(target_word).collect(),
+            Command::Pinch { target, scale, .. } => vec![target.to_string(), scale.to_string()],
             Command::Scroll { target, dx, dy, .. } => {
                 vec![target.to_string(), dx.to_string(), dy.to_string()]
             }
@@ -208,19 +240,64 @@ impl Command {
             }
             Command::Click {
                 button,
-                double,
+                press,
+                modifiers,
                 opts,
                 ..
             } => {
-                flags.switch("double", *double);
-                flags.switch("right", *button == Button::Right);
-                flags.switch("middle", *button == Button::Middle);
+                flags.switch("double", *press == Press::Double);
+                if let Press::Hold(ms) = press {
+                    flags.value("hold", Some(ms));
+                }
+                flags.button(*button);
+                flags.modifiers(*modifiers);
+                flags.act(opts);
+            }
+            Command::Drag {
+                motion,
+                modifiers,
+                opts,
+                ..
+            } => {
+                flags.value("steps", motion.steps);
+                flags.value("hold", motion.hold_ms);
+                flags.value("dwell", motion.dwell_ms);
+                flags.modifiers(*modifiers);
+                flags.act(opts);
+            }
+            Command::Scroll {
+                modifiers, opts, ..
+            } => {
+                flags.modifiers(*modifiers);
+                flags.act(opts);
+            }
+            Command::Stroke {
+                button,
+                modifiers,
+                opts,
+                ..
+            }
+            | Command::Down {
+                button,
+                modifiers,
+                opts,
+                ..
+            } => {
+                flags.button(*button);
+                flags.modifiers(*modifiers);
+                flags.act(opts);
+            }
+            Command::Move { steps, opts, .. } => {
+                flags.value("steps", *steps);
+                flags.act(opts);
+            }
+            Command::Up { button, opts } => {
+                flags.button(*button);
                 flags.act(opts);
             }
             Command::Hover { opts, .. }
             | Command::Focus { opts, .. }
-            | Command::Drag { opts, .. }
-            | Command::Scroll { opts, .. }
+            | Command::Pinch { opts, .. }
             | Command::Type { opts, .. }
             | Command::Fill { opts, .. }
             | Command::Key { opts, .. }
@@ -258,6 +335,59 @@ fn sole_target(a: &Args) -> Result<Target, ParseError> {
     let (target, used) = a.target_at(0, "a target")?;
     a.done(used)?;
     Ok(target)
+}
+
+/// `--steps N`, at least 1.
+fn steps_from_args(a: &Args) -> Result<Option<u32>, ParseError> {
+    match a.number("steps")? {
+        Some(0) => Err(ParseError::new(
+            ErrorCode::BadArgument,
+            "--steps 0 makes no move",
+            "give --steps 1 or more (the moves on the way, one frame each)",
+        )),
+        steps => Ok(steps),
+    }
+}
+
+/// `stroke POINT POINT [POINT...]`: two points at least.
+fn stroke_from_args(a: &Args) -> Result<Command, ParseError> {
+    let points = a.token_targets()?;
+    match points.len() {
+        0 => return Err(a.missing("the stroke's points")),
+        1 => {
+            return Err(ParseError::new(
+                ErrorCode::MissingArgument,
+                "a stroke needs two points at least",
+                "write stroke X,Y X,Y [X,Y...]: it presses at the first and lets go at the last",
+            ));
+        }
+        _ => {}
+    }
+    Ok(Command::Stroke {
+        points,
+        button: button_from_args(a),
+        modifiers: a.modifiers()?,
+        opts: act_from_args(a)?,
+    })
+}
+
+/// `pinch TARGET SCALE`, the scale a finite number above 0.
+fn pinch_from_args(a: &Args) -> Result<Command, ParseError> {
+    let (target, at) = a.target_at(0, "a target")?;
+    let scale = a.float_at(at, "SCALE")?;
+    a.done(at + 1)?;
+    if scale <= 0.0 {
+        return Err(ParseError::new(
+            ErrorCode::BadArgument,
+            format!("a pinch's SCALE must be above 0, not {scale}"),
+            "write e.g. pinch TARGET 2 (spread: zoom in) or pinch TARGET 0.5 (close: zoom out)",
+        ));
+    }
+    Ok(Command::Pinch {
+        target,
+        scale,
+        opts: act_from_args(a)?,
+    })
 }
 
 /// `click`'s button: `--right`, `--middle` or the left one.
@@ -306,6 +436,12 @@ fn drag_from_args(a: &Args) -> Result<Command, ParseError> {
     Ok(Command::Drag {
         from,
         to,
+        motion: DragMotion {
+            steps: steps_from_args(a)?,
+            hold_ms: a.number("hold")?,
+            dwell_ms: a.number("dwell")?,
+        },
+        modifiers: a.modifiers()?,
         opts: act_from_args(a)?,
     })
 }
@@ -320,6 +456,7 @@ fn scroll_from_args(a: &Args) -> Result<Command, ParseError> {
         target,
         dx,
         dy,
+        modifiers: a.modifiers()?,
         opts: act_from_args(a)?,
     })
 }
@@ -497,6 +634,17 @@ impl Flags {
         if let Some(v) = value {
             self.0.push((name, Some(v.to_string())));
         }
+    }
+
+    /// `--right` or `--middle` (`button_from_args`, written back).
+    fn button(&mut self, button: Button) {
+        self.switch("right", button == Button::Right);
+        self.switch("middle", button == Button::Middle);
+    }
+
+    /// `--modifiers`, written when any is held.
+    fn modifiers(&mut self, modifiers: crate::key::Modifiers) {
+        self.value("modifiers", (!modifiers.is_empty()).then_some(modifiers));
     }
 
     /// The options every action takes (`act_from_args`, written back).

@@ -4,9 +4,10 @@
 
 use proptest::prelude::*;
 use winit_automation_protocol::{
-    ActOptions, Button, Command, DragEnd, ErrorCode, Failure, FindAnswer, JournalAnswer,
-    JournalEntry, JournalTarget, KeyChord, Label, NodeLine, NodeRef, NodeValue, Point, Response,
-    ScreenshotAnswer, Selector, Target, Term, Toggled, Verb, quote, tokenize,
+    ActOptions, Button, Command, DragEnd, DragMotion, ErrorCode, Failure, FindAnswer,
+    JournalAnswer, JournalEntry, JournalTarget, KeyChord, Label, Modifiers, NodeLine, NodeRef,
+    NodeValue, Point, Press, Response, ScreenshotAnswer, Selector, Target, Term, Toggled, Verb,
+    quote, tokenize,
 };
 
 /// The codes a rejected command line can get: the parse codes, never a code of a later stage
@@ -125,6 +126,40 @@ fn pointer_act() -> impl Strategy<Value = ActOptions> {
         )
 }
 
+fn button(b: u8) -> Button {
+    [Button::Left, Button::Right, Button::Middle][usize::from(b % 3)]
+}
+
+fn press() -> impl Strategy<Value = Press> {
+    prop_oneof![
+        Just(Press::Single),
+        Just(Press::Double),
+        (0u64..10_000).prop_map(Press::Hold),
+    ]
+}
+
+fn modifiers() -> impl Strategy<Value = Modifiers> {
+    any::<[bool; 4]>().prop_map(|[ctrl, alt, shift, meta]| Modifiers {
+        ctrl,
+        alt,
+        shift,
+        meta,
+    })
+}
+
+fn motion() -> impl Strategy<Value = DragMotion> {
+    (
+        prop::option::of(1u32..100),
+        prop::option::of(0u64..5_000),
+        prop::option::of(0u64..5_000),
+    )
+        .prop_map(|(steps, hold_ms, dwell_ms)| DragMotion {
+            steps,
+            hold_ms,
+            dwell_ms,
+        })
+}
+
 fn command() -> impl Strategy<Value = Command> {
     prop_oneof![
         Just(Command::Status),
@@ -133,30 +168,82 @@ fn command() -> impl Strategy<Value = Command> {
             prop::option::of(0u64..100_000)
         )
             .prop_map(|(after, timeout_ms)| Command::Journal { after, timeout_ms }),
-        (target(), any::<bool>(), 0..3u8, pointer_act()).prop_map(|(target, double, b, opts)| {
-            Command::Click {
+        (target(), press(), 0..3u8, modifiers(), pointer_act()).prop_map(
+            |(target, press, b, modifiers, opts)| Command::Click {
                 target,
-                button: [Button::Left, Button::Right, Button::Middle][b as usize],
-                double,
+                button: button(b),
+                press,
+                modifiers,
                 opts,
             }
-        }),
+        ),
         (text(), act()).prop_map(|(text, opts)| Command::Type { text, opts }),
         (target(), text(), act()).prop_map(|(target, text, opts)| Command::Fill {
             target,
             text,
             opts
         }),
-        (target(), target(), pointer_act()).prop_map(|(from, to, opts)| Command::Drag {
-            from,
-            to,
-            opts
-        }),
-        (target(), -1e4f64..1e4, -1e4f64..1e4, pointer_act()).prop_map(|(target, dx, dy, opts)| {
-            Command::Scroll {
+        (target(), target(), motion(), modifiers(), pointer_act()).prop_map(
+            |(from, to, motion, modifiers, opts)| Command::Drag {
+                from,
+                to,
+                motion,
+                modifiers,
+                opts,
+            }
+        ),
+        (
+            target(),
+            -1e4f64..1e4,
+            -1e4f64..1e4,
+            modifiers(),
+            pointer_act()
+        )
+            .prop_map(|(target, dx, dy, modifiers, opts)| Command::Scroll {
                 target,
                 dx,
                 dy,
+                modifiers,
+                opts,
+            }),
+        (
+            prop::collection::vec(target(), 2..5),
+            0..3u8,
+            modifiers(),
+            act()
+        )
+            .prop_map(|(points, b, modifiers, opts)| Command::Stroke {
+                points,
+                button: button(b),
+                modifiers,
+                opts,
+            }),
+        (target(), 0..3u8, modifiers(), pointer_act()).prop_map(|(target, b, modifiers, opts)| {
+            Command::Down {
+                target,
+                button: button(b),
+                modifiers,
+                opts,
+            }
+        }),
+        (target(), prop::option::of(1u32..50), act()).prop_map(|(target, steps, opts)| {
+            Command::Move {
+                target,
+                steps,
+                opts,
+            }
+        }),
+        (0..3u8, act()).prop_map(|(b, opts)| Command::Up {
+            button: button(b),
+            opts: ActOptions {
+                wait_ms: None,
+                ..opts
+            },
+        }),
+        (target(), 0.01f64..100.0, pointer_act()).prop_map(|(target, scale, opts)| {
+            Command::Pinch {
+                target,
+                scale,
                 opts,
             }
         }),

@@ -120,7 +120,8 @@ fn step(s: &Step) -> Value {
             "selector": t.selector,
             "bounds": t.bounds,
         })).collect::<Vec<_>>(),
-        "pointer": s.pointer.map(|(x, y)| [x, y]),
+        "pointer": s.path.last().map(|(x, y)| [x, y]),
+        "path": s.path.iter().map(|(x, y)| [x, y]).collect::<Vec<_>>(),
         "diff": s.diff.iter().map(|(tag, line)| json!([tag.to_string(), line])).collect::<Vec<_>>(),
         "image": s.image,
     })
@@ -145,7 +146,7 @@ mod tests {
             end_ms: 1.0,
             frame: Some(3),
             targets: Vec::new(),
-            pointer: None,
+            path: Vec::new(),
             diff: vec![('+', "@e1 textbox \"</script>\"".into())],
             image: None,
         });

@@ -31,8 +31,9 @@ pub(crate) struct Aimed {
     /// The visible bounds (logical x, y, width, height) of each of its targets, in the order of
     /// `Command::action_targets` (a drag's start, then its end); `None` where it has none.
     pub boxes: Vec<Option<[f64; 4]>>,
-    /// Where the pointer went last (logical pixels).
-    pub pointer: Option<(f64, f64)>,
+    /// Every place the pointer (or a finger) went, in order (logical pixels): its last is where
+    /// it went last.
+    pub path: Vec<(f64, f64)>,
 }
 
 /// One target of a step, as the viewer draws it.
@@ -61,7 +62,8 @@ struct Step {
     end_ms: f64,
     frame: Option<u64>,
     targets: Vec<Target>,
-    pointer: Option<(f64, f64)>,
+    /// Where the pointer went, in order (logical pixels).
+    path: Vec<(f64, f64)>,
     /// The tree's changes since the step before, as `--settle` prints them (`+`, `-`, `~`).
     diff: Vec<(char, String)>,
     /// The frame after it, an index into the kept frames.
@@ -221,7 +223,7 @@ impl Trace {
             end_ms: ms(answered_at),
             frame: entry.frame,
             targets,
-            pointer: aimed.as_ref().and_then(|a| a.pointer),
+            path: aimed.as_ref().map(|a| a.path.clone()).unwrap_or_default(),
             diff,
             image: None,
         });

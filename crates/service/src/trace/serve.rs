@@ -197,16 +197,21 @@ impl Service {
         let Some(trace) = self.tracing.running.as_mut() else {
             return;
         };
-        let pointer = plan.stages.iter().flatten().rev().find_map(|s| match s {
-            Step::Move { x, y } => Some((*x, *y)),
-            _ => None,
-        });
+        let path = plan
+            .stages
+            .iter()
+            .flat_map(|s| &s.steps)
+            .filter_map(|s| match s {
+                Step::Move { x, y } | Step::Touch { x, y, .. } => Some((*x, *y)),
+                _ => None,
+            })
+            .collect();
         trace.aimed(
             seq,
             Aimed {
                 window: plan.window,
                 boxes: self.trees.target_boxes(command),
-                pointer,
+                path,
             },
         );
     }
@@ -247,13 +252,16 @@ impl Service {
             },
             plan: Some(Plan {
                 window,
-                stages: vec![vec![Step::Capture {
-                    to: CaptureTo::Trace {
-                        trace: self.tracing.started,
-                        step,
-                    },
-                    crop: None,
-                }]],
+                stages: vec![
+                    vec![Step::Capture {
+                        to: CaptureTo::Trace {
+                            trace: self.tracing.started,
+                            step,
+                        },
+                        crop: None,
+                    }]
+                    .into(),
+                ],
                 summary: String::new(),
                 press: None,
             }),

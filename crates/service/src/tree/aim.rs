@@ -32,6 +32,8 @@ pub(super) struct Aim {
     /// How much of the target's area is visible, in percent, when not all of it is (clipped,
     /// off the window's edge or partly covered).
     pub visible: Option<u32>,
+    /// The target's own input proxy on top of it, that takes the press for it, and its line.
+    pub via: Option<(Found, String)>,
 }
 
 /// The `zero_size` refusal of a node with no area: no bounds, bounds that are not finite, or zero
@@ -221,6 +223,13 @@ impl Live {
         let whole = bounds.width() * bounds.height();
         let shown = point.shown;
         let visible = (shown < whole).then(|| ((shown / whole * 100.0).floor() as u32).max(1));
+        let via = point.via.map(|node| {
+            let proxy = Found {
+                window: found.window,
+                node,
+            };
+            (proxy, self.node_line(proxy))
+        });
         Ok(Aim {
             window: found.window,
             x: point.centre.x / k,
@@ -228,6 +237,7 @@ impl Live {
             line: Some(line),
             found: Some(found),
             visible,
+            via,
         })
     }
 
@@ -289,6 +299,7 @@ impl Live {
             line: None,
             found: None,
             visible: None,
+            via: None,
         })
     }
 }

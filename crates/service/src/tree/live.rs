@@ -6,6 +6,7 @@
 
 use super::format;
 use super::mirror::Mirror;
+use super::pointer::Pointer;
 use super::refs::{Found, Refs};
 use super::resolve;
 use winit_automation_protocol::{Failure, Target};
@@ -15,6 +16,8 @@ use winit_automation_protocol::{Failure, Target};
 pub(super) struct Live {
     pub mirror: Mirror,
     pub refs: Refs,
+    /// The pointer's buttons and place, as the plans left them (`down`, `move`, `up`).
+    pub pointer: Pointer,
 }
 
 impl Live {

@@ -25,6 +25,7 @@ mod naming;
 mod node;
 mod omit;
 pub(crate) mod plan;
+mod pointer;
 mod press;
 mod refs;
 mod resolve;
@@ -161,6 +162,27 @@ impl Trees {
             None => all,
         };
         FindAnswer::new(all.into_iter().map(|f| self.live.node_line(f)).collect())
+    }
+
+    /// The `ended` line of a drag's answer: where the node it dragged (`from`, a ref or a
+    /// selector naming one node) is now, by its line and the centre of its bounds; `None` for a
+    /// point, or a node the tree no longer shows in one place.
+    pub fn ended(&mut self, from: &Target) -> Option<String> {
+        if matches!(from, Target::Point(_)) {
+            return None;
+        }
+        let found = self.live.resolve(from).ok()?;
+        let w = self.live.mirror.windows.get(&found.window)?;
+        let node = w.tree.as_ref()?.state().node_by_id(found.node)?;
+        let b = geometry::bounds(&node)?;
+        let k = w.units_per_logical();
+        let (x, y) = ((b.x0 + b.x1) / 2.0 / k, (b.y0 + b.y1) / 2.0 / k);
+        let line = self.live.node_line(found);
+        Some(format!(
+            "ended {line} at {},{}\n",
+            node::num(x),
+            node::num(y)
+        ))
     }
 
     /// The answer to `get`.

@@ -107,7 +107,10 @@ impl Live {
             | Command::Scroll { target, .. }
             | Command::Fill { target, .. }
             | Command::Action { target, .. }
-            | Command::Focus { target, .. } => one(Some(target)),
+            | Command::Focus { target, .. }
+            | Command::Down { target, .. }
+            | Command::Move { target, .. }
+            | Command::Pinch { target, .. } => one(Some(target)),
             Command::Snapshot(o) => one(o.scope.as_ref()),
             Command::Screenshot { crop, .. } => one(crop.as_ref()),
             Command::Drag { from, to, .. } => {

@@ -6,7 +6,8 @@
 //! under its opener) and, for an interactive target, interactive descendants (a check box inside a
 //! clickable row). When the target is not itself interactive (a label inside a button), its
 //! ancestors up to the nearest interactive one count too, since that widget takes the press for it;
-//! with no interactive ancestor, none do. An interactive target whose ancestor took the press
+//! with no interactive ancestor, none do. A target pressed through its input proxy (`via`, see
+//! `aim/cover.rs`) is reached through the proxy too. An interactive target whose ancestor took the press
 //! missed: something kept the press from it. Widget-record windows cannot be verified (their node
 //! ids are the plugin's, not the app's): their presses are `hit unverified`. The render side
 //! only compares ids (`PressCheck` is `link`'s, with the comparison); the service formats the
@@ -66,6 +67,16 @@ impl Live {
                     up = p.parent();
                 }
             }
+        }
+        // The target's input proxy takes the press for it (`via`), with what it holds.
+        let proxy = aim
+            .via
+            .as_ref()
+            .and_then(|(p, _)| window?.tree.as_ref()?.state().node_by_id(p.node));
+        let mut below: Vec<_> = proxy.into_iter().collect();
+        while let Some(n) = below.pop() {
+            accept.push(n.locate().0);
+            below.extend(n.children());
         }
         accept.sort_unstable();
         accept.dedup();

@@ -14,7 +14,7 @@ use super::live::Live;
 use super::mirror::WindowMirror;
 use super::node::num;
 use super::stack::Stack;
-use winit_automation_link::{Plan, Step};
+use winit_automation_link::{Plan, Stage, Step};
 use winit_automation_protocol::{NodeRef, Target};
 
 /// A margin, in logical pixels, between a target brought into view and its container's edge: a
@@ -93,7 +93,7 @@ impl Live {
         container: NodeRef,
         (dx, dy): (f64, f64),
         hover_frame: bool,
-    ) -> Result<Vec<Vec<Step>>, String> {
+    ) -> Result<Vec<Stage>, String> {
         // The wheel turns where a pointer aimed at the container lands, by the pointer verbs'
         // own rule (`aim.rs`): its visible part, stepping around what lies on top of it.
         let aim = self
@@ -102,9 +102,9 @@ impl Live {
         let to = Step::Move { x: aim.x, y: aim.y };
         let wheel = Step::Wheel { dx, dy };
         Ok(if hover_frame {
-            vec![vec![to], vec![wheel]]
+            vec![vec![to].into(), vec![wheel].into()]
         } else {
-            vec![vec![to, wheel]]
+            vec![vec![to, wheel].into()]
         })
     }
 }
@@ -122,7 +122,7 @@ fn by_action(window: u64, node: &Node<'_>, line: String) -> ScrollIn {
     ScrollIn {
         plan: Plan {
             window,
-            stages: vec![vec![step]],
+            stages: vec![vec![step].into()],
             summary: String::new(),
             press: None,
         },

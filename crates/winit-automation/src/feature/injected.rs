@@ -5,12 +5,13 @@
 use accesskit::ActionRequest;
 use winit::dpi::{LogicalSize, PhysicalPosition};
 use winit::event::{
-    DeviceId, ElementState, MouseButton, MouseScrollDelta, TouchPhase, WindowEvent,
+    DeviceId, ElementState, Modifiers as WinitModifiers, MouseButton, MouseScrollDelta, Touch,
+    TouchPhase, WindowEvent,
 };
 use winit::window::WindowId;
-use winit_automation_link::{Injected, Step};
+use winit_automation_link::{Injected, Step, TouchPhase as Phase};
 
-use crate::input::{Input, KeyInput, Request};
+use crate::input::{Input, KeyInput, Request, modifiers_state};
 use crate::protocol::Button;
 
 /// What the app is handed for a piece of injected input: a step becomes the winit event (in
@@ -43,6 +44,25 @@ pub(crate) fn input(injected: Injected) -> Input {
             device_id,
             position: PhysicalPosition::new(x * scale, y * scale),
         }),
+        Step::Modifiers(m) => pointer(WindowEvent::ModifiersChanged(WinitModifiers::from(
+            modifiers_state(m),
+        ))),
+        Step::Touch {
+            finger,
+            phase,
+            x,
+            y,
+        } => pointer(WindowEvent::Touch(Touch {
+            device_id,
+            phase: match phase {
+                Phase::Start => TouchPhase::Started,
+                Phase::Move => TouchPhase::Moved,
+                Phase::End => TouchPhase::Ended,
+            },
+            location: PhysicalPosition::new(x * scale, y * scale),
+            force: None,
+            id: finger,
+        })),
         Step::Button { button: b, pressed } => pointer(WindowEvent::MouseInput {
             device_id,
             state: state(pressed),

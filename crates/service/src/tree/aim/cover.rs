@@ -16,7 +16,7 @@ use crate::tree::geometry::{self, intersect, is_empty};
 use crate::tree::hit::{hit, is_within};
 use crate::tree::live::Live;
 use crate::tree::mirror::WindowMirror;
-use crate::tree::node::{name_of, num};
+use crate::tree::node::{is_interactive, name_of, num};
 use crate::tree::refs::Found;
 use crate::tree::stack::Stack;
 use winit_automation_protocol::{ErrorCode, Failure, quote, role_name};
@@ -28,11 +28,17 @@ const MAX_COVERS: usize = 8;
 /// person would click.
 const MIN_SIDE: f64 = 2.0;
 
+/// How far (logical pixels) an input proxy's bounds may fall short of its target's and still
+/// count as enclosing them: toolkits round a widget's rectangle.
+const PROXY_SLACK: f64 = 1.0;
+
 /// Where the pointer goes (device units) and how much of the target's area is left to it.
 #[derive(Clone, Copy)]
 pub(super) struct AimPoint {
     pub centre: AkPoint,
     pub shown: f64,
+    /// The target's own input proxy on top of it at `centre`, that the press goes through.
+    pub via: Option<FullNodeId>,
 }
 
 impl AimPoint {
@@ -41,6 +47,7 @@ impl AimPoint {
         AimPoint {
             centre: centre_of(visible),
             shown: visible.width() * visible.height(),
+            via: None,
         }
     }
 }
@@ -116,6 +123,10 @@ impl<'a> Sight<'a> {
         let mut covers = Vec::new();
         let mut first = None;
         while let Some(t) = top.filter(|t| !self.is_own(t)) {
+            if self.is_proxy(&t) {
+                point.via = Some(t.id());
+                return Ok(point);
+            }
             first.get_or_insert((t.id(), point.centre));
             let free = self.cover_of(&t).and_then(|over| {
                 covers.push(over);
@@ -146,6 +157,33 @@ impl<'a> Sight<'a> {
     fn is_own(&self, t: &Node<'_>) -> bool {
         let same_layer = self.stack.layer(t).1 == self.stack.layer(&self.node).1;
         same_layer && (is_within(t, self.node.id()) || is_within(&self.node, t.id()))
+    }
+
+    /// Whether a node on top is the target's own input proxy, the thing a person presses when
+    /// they press the target (egui's drag source over its label, a selectable wrapper): it takes
+    /// the pointer, is painted in the target's layer, sits beside the target or one of its
+    /// ancestors in the tree, and its bounds enclose the target's; and the target does not take
+    /// the pointer itself, or the two have the same bounds. Anything else on top covers it.
+    fn is_proxy(&self, t: &Node<'_>) -> bool {
+        let (Some(mine), Some(theirs)) = (geometry::bounds(&self.node), geometry::bounds(t)) else {
+            return false;
+        };
+        let slack = PROXY_SLACK * self.w.units_per_logical();
+        let encloses = theirs.x0 <= mine.x0 + slack
+            && theirs.y0 <= mine.y0 + slack
+            && theirs.x1 >= mine.x1 - slack
+            && theirs.y1 >= mine.y1 - slack;
+        let same = (theirs.x0 - mine.x0).abs() <= slack
+            && (theirs.y0 - mine.y0).abs() <= slack
+            && (theirs.x1 - mine.x1).abs() <= slack
+            && (theirs.y1 - mine.y1).abs() <= slack;
+        let beside = t.parent().is_some_and(|p| is_within(&self.node, p.id()));
+        let same_layer = self.stack.layer(t).1 == self.stack.layer(&self.node).1;
+        is_interactive(t)
+            && same_layer
+            && beside
+            && encloses
+            && (same || !is_interactive(&self.node))
     }
 
     /// The visible part of a node on top, if it has an area.

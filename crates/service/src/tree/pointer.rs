@@ -1,0 +1,89 @@
+//! The pointer's state between commands, as the plans left it: the buttons `down` pressed and
+//! did not let go, the modifiers held with them, where the pointer went last. `down`, `move` and
+//! `up` read and change it; the other pointer verbs only move it (their own presses are let go
+//! within the command).
+//!
+//! It follows what was planned: an order dropped before it went out (`expired`) leaves it as if
+//! the order had gone out (a later `up` then lets go of a button the app never saw pressed).
+
+use winit_automation_protocol::{Button, ErrorCode, Failure, Modifiers};
+
+use super::plan::button_name;
+
+/// The pointer, as the plans left it.
+#[derive(Debug, Default)]
+pub(super) struct Pointer {
+    /// The window and the point (logical pixels) it went to last.
+    pub at: Option<(u64, f64, f64)>,
+    /// The buttons `down` pressed, in order.
+    pub down: Vec<Button>,
+    /// The modifiers `down` holds until its `up`.
+    pub modifiers: Modifiers,
+}
+
+impl Pointer {
+    /// `down` may press `button`: it is not down already.
+    pub fn may_press(&self, button: Button) -> Result<(), Failure> {
+        if self.down.contains(&button) {
+            return Err(Failure::new(
+                ErrorCode::PointerState,
+                format!("the {} button is down already", button_name(button)),
+                "let go of it first (up), or press another button (--right, --middle)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `up` may let go of `button`: it is down.
+    pub fn may_release(&self, button: Button) -> Result<(), Failure> {
+        if self.down.contains(&button) {
+            return Ok(());
+        }
+        let down: Vec<&str> = self.down.iter().map(|b| button_name(*b)).collect();
+        Err(Failure::new(
+            ErrorCode::PointerState,
+            format!(
+                "the {} button is not down (down: {})",
+                button_name(button),
+                if down.is_empty() {
+                    "none".to_owned()
+                } else {
+                    down.join(", ")
+                }
+            ),
+            "press it first with down TARGET; up lets go of what down pressed",
+        ))
+    }
+
+    /// The window a button is down in, if any.
+    pub fn pressed_in(&self) -> Option<u64> {
+        (!self.down.is_empty())
+            .then_some(self.at.map(|(w, _, _)| w))
+            .flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_button_is_pressed_once_and_let_go_once() {
+        let mut p = Pointer::default();
+        assert!(p.may_press(Button::Left).is_ok());
+        let up = p.may_release(Button::Left).unwrap_err();
+        assert_eq!(up.code, ErrorCode::PointerState);
+        assert_eq!(up.message, "the left button is not down (down: none)");
+        p.down.push(Button::Left);
+        p.at = Some((1, 10.0, 20.0));
+        assert_eq!(p.pressed_in(), Some(1));
+        let again = p.may_press(Button::Left).unwrap_err();
+        assert_eq!(again.message, "the left button is down already");
+        assert!(p.may_press(Button::Right).is_ok());
+        assert!(p.may_release(Button::Left).is_ok());
+        assert_eq!(
+            p.may_release(Button::Middle).unwrap_err().message,
+            "the middle button is not down (down: left)"
+        );
+    }
+}
