@@ -64,6 +64,7 @@ fn script_line(verb: Verb) -> String {
             match flag.value {
                 Some((_, ValueKind::Count)) => line.push_str(" 3"),
                 Some((_, ValueKind::Target)) => line.push_str(" @e2"),
+                Some((_, ValueKind::Word)) if flag.name == "pan" => line.push_str(" 0,-10"),
                 Some((_, ValueKind::Word)) => line.push_str(" shift"),
                 None => {}
             }

@@ -261,7 +261,18 @@ fn command(line: &str) -> String {
             (Button::Right, Press::Single, true) => on(target, "right_click()".into()),
             _ => raw(),
         },
-        Command::Pinch { target, scale, .. } => on(target, format!("pinch({scale:?})")),
+        Command::Pinch {
+            target,
+            scale,
+            pan: None,
+            ..
+        } => on(target, format!("pinch({scale:?})")),
+        Command::Pinch {
+            target,
+            scale,
+            pan: Some(p),
+            ..
+        } if *scale == 1.0 => on(target, format!("two_finger_pan({:?}, {:?})", p.x, p.y)),
         Command::Stroke {
             points,
             button: Button::Left,

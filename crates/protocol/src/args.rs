@@ -128,7 +128,7 @@ impl Args {
         self.flags.iter().any(|(n, _)| *n == name)
     }
 
-    fn value(&self, name: &str) -> Option<&Token> {
+    pub(super) fn value(&self, name: &str) -> Option<&Token> {
         self.flags
             .iter()
             .find(|(n, _)| *n == name)
@@ -173,10 +173,26 @@ impl Args {
         token_target(token, &format!("--{name}"), &format!("--{name} {example}")).map(Some)
     }
 
-    /// Every positional token as one target each (`stroke`'s points).
+    /// Every positional token as one target each (`stroke`'s points). Two selector terms side by
+    /// side are refused: one selector of two terms, or two selectors? Quoting says which.
     pub(super) fn token_targets(&self) -> Result<Vec<Target>, ParseError> {
-        let example = format!("{} \"role=button name=OK\"", self.verb);
+        let example = format!("{} \"role=button name=OK\" 120,48", self.verb);
         let what = format!("each of {}'s arguments", self.verb);
+        let bare_term = |t: &Token| t.quoted.is_none() && is_term(t);
+        if let Some(pair) = self
+            .positional
+            .windows(2)
+            .find(|w| bare_term(&w[0]) && bare_term(&w[1]))
+        {
+            return Err(ParseError::new(
+                ErrorCode::BadArgument,
+                format!(
+                    "{} {} could be one selector or two points",
+                    pair[0].bare, pair[1].bare
+                ),
+                format!("quote each selector point whole: {example}"),
+            ));
+        }
         self.positional
             .iter()
             .map(|t| token_target(t, &what, &example))

@@ -248,10 +248,12 @@ pub enum Command {
     },
     /// `up [--right|--middle]`: lets go of a button `down` pressed
     Up { button: Button, opts: ActOptions },
-    /// `pinch TARGET SCALE`: two touches around the target's centre
+    /// `pinch TARGET SCALE [--pan DX,DY]`: two touches around the target's centre
     Pinch {
         target: Target,
         scale: f64,
+        /// `--pan`: how far the fingers' centre moves, in logical pixels.
+        pan: Option<super::target::Point>,
         opts: ActOptions,
     },
     /// `type TEXT`

@@ -525,13 +525,19 @@ verbs! {
             FlagRule::Free(TIMEOUT),
         ];
     Pinch => "pinch", App,
-        "Pinches with two fingers around a node's centre: SCALE above 1 spreads them (zoom in), below 1 closes them.",
-        "Two touches (winit touch events) start 40 logical pixels either side of the centre and move, over 8 frames, to SCALE times that distance; for apps that handle touch (egui's multi-touch demo).",
+        "Pinches with two fingers around a node's centre: SCALE above 1 spreads them (zoom in), below 1 closes them; --pan moves them together (a two-finger pan).",
+        "Two touches (winit touch events) start 40 logical pixels either side of the centre and move, over 8 frames, to SCALE times that distance, their centre moving by --pan; for apps that handle touch (egui's multi-touch demo). `pinch TARGET 1 --pan 0,-100` is a two-finger pan alone.",
         &[
             TARGET,
-            Arg::one("SCALE", "scale", ArgKind::Number, "the ratio of the fingers' end distance to their start distance (2 zooms in, 0.5 out)"),
+            Arg::one("SCALE", "scale", ArgKind::Number, "the ratio of the fingers' end distance to their start distance (2 zooms in, 0.5 out, 1 keeps it)"),
         ],
-        POINTER_ACT;
+        &[
+            FlagRule::Free(Flag::worded("pan", "DX,DY", "move the fingers' centre by DX,DY logical pixels while they pinch (a two-finger pan)")),
+            FlagRule::Needs(SETTLE, FRAMES),
+            FlagRule::Free(TIMEOUT),
+            FlagRule::Free(WAIT),
+            FlagRule::Free(NO_SCROLL),
+        ];
     Type => "type", App,
         "Types text into the focused node.",
         "Refused (no_focus) when the app's tree says nothing is focused: focus a text field first (focus, click, or fill).",

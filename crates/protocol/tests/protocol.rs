@@ -90,6 +90,15 @@ fn parse_errors() {
         "screenshot ../../etc/passwd",
         "scroll @e1 0",
         "click @e1 --frames 2",
+        "click @e1 --double --hold 500",
+        "click @e1 --modifiers shift+hyper",
+        "click @e1 --modifiers ctrl+ctrl",
+        "drag @e1 to @e2 --steps 0",
+        "stroke 10,10",
+        "stroke role=button name=OK 10,10",
+        "up 10,10",
+        "pinch @e1 0",
+        "pinch @e1 2 --pan up",
     ];
     let table: String = inputs
         .iter()

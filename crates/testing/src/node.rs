@@ -220,6 +220,18 @@ impl Node<'_> {
         self.app.ok_command(&Command::Pinch {
             target: self.target(),
             scale,
+            pan: None,
+            opts: self.app.act_options(),
+        })
+    }
+
+    /// Two fingers on it move together by (dx, dy) logical pixels: a two-finger pan.
+    #[track_caller]
+    pub fn two_finger_pan(&self, dx: f64, dy: f64) -> String {
+        self.app.ok_command(&Command::Pinch {
+            target: self.target(),
+            scale: 1.0,
+            pan: Some(Point { x: dx, y: dy }),
             opts: self.app.act_options(),
         })
     }

@@ -13,7 +13,7 @@ use crate::envelope::file_line;
 use crate::key::KeyChord;
 use crate::lexer::{Token, quote, tokenize, word};
 use crate::names::Label;
-use crate::target::Target;
+use crate::target::{Point, Target};
 use crate::verbs::dashed;
 use crate::{ErrorCode, ParseError, Verb};
 
@@ -295,9 +295,12 @@ impl Command {
                 flags.button(*button);
                 flags.act(opts);
             }
+            Command::Pinch { pan, opts, .. } => {
+                flags.value("pan", *pan);
+                flags.act(opts);
+            }
             Command::Hover { opts, .. }
             | Command::Focus { opts, .. }
-            | Command::Pinch { opts, .. }
             | Command::Type { opts, .. }
             | Command::Fill { opts, .. }
             | Command::Key { opts, .. }
@@ -383,9 +386,20 @@ fn pinch_from_args(a: &Args) -> Result<Command, ParseError> {
             "write e.g. pinch TARGET 2 (spread: zoom in) or pinch TARGET 0.5 (close: zoom out)",
         ));
     }
+    let pan = match a.value("pan") {
+        None => None,
+        Some(t) => Some(Point::parse(&t.text()).ok_or_else(|| {
+            ParseError::new(
+                ErrorCode::BadArgument,
+                format!("--pan takes DX,DY, not {}", quote(&t.text())),
+                "write e.g. --pan 0,-100 (logical pixels; negative DY moves up)",
+            )
+        })?),
+    };
     Ok(Command::Pinch {
         target,
         scale,
+        pan,
         opts: act_from_args(a)?,
     })
 }

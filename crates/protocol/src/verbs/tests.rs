@@ -11,11 +11,11 @@ fn usage_lines_come_from_the_table() {
     );
     assert_eq!(
         usage(Verb::Click),
-        "click TARGET [--double] [--right|--middle] [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
+        "click TARGET [--double|--hold MS] [--right|--middle] [--modifiers MODS] [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
     );
     assert_eq!(
         usage(Verb::Scroll),
-        "scroll TARGET DX DY [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
+        "scroll TARGET DX DY [--modifiers MODS] [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
     );
     assert_eq!(
         usage(Verb::Screenshot),
@@ -29,7 +29,19 @@ fn usage_lines_come_from_the_table() {
     );
     assert_eq!(
         usage(Verb::Drag),
-        "drag FROM [to] TO [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
+        "drag FROM [to] TO [--steps N] [--hold MS] [--dwell MS] [--modifiers MODS] [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
+    );
+    assert_eq!(
+        usage(Verb::Stroke),
+        "stroke POINT [POINT...] [--right|--middle] [--modifiers MODS] [--settle [--frames K]] [--timeout MS] [--wait MS]"
+    );
+    assert_eq!(
+        usage(Verb::Up),
+        "up [--right|--middle] [--settle [--frames K]] [--timeout MS]"
+    );
+    assert_eq!(
+        usage(Verb::Pinch),
+        "pinch TARGET SCALE [--pan DX,DY] [--settle [--frames K]] [--timeout MS] [--wait MS] [--no-scroll]"
     );
     assert_eq!(
         usage(Verb::Key),

@@ -240,13 +240,18 @@ fn command() -> impl Strategy<Value = Command> {
                 ..opts
             },
         }),
-        (target(), 0.01f64..100.0, pointer_act()).prop_map(|(target, scale, opts)| {
-            Command::Pinch {
+        (
+            target(),
+            0.01f64..100.0,
+            prop::option::of(point()),
+            pointer_act()
+        )
+            .prop_map(|(target, scale, pan, opts)| Command::Pinch {
                 target,
                 scale,
+                pan,
                 opts,
-            }
-        }),
+            }),
         (target(), prop::option::of(text()), act()).prop_map(|(target, value, opts)| {
             Command::Action {
                 target,

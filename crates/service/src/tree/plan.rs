@@ -237,7 +237,9 @@ impl Live {
             } => self.plan_down(target, *button, *modifiers, hover_frame)?,
             Command::Move { target, steps, .. } => self.plan_move(target, *steps)?,
             Command::Up { button, .. } => self.plan_up(*button)?,
-            Command::Pinch { target, scale, .. } => self.plan_pinch(target, *scale)?,
+            Command::Pinch {
+                target, scale, pan, ..
+            } => self.plan_pinch(target, *scale, pan.map_or((0.0, 0.0), |p| (p.x, p.y)))?,
             Command::Type { text, .. } => self.plan_type(text)?,
             Command::Fill { target, text, .. } => self.plan_fill(target, text)?,
             Command::Key { chords, .. } => self.plan_keys(chords)?,
@@ -547,35 +549,45 @@ impl Live {
     }
 
     /// `pinch`: two fingers either side of the target's centre, [`PINCH_SPREAD`] apart each way,
-    /// moving over [`PINCH_MOVES`] frames to `scale` times that distance, then lifted.
-    fn plan_pinch(&mut self, target: &Target, scale: f64) -> Result<Plan, Failure> {
+    /// moving over [`PINCH_MOVES`] frames to `scale` times that distance while their centre
+    /// moves by `pan`, then lifted.
+    fn plan_pinch(
+        &mut self,
+        target: &Target,
+        scale: f64,
+        (dx, dy): (f64, f64),
+    ) -> Result<Plan, Failure> {
         let aim = self.aim(target, true)?;
-        let fingers = |spread: f64, phase| {
-            [(1, -spread), (2, spread)].map(|(finger, dx)| Step::Touch {
-                finger,
-                phase,
-                x: aim.x + dx,
-                y: aim.y,
-            })
-        };
-        let mut stages: Vec<Stage> = vec![fingers(PINCH_SPREAD, TouchPhase::Start).to_vec().into()];
-        for i in 1..=PINCH_MOVES {
-            let t = f64::from(i) / f64::from(PINCH_MOVES);
+        let fingers = |t: f64, phase| {
             let spread = PINCH_SPREAD * (1.0 + (scale - 1.0) * t);
+            let (cx, cy) = (aim.x + dx * t, aim.y + dy * t);
+            [(1, -spread), (2, spread)]
+                .map(|(finger, side)| Step::Touch {
+                    finger,
+                    phase,
+                    x: cx + side,
+                    y: cy,
+                })
+                .to_vec()
+        };
+        let mut stages: Vec<Stage> = vec![fingers(0.0, TouchPhase::Start).into()];
+        for i in 1..=PINCH_MOVES {
             stages.push(Stage {
                 gate: Gate::After(Duration::from_millis(DragMotion::STEP_MS)),
-                steps: fingers(spread, TouchPhase::Move).to_vec(),
+                steps: fingers(f64::from(i) / f64::from(PINCH_MOVES), TouchPhase::Move),
             });
         }
-        let end = PINCH_SPREAD * scale;
-        stages.push(fingers(end, TouchPhase::End).to_vec().into());
+        stages.push(fingers(1.0, TouchPhase::End).into());
         let mut summary = pointer_summary(&aim);
         let _ = writeln!(
             summary,
             "fingers {} apart to {} apart",
             num(2.0 * PINCH_SPREAD),
-            num(2.0 * end)
+            num(2.0 * PINCH_SPREAD * scale)
         );
+        if (dx, dy) != (0.0, 0.0) {
+            let _ = writeln!(summary, "pan {},{}", num(dx), num(dy));
+        }
         Ok(unchecked(aim.window, stages, summary))
     }
 
