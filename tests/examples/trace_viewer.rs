@@ -185,7 +185,22 @@ fn a_trace_of_the_custom_demo_shows_its_steps_frames_and_diffs_in_chromium() {
         app.get_by_role_and_name("button", "Submit").click();
         app.get(&By::text_contains(&format!("Submitted: {name}")));
     }
+    // A drag: its way is drawn over its frame.
+    let volume = app.get_by_role_and_name("slider", "Volume");
+    let [x, y, w, h] = volume.line().bounds.expect("the slider's bounds");
+    volume.drag_to((x + w - 2.0, y + h / 2.0));
     app.quit();
+    let html = std::fs::read_to_string(&file).unwrap();
+    let data = trace_data::trace_data(&html);
+    let drag = data["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["verb"] == "drag")
+        .unwrap_or_else(|| panic!("no drag step: {data:#}"));
+    // The pointer's way: the move to the start, then ten moves to the end.
+    assert_eq!(drag["path"].as_array().map(Vec::len), Some(11), "{drag:#}");
+    let drag = drag["index"].as_u64().unwrap();
     let (_browser, tab) = check_in_chromium(&file, "role=checkbox", "~", "checked");
     // The target's box and the pointer are drawn over a click's frame.
     let boxes = eval(
@@ -196,6 +211,17 @@ fn a_trace_of_the_custom_demo_shows_its_steps_frames_and_diffs_in_chromium() {
     assert_eq!(
         eval(&tab, "!!document.getElementById('pointer')"),
         Value::Bool(true)
+    );
+    assert_eq!(
+        eval(&tab, "document.querySelectorAll('#overlay #path').length"),
+        Value::from(0),
+        "a click has no way to draw"
+    );
+    click_step(&tab, drag);
+    assert_eq!(
+        eval(&tab, "document.querySelectorAll('#overlay #path').length"),
+        Value::from(1),
+        "the drag's way is drawn"
     );
 }
 
