@@ -557,7 +557,10 @@ fn a_target_is_pressed_through_its_own_input_proxy() {
     let summary = click(&mut t, "item").unwrap();
     assert!(summary.contains("at 50,20\n"), "{summary}");
     assert!(summary.contains("\nvia @e"), "{summary}");
-    assert!(summary.contains("unknown"), "the handle is named: {summary}");
+    assert!(
+        summary.contains("unknown"),
+        "the handle is named: {summary}"
+    );
     // The press the app reports on the handle reaches the target.
     let plan = t
         .plan(&Command::parse("drag id=item to 300,200").unwrap())
