@@ -293,6 +293,12 @@ fn command(line: &str) -> String {
         },
         Command::Hover { target, .. } => on(target, "hover()".into()),
         Command::Focus { target, .. } => on(target, "focus()".into()),
+        // A secret is read from the environment when the test runs, never written in it.
+        Command::Fill {
+            target,
+            secret: true,
+            ..
+        } => on(target, format!("fill_secret(&{SECRET_FROM_ENV})")),
         Command::Fill { target, text, .. } => on(target, format!("fill({text:?})")),
         Command::Scroll { target, dx, dy, .. } => on(target, format!("scroll({dx:?}, {dy:?})")),
         Command::Action {
@@ -344,6 +350,7 @@ fn command(line: &str) -> String {
                 format!("app.wait_for(&{});\n", by(selector))
             }
         }
+        Command::Type { secret: true, .. } => format!("app.type_secret(&{SECRET_FROM_ENV});\n"),
         Command::Type { text, .. } => format!("app.type_text({text:?});\n"),
         Command::Key { chords, .. } => {
             let chords: Vec<String> = chords.iter().map(ToString::to_string).collect();
@@ -352,6 +359,10 @@ fn command(line: &str) -> String {
         _ => raw(),
     }
 }
+
+/// The expression a generated test reads a recorded secret with (the journal kept only
+/// [`winit_automation_protocol::SECRET_PLACEHOLDER`]).
+const SECRET_FROM_ENV: &str = "std::env::var(\"WINIT_AUTOMATION_SECRET\").expect(\"set WINIT_AUTOMATION_SECRET to the secret this test types\")";
 
 /// The harness's expression for modifiers: `winit_automation_testing::Modifiers::CTRL |
 /// winit_automation_testing::Modifiers::SHIFT`.

@@ -15,6 +15,12 @@ mod line;
 #[cfg(test)]
 mod tests;
 
+/// What a secret text (`--secret`, or text for a password field) is written as wherever a
+/// command is kept (the journal, traces, recordings): one fixed word that does not reveal the
+/// text's length. A script line holding it with `--secret` is filled from the environment
+/// variable it names when the script runs.
+pub const SECRET_PLACEHOLDER: &str = "$WINIT_AUTOMATION_SECRET";
+
 /// How long a `wait`, a `settle` or an action's `--settle` waits without a `--timeout`, in
 /// milliseconds.
 pub const DEFAULT_WAIT_MS: u64 = 5_000;
@@ -256,12 +262,17 @@ pub enum Command {
         pan: Option<super::target::Point>,
         opts: ActOptions,
     },
-    /// `type TEXT`
-    Type { text: String, opts: ActOptions },
-    /// `fill TARGET TEXT`
+    /// `type TEXT [--secret]`
+    Type {
+        text: String,
+        secret: bool,
+        opts: ActOptions,
+    },
+    /// `fill TARGET TEXT [--secret]`
     Fill {
         target: Target,
         text: String,
+        secret: bool,
         opts: ActOptions,
     },
     /// `key CHORD [CHORD...]`
@@ -330,6 +341,44 @@ impl Command {
             *file = base.join(&*file);
         }
         self
+    }
+
+    /// The text a `type` or `fill` sends, and whether the command says it is a secret.
+    pub fn text(&self) -> Option<(&str, bool)> {
+        match self {
+            Command::Type { text, secret, .. } | Command::Fill { text, secret, .. } => {
+                Some((text, *secret))
+            }
+            _ => None,
+        }
+    }
+
+    /// A `type` or `fill` with `text` in place of its own (a script fills a secret's
+    /// placeholder so); any other command as it is.
+    pub fn with_text(mut self, new: String) -> Command {
+        if let Command::Type { text, .. } | Command::Fill { text, .. } = &mut self {
+            *text = new;
+        }
+        self
+    }
+
+    /// The command as it may be kept once carried out: a `type` or `fill` whose text is a
+    /// secret (`secret`: the command says so, or the service found a password field) holds
+    /// [`SECRET_PLACEHOLDER`] instead, with `--secret`; any other command as it is.
+    pub fn redacted(&self, secret: bool) -> Command {
+        let mut out = self.clone();
+        if let Command::Type {
+            text, secret: s, ..
+        }
+        | Command::Fill {
+            text, secret: s, ..
+        } = &mut out
+            && (secret || *s)
+        {
+            *text = SECRET_PLACEHOLDER.to_owned();
+            *s = true;
+        }
+        out
     }
 
     /// The targets an action aims at: its target, both ends of a `drag`, every point of a

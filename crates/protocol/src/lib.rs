@@ -36,8 +36,8 @@ mod verbs;
 
 pub use actions::{ACTIONS, action_name, action_names, parse_action};
 pub use command::{
-    ActOptions, Button, Command, DEFAULT_WAIT_MS, DragMotion, Press, Projection, SnapshotOptions,
-    TraceCommand,
+    ActOptions, Button, Command, DEFAULT_WAIT_MS, DragMotion, Press, Projection,
+    SECRET_PLACEHOLDER, SnapshotOptions, TraceCommand,
 };
 pub use dir::{DEFAULT_DIR, DIR_ENV, DirError};
 pub use envelope::Envelope;

@@ -245,6 +245,17 @@ const ACT: &[FlagRule] = &[
     FlagRule::Free(WAIT),
 ];
 
+/// The flags of the verbs that send text: `--secret` and `ACT`.
+const TEXT_ACT: &[FlagRule] = &[
+    FlagRule::Free(Flag::switch(
+        "secret",
+        "the text is a secret: answers, the journal, traces and recordings show a fixed mask, never the text",
+    )),
+    FlagRule::Needs(SETTLE, FRAMES),
+    FlagRule::Free(TIMEOUT),
+    FlagRule::Free(WAIT),
+];
+
 const NO_SCROLL: Flag = Flag::switch(
     "no-scroll",
     "refuse a target scrolled out of its container's view (offscreen) instead of scrolling it into view first",
@@ -540,17 +551,17 @@ verbs! {
         ];
     Type => "type", App,
         "Types text into the focused node.",
-        "Refused (no_focus) when the app's tree says nothing is focused: focus a text field first (focus, click, or fill).",
+        "Refused (no_focus) when the app's tree says nothing is focused: focus a text field first (focus, click, or fill). Text typed into a password field, or with --secret, is never written down: answers say `typed secret`, the journal, traces and recordings hold $WINIT_AUTOMATION_SECRET in its place.",
         &[Arg::one("TEXT", "text", ArgKind::Text, "the text, exactly as given")],
-        ACT;
+        TEXT_ACT;
     Fill => "fill", App,
         "Focuses a text field, selects all and replaces its text.",
-        "",
+        "Text filled into a password field, or with --secret, is never written down: answers say `typed secret`, the journal, traces and recordings hold $WINIT_AUTOMATION_SECRET in its place.",
         &[
             Arg::one("TARGET", "target", ArgKind::Target, "the text field: a ref, a point or a selector"),
             Arg::one("TEXT", "text", ArgKind::Text, "its new text, exactly as given"),
         ],
-        ACT;
+        TEXT_ACT;
     Key => "key", App,
         "Presses key chords in order (Enter, ctrl+a, shift+Tab) on the focused node or the window.",
         "Chords that only type or delete text (a, Space, Backspace, Delete) are refused (no_focus) when the app's tree says nothing is focused.",

@@ -88,6 +88,9 @@ impl Service {
             // Named for the journal against the tree the plan resolves them in.
             let named = self.trees.named_targets(command);
             self.journal.resolved(seq, named);
+            if self.trees.secret_text(command) {
+                self.journal.keep_secret(seq);
+            }
             self.trees.planned(command)
         }));
         match planned {

@@ -61,15 +61,24 @@ impl Journal {
         while self.pending.len() >= KEPT {
             self.pending.pop_first();
         }
+        // A secret's text is never kept, not even while the command waits.
         self.pending.insert(
             seq,
             Pending {
-                command: command.clone(),
+                command: command.redacted(false),
                 targets: Vec::new(),
                 frame: None,
                 read_at: Instant::now(),
             },
         );
+    }
+
+    /// The text of command `seq` is a secret (it goes to a password field): the journal keeps
+    /// [`SECRET_PLACEHOLDER`](winit_automation_protocol::SECRET_PLACEHOLDER) in its place.
+    pub fn keep_secret(&mut self, seq: u64) {
+        if let Some(p) = self.pending.get_mut(&seq) {
+            p.command = p.command.redacted(true);
+        }
     }
 
     /// The command read as entry `seq` and not answered yet.

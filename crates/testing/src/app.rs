@@ -77,7 +77,7 @@ impl App {
     pub fn send(&self, line: &str) -> Response {
         match self.client().send_line(line) {
             Ok(r) => r,
-            Err(e) => self.fail(line, &e),
+            Err(e) => self.fail(&shown(line), &e),
         }
     }
 
@@ -87,7 +87,11 @@ impl App {
     pub fn ok(&self, line: &str) -> String {
         let r = self.send(line);
         if let Some(refusal) = r.error_text() {
-            panic!("`{line}` was refused:\n{refusal}{}", self.context());
+            panic!(
+                "`{}` was refused:\n{refusal}{}",
+                shown(line),
+                self.context()
+            );
         }
         r.body().to_owned()
     }
@@ -95,12 +99,14 @@ impl App {
     /// Sends a command that must be answered `ok`, as [`App::ok`] does a line.
     #[track_caller]
     pub fn ok_command(&self, command: &Command) -> String {
+        // A secret's text never goes into a failure message (a CI log keeps it).
+        let shown = command.redacted(false);
         let r = match self.client().send(command) {
             Ok(r) => r,
-            Err(e) => self.fail(&command.to_line(), &e),
+            Err(e) => self.fail(&shown.to_line(), &e),
         };
         if let Some(refusal) = r.error_text() {
-            panic!("`{command}` was refused:\n{refusal}{}", self.context());
+            panic!("`{shown}` was refused:\n{refusal}{}", self.context());
         }
         r.body().to_owned()
     }
@@ -192,6 +198,18 @@ impl App {
     pub fn type_text(&self, text: &str) -> String {
         self.ok_command(&Command::Type {
             text: text.to_owned(),
+            secret: false,
+            opts: self.act_options(),
+        })
+    }
+
+    /// Types a secret into the focused node (`type --secret`): the app's answers, journal and
+    /// traces, and this harness's failure messages, show a fixed mask instead.
+    #[track_caller]
+    pub fn type_secret(&self, secret: &str) -> String {
+        self.ok_command(&Command::Type {
+            text: secret.to_owned(),
+            secret: true,
             opts: self.act_options(),
         })
     }
@@ -225,4 +243,10 @@ impl App {
             Err(failure) => panic!("{}: {failure}", path.display()),
         }
     }
+}
+
+/// A command line as a failure message shows it: a secret's text masked; a line that does not
+/// parse as it is (it was never sent).
+fn shown(line: &str) -> String {
+    Command::parse(line).map_or_else(|_| line.to_owned(), |c| c.redacted(false).to_line())
 }

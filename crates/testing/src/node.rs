@@ -130,12 +130,26 @@ impl Node<'_> {
         })
     }
 
-    /// Focuses it and replaces its text with `text`.
+    /// Focuses it and replaces its text with `text`. A password field's text (its line says
+    /// `password`) is sent as a secret, as [`Node::fill_secret`] does.
     #[track_caller]
     pub fn fill(&self, text: &str) -> String {
+        self.fill_as(text, self.line.password)
+    }
+
+    /// Focuses it and replaces its text with a secret (`fill --secret`): the app's answers,
+    /// journal and traces, and this harness's failure messages, show a fixed mask instead.
+    #[track_caller]
+    pub fn fill_secret(&self, secret: &str) -> String {
+        self.fill_as(secret, true)
+    }
+
+    #[track_caller]
+    fn fill_as(&self, text: &str, secret: bool) -> String {
         self.app.ok_command(&Command::Fill {
             target: self.target(),
             text: text.to_owned(),
+            secret,
             opts: self.app.act_options(),
         })
     }

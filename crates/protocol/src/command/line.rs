@@ -299,10 +299,12 @@ impl Command {
                 flags.value("pan", *pan);
                 flags.act(opts);
             }
+            Command::Type { secret, opts, .. } | Command::Fill { secret, opts, .. } => {
+                flags.switch("secret", *secret);
+                flags.act(opts);
+            }
             Command::Hover { opts, .. }
             | Command::Focus { opts, .. }
-            | Command::Type { opts, .. }
-            | Command::Fill { opts, .. }
             | Command::Key { opts, .. }
             | Command::Action { opts, .. }
             | Command::Resize { opts, .. } => flags.act(opts),
@@ -481,6 +483,7 @@ fn type_from_args(a: &Args) -> Result<Command, ParseError> {
     a.done(1)?;
     Ok(Command::Type {
         text,
+        secret: a.has("secret"),
         opts: act_from_args(a)?,
     })
 }
@@ -493,6 +496,7 @@ fn fill_from_args(a: &Args) -> Result<Command, ParseError> {
     Ok(Command::Fill {
         target,
         text,
+        secret: a.has("secret"),
         opts: act_from_args(a)?,
     })
 }

@@ -98,9 +98,32 @@ fn quoted_text_that_looks_like_a_flag_is_text() {
         parse("type \"--settle\""),
         Command::Type {
             text: "--settle".into(),
+            secret: false,
             opts: ActOptions::default()
         }
     );
+}
+
+#[test]
+fn a_secret_is_kept_as_the_placeholder_and_filled_back() {
+    let sent = parse("fill @e5 \"Sw0rdf1sh-42\" --secret --settle");
+    let kept = sent.redacted(false);
+    assert_eq!(
+        kept.to_line(),
+        "fill @e5 \"$WINIT_AUTOMATION_SECRET\" --secret --settle"
+    );
+    assert_eq!(parse(&kept.to_line()), kept, "a kept line parses back");
+    assert_eq!(kept.clone().with_text("Sw0rdf1sh-42".into()), sent);
+    // A password field's text is a secret though the command does not say so.
+    let typed = parse("type hunter2");
+    assert_eq!(typed.redacted(false), typed, "not a secret by itself");
+    assert_eq!(
+        typed.redacted(true).to_line(),
+        "type \"$WINIT_AUTOMATION_SECRET\" --secret"
+    );
+    // Commands without text are kept as they are.
+    let click = parse("click @e1");
+    assert_eq!(click.redacted(true), click);
 }
 
 #[test]

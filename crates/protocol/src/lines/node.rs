@@ -79,7 +79,7 @@ impl Toggled {
 /// `@e3 textbox "Name" value="Ada" focused bounds=120,60,300x32 actions=focus,set_value`.
 ///
 /// `Display` writes the fields in the line's order, each only when it is not the default:
-/// `@eN role ["name"] [label="..."] [value=...] [focused] [disabled] [checked|unchecked|mixed] [selected]
+/// `@eN role ["name"] [label="..."] [value=...] [password] [focused] [disabled] [checked|unchecked|mixed] [selected]
 /// [expanded|collapsed] [bounds=x,y,wxh] [actions=a,b] [hidden] [offscreen]`, without indentation
 /// or newline.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,6 +95,9 @@ pub struct NodeLine {
     pub label: Option<String>,
     /// `value=`; `None` when the line has none.
     pub value: Option<NodeValue>,
+    /// `password`: a text field whose text is a secret (AccessKit's `PasswordInput`); its role
+    /// stays `textbox`.
+    pub password: bool,
     /// `focused`.
     pub focused: bool,
     /// `disabled`.
@@ -125,6 +128,7 @@ impl NodeLine {
             name: String::new(),
             label: None,
             value: None,
+            password: false,
             focused: false,
             disabled: false,
             toggled: None,
@@ -179,6 +183,7 @@ impl NodeLine {
                 }
                 (Some(("value" | "bounds" | "actions", _)), _) => return None,
                 (None, None) => match t.bare.as_str() {
+                    "password" => node.password = true,
                     "focused" => node.focused = true,
                     "disabled" => node.disabled = true,
                     "checked" => node.toggled = Some(Toggled::Checked),
@@ -209,6 +214,7 @@ impl NodeLine {
     pub fn states(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         let flag = |on: bool, word: &'static str| on.then_some(word);
+        out.extend(flag(self.password, "password"));
         out.extend(flag(self.focused, "focused"));
         out.extend(flag(self.disabled, "disabled"));
         out.extend(self.toggled.map(Toggled::word));
@@ -249,6 +255,7 @@ impl fmt::Display for NodeLine {
             let _ = write!(out, " value={v}");
         }
         for word in [
+            self.password.then_some("password"),
             self.focused.then_some("focused"),
             self.disabled.then_some("disabled"),
             self.toggled.map(Toggled::word),
@@ -332,6 +339,7 @@ mod tests {
             name: "Files".into(),
             label: Some("Open:".into()),
             value: Some(NodeValue::Text(String::new())),
+            password: true,
             focused: true,
             disabled: true,
             toggled: Some(Toggled::Mixed),
@@ -345,11 +353,12 @@ mod tests {
         };
         assert_eq!(
             line.to_string(),
-            r#"@e12 list "Files" label="Open:" value="" focused disabled mixed selected collapsed bounds=-0.5,20,300.3x1000 actions=click,scroll_down hidden offscreen"#
+            r#"@e12 list "Files" label="Open:" value="" password focused disabled mixed selected collapsed bounds=-0.5,20,300.3x1000 actions=click,scroll_down hidden offscreen"#
         );
         assert_eq!(
             line.states(),
             [
+                "password",
                 "focused",
                 "disabled",
                 "mixed",

@@ -177,11 +177,18 @@ fn command() -> impl Strategy<Value = Command> {
                 opts,
             }
         ),
-        (text(), act()).prop_map(|(text, opts)| Command::Type { text, opts }),
-        (target(), text(), act()).prop_map(|(target, text, opts)| Command::Fill {
-            target,
+        (text(), any::<bool>(), act()).prop_map(|(text, secret, opts)| Command::Type {
             text,
+            secret,
             opts
+        }),
+        (target(), text(), any::<bool>(), act()).prop_map(|(target, text, secret, opts)| {
+            Command::Fill {
+                target,
+                text,
+                secret,
+                opts,
+            }
         }),
         (target(), target(), motion(), modifiers(), pointer_act()).prop_map(
             |(from, to, motion, modifiers, opts)| Command::Drag {
@@ -307,7 +314,7 @@ fn node_line() -> impl Strategy<Value = NodeLine> {
             prop::option::of(text()),
         ),
         (
-            any::<[bool; 5]>(),
+            any::<[bool; 6]>(),
             prop::option::of(toggled),
             prop::option::of(any::<bool>()),
         ),
@@ -316,11 +323,12 @@ fn node_line() -> impl Strategy<Value = NodeLine> {
     )
         .prop_map(
             |((r, role, name, value, label), (flags, toggled, expanded), bounds, actions)| {
-                let [focused, disabled, selected, hidden, offscreen] = flags;
+                let [password, focused, disabled, selected, hidden, offscreen] = flags;
                 NodeLine {
                     name,
                     label,
                     value,
+                    password,
                     focused,
                     disabled,
                     toggled,

@@ -91,6 +91,9 @@ fn write_fields(
             }
         }
     }
+    if node.role() == accesskit::Role::PasswordInput {
+        out.push_str(" password");
+    }
     // A tree whose focus is its root has nothing in particular focused.
     if node.is_focused() && !node.is_root() {
         out.push_str(" focused");

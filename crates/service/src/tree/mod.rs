@@ -30,6 +30,7 @@ mod press;
 mod refs;
 mod resolve;
 mod scroll_in;
+mod secret;
 mod stack;
 
 use plan::Planned;
@@ -162,6 +163,12 @@ impl Trees {
             None => all,
         };
         FindAnswer::new(all.into_iter().map(|f| self.live.node_line(f)).collect())
+    }
+
+    /// Whether the text of a `type` or `fill` is a secret (`tree/secret.rs`): `--secret`, or a
+    /// password field gets it.
+    pub fn secret_text(&mut self, command: &Command) -> bool {
+        self.live.secret_text(command)
     }
 
     /// The `ended` line of a drag's answer: where the node it dragged (`from`, a ref or a

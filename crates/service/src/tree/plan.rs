@@ -240,8 +240,14 @@ impl Live {
             Command::Pinch {
                 target, scale, pan, ..
             } => self.plan_pinch(target, *scale, pan.map_or((0.0, 0.0), |p| (p.x, p.y)))?,
-            Command::Type { text, .. } => self.plan_type(text)?,
-            Command::Fill { target, text, .. } => self.plan_fill(target, text)?,
+            Command::Type { text, .. } => {
+                let secret = self.secret_text(command);
+                self.plan_type(text, secret)?
+            }
+            Command::Fill { target, text, .. } => {
+                let secret = self.secret_text(command);
+                self.plan_fill(target, text, secret)?
+            }
             Command::Key { chords, .. } => self.plan_keys(chords)?,
             Command::Action {
                 target,
@@ -618,12 +624,13 @@ impl Live {
         ))
     }
 
-    /// `type`: the text to the default window, refused when nothing has the focus.
-    fn plan_type(&mut self, text: &str) -> Result<Plan, Failure> {
+    /// `type`: the text to the default window, refused when nothing has the focus. A secret's
+    /// answer says `typed secret`.
+    fn plan_type(&mut self, text: &str, secret: bool) -> Result<Plan, Failure> {
         let window = default_window(&self.mirror)?;
         self.text_focus(window)?;
         let mut summary = self.focus_line(window);
-        let _ = writeln!(summary, "typed {}", quote(text));
+        typed_line(&mut summary, text, secret);
         Ok(unchecked(
             window,
             vec![vec![Step::Text(text.to_owned())].into()],
@@ -631,13 +638,14 @@ impl Live {
         ))
     }
 
-    /// `fill`: focus the node (an AccessKit action), then select all and type over it.
-    fn plan_fill(&mut self, target: &Target, text: &str) -> Result<Plan, Failure> {
+    /// `fill`: focus the node (an AccessKit action), then select all and type over it. A
+    /// secret's answer says `typed secret`.
+    fn plan_fill(&mut self, target: &Target, text: &str, secret: bool) -> Result<Plan, Failure> {
         let (found, line) = self.node_for(target, Action::Focus)?;
         let select_all = KeyChord::parse("ctrl+a").expect("a valid chord");
         let mut summary = String::new();
         let _ = writeln!(summary, "target {line}");
-        let _ = writeln!(summary, "typed {}", quote(text));
+        typed_line(&mut summary, text, secret);
         let focus = self.action_step(found, Action::Focus, None);
         let mut typing = key_tap(select_all).to_vec();
         typing.push(Step::Text(text.to_owned()));
@@ -837,6 +845,16 @@ fn pointer_summary(aim: &Aim) -> String {
         let _ = writeln!(out, "via {line}");
     }
     out
+}
+
+/// The `typed` line: the text, or `typed secret` for a secret (a fixed word: not even its length
+/// is told).
+fn typed_line(summary: &mut String, text: &str, secret: bool) {
+    if secret {
+        summary.push_str("typed secret\n");
+    } else {
+        let _ = writeln!(summary, "typed {}", quote(text));
+    }
 }
 
 /// The `modifiers` line of a gesture that holds some.

@@ -1,0 +1,49 @@
+//! Secret text: whether the text of a `type` or `fill` is a secret, never to be written down.
+//! It is when the command says so (`--secret`), or when it goes to a password field (AccessKit's
+//! `PasswordInput`, which a widget record gets from its role): `fill`'s target, `type`'s focus.
+//! The answer then says `typed secret`, and the journal keeps the command with
+//! [`SECRET_PLACEHOLDER`](winit_automation_protocol::SECRET_PLACEHOLDER) for its text.
+
+use accesskit::Role;
+
+use super::aim::default_window;
+use super::live::Live;
+use winit_automation_protocol::{Command, Target};
+
+impl Live {
+    /// Whether the text `command` sends is a secret; `false` for commands that send none.
+    pub(super) fn secret_text(&mut self, command: &Command) -> bool {
+        match command {
+            Command::Fill { secret: true, .. } | Command::Type { secret: true, .. } => true,
+            Command::Fill { target, .. } => self.is_password_field(target),
+            Command::Type { .. } => self.focus_is_password_field(),
+            _ => false,
+        }
+    }
+
+    /// Whether `target` resolves to a password field now.
+    fn is_password_field(&mut self, target: &Target) -> bool {
+        let Ok(found) = self.resolve(target) else {
+            return false;
+        };
+        self.mirror.windows.get(&found.window).is_some_and(|w| {
+            w.tree
+                .as_ref()
+                .and_then(|t| t.state().node_by_id(found.node))
+                .is_some_and(|n| n.role() == Role::PasswordInput)
+        })
+    }
+
+    /// Whether the keyboard focus of the window text goes to is a password field.
+    fn focus_is_password_field(&self) -> bool {
+        let Ok(window) = default_window(&self.mirror) else {
+            return false;
+        };
+        self.mirror.windows.get(&window).is_some_and(|w| {
+            w.tree
+                .as_ref()
+                .and_then(|t| t.state().focus())
+                .is_some_and(|n| n.role() == Role::PasswordInput)
+        })
+    }
+}
