@@ -18,6 +18,22 @@
 //! - [`By`] / [`Node`]: queries (`get_*`, `query_*`, `get_all_*`) and actions on what they find.
 //!   A failed query or a refused action fails the test (`#[track_caller]`) with the selector, the
 //!   app's answer and the interactive snapshot.
+//! - Gestures: on a [`Node`], `click_with(Modifiers)`, `long_press(ms)`, `drag(to)` shaped with
+//!   `steps`, `hold`, `dwell` and `modifiers` ([`Drag`]), `stroke(points)` and `pinch(scale)`;
+//!   [`App::mouse`] ([`Mouse`]) presses, moves and lets go in separate commands:
+//!
+//!   ```no_run
+//!   use winit_automation_testing::{Modifiers, Spawn};
+//!
+//!   let app = Spawn::example("demo").headless(800, 600).start();
+//!   let volume = app.get_by_role_and_name("slider", "Volume");
+//!   volume.drag((300.0, 110.0)).steps(20).dwell(0).perform();
+//!   app.get_by_role_and_name("checkbox", "Subscribe").click_with(Modifiers::SHIFT);
+//!   let mouse = app.mouse();
+//!   mouse.down(&volume); // the button stays down
+//!   mouse.move_to((120.0, 110.0));
+//!   mouse.up();
+//!   ```
 //! - [`compare`]: screenshot comparison with a per-pixel threshold and a budget of failed pixels,
 //!   the measure egui_kittest uses (through `dify`).
 //! - [`script`]: replayable scripts of protocol lines and `expect` lines (the CLI's `run` and
@@ -29,6 +45,7 @@ mod artifacts;
 pub mod compare;
 mod failure;
 mod find;
+mod mouse;
 mod node;
 mod query;
 mod screenshot;
@@ -38,6 +55,7 @@ mod tree_text;
 
 pub use app::App;
 pub use compare::Tolerance;
+pub use mouse::Mouse;
 pub use node::{Drag, DragTo, Node};
 pub use query::By;
 pub use screenshot::Screenshot;
