@@ -12,6 +12,7 @@ mod capture;
 mod cli;
 mod deadlines;
 mod dropbox;
+mod gestures;
 mod input;
 mod journal;
 mod noise;

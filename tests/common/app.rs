@@ -33,7 +33,8 @@ use std::time::Duration;
 
 use accesskit::{Action, ActionData, NodeId, TreeUpdate};
 use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
-use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, TouchPhase, WindowEvent};
+use winit::keyboard::ModifiersState;
 use winit::window::WindowId;
 use winit_automation::{Automation, Builder, Input, Request, WindowState};
 #[cfg(feature = "automation")]
@@ -75,6 +76,10 @@ pub enum Handed {
     Button(MouseButton, bool),
     /// A wheel turn in pixels, with winit's signs.
     Wheel(f64, f64),
+    /// The modifiers `ModifiersChanged` says are held from now on (empty: all let go).
+    Modifiers(ModifiersState),
+    /// A finger (its id) touches, moves or lifts, at a point in physical pixels.
+    Touch(u64, TouchPhase, f64, f64),
     Text(String),
     /// A key chord, pressed (`true`) or released.
     Key(String, bool),
@@ -113,6 +118,8 @@ impl Handed {
                 delta: MouseScrollDelta::PixelDelta(p),
                 ..
             } => Handed::Wheel(p.x, p.y),
+            WindowEvent::ModifiersChanged(m) => Handed::Modifiers(m.state()),
+            WindowEvent::Touch(t) => Handed::Touch(t.id, t.phase, t.location.x, t.location.y),
             other => Handed::Other(format!("{other:?}")),
         }
     }
