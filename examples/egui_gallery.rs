@@ -1,6 +1,8 @@
 //! egui's own demo gallery (`egui_demo_lib::DemoWindows`: a menu bar, a side panel listing the
 //! demos, and overlapping windows of widgets, popups, combo boxes and modals) driven through the
-//! plugin: a real UI to test pointer targeting on. The frame is examples/egui_demo.rs's
+//! plugin: a real UI to test pointer targeting on, and a small "Gestures" window of its own
+//! (examples/shared/gestures.rs: a multi-select list, a long-press button, an animated reorder
+//! list) for the gestures egui's demos lack. The frame is examples/egui_demo.rs's
 //! (examples/shared/egui_app.rs, in the window of examples/shared/shell.rs), with the same flags;
 //! tests/examples/gallery.rs drives it.
 //!
@@ -13,6 +15,8 @@
 
 #[path = "shared/egui_app.rs"]
 mod egui_app;
+#[path = "shared/gestures.rs"]
+mod gestures;
 #[path = "shared/setup.rs"]
 mod setup;
 #[path = "shared/shell.rs"]
@@ -20,11 +24,15 @@ mod shell;
 
 fn main() {
     let mut demos = egui_demo_lib::DemoWindows::default();
+    let mut gestures = gestures::Gestures::default();
     let spec = egui_app::Spec {
         name: "egui_gallery",
         title: "winit-automation egui gallery",
         // egui_demo_lib switches to its mobile layout below 550 points wide.
         size: (1280, 800),
     };
-    egui_app::main(spec, move |ui| demos.ui(ui));
+    egui_app::main(spec, move |ui| {
+        demos.ui(ui);
+        gestures.show(ui.ctx());
+    });
 }
