@@ -215,6 +215,34 @@ fn a_node_is_dragged_to_a_point_as_well_as_to_a_node() {
 }
 
 #[test]
+fn the_mouse_keeps_the_button_down_between_commands() {
+    let app = demo();
+    let volume = app.get_by_role_and_name("slider", "Volume");
+    let [x, y, w, h] = volume.line().bounds.expect("find prints bounds");
+    let value = |node: &winit_automation_testing::Node<'_>| -> f64 {
+        node.refresh()
+            .value()
+            .and_then(|v| v.parse().ok())
+            .expect("a number")
+    };
+    let mouse = app.mouse();
+    let pressed = mouse.down(&volume);
+    assert!(pressed.contains("button left down\n"), "{pressed}");
+    // While the button is down the thumb follows the pointer, and the test can look.
+    mouse.move_to((x + w * 0.1, y + h / 2.0));
+    let held = value(&volume);
+    assert!(held <= 20.0, "the volume is {held} with the button down");
+    let released = mouse.up();
+    assert!(released.contains("button left\n"), "{released}");
+    assert_eq!(value(&volume), held, "letting go keeps the value");
+    // Nothing is down now: another `up` is refused, and fails the test.
+    let why = failure(|| {
+        mouse.up();
+    });
+    assert!(why.contains("pointer_state"), "{why}");
+}
+
+#[test]
 fn eight_headless_apps_at_once_do_not_hear_each_other() {
     let threads: Vec<_> = (0..8)
         .map(|i| {
