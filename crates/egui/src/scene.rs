@@ -34,6 +34,9 @@ pub struct EguiScene {
     memory_read: bool,
     /// The node ids of the frame's tree update (egui sends its whole tree every frame).
     nodes: HashSet<NodeId>,
+    /// The node ids of the frame before: a widget pressed in this frame may have left this one's
+    /// tree (egui's drag source paints what it drags elsewhere once the press starts a drag).
+    before: HashSet<NodeId>,
     /// The viewport it reads (egui keeps a state per viewport).
     viewport: ViewportId,
     /// Buffers kept across frames, so that reading a frame allocates nothing once they have
@@ -66,6 +69,7 @@ impl EguiScene {
             modal: None,
             memory_read: false,
             nodes: HashSet::new(),
+            before: HashSet::new(),
             viewport,
             containers: HashSet::new(),
             clipped: Vec::new(),
@@ -81,6 +85,7 @@ impl EguiScene {
             self.read_memory(ctx);
         }
         self.memory_read = false;
+        std::mem::swap(&mut self.nodes, &mut self.before);
         self.nodes.clear();
         if let Some(update) = &output.platform_output.accesskit_update {
             self.nodes.extend(update.nodes.iter().map(|(id, _)| *id));
@@ -207,10 +212,11 @@ impl EguiScene {
     }
 
     /// Which node took the press of the frame read last: `Some(Some(node))` a widget egui
-    /// clicked or started dragging, else the innermost node egui hovers (the interactive widget
-    /// under the pointer and those drawn over it); `Some(None)` nothing (no widget under the
-    /// pointer at all); `None` when the frame had no press or egui does not say (a click or drag
-    /// on a widget with no node in the tree, or no node of the tree hovered).
+    /// clicked, else the one its hit test gives the press to, else the one it started dragging,
+    /// else the innermost node egui hovers (the interactive widget under the pointer and those
+    /// drawn over it); `Some(None)` nothing (no widget under the pointer at all); `None` when the
+    /// frame had no press or egui does not say (a widget with no node in this frame's tree nor
+    /// the one before, or no node of the tree hovered).
     pub fn pointer_hit(&self) -> Option<Option<NodeId>> {
         self.hit
     }
@@ -242,29 +248,36 @@ impl EguiScene {
     }
 
     fn pressed(&self, ctx: &Context, output: &FullOutput) -> Option<Option<NodeId>> {
-        let known = |id: Id| Some(id.accesskit_id()).filter(|n| self.nodes.contains(n));
-        let (clicked, dragged, anywhere, hit, hovered) = ctx.viewport_for(self.viewport, |v| {
+        // A node of this frame's tree, or of the frame before's: the widget egui gave the press
+        // to may be drawn elsewhere now (a drag source being dragged).
+        let known = |id: Id| {
+            Some(id.accesskit_id()).filter(|n| self.nodes.contains(n) || self.before.contains(n))
+        };
+        let (clicked, hit, dragged, anywhere, hovered) = ctx.viewport_for(self.viewport, |v| {
             let s = &v.interact_widgets;
-            // The widget egui's hit test gives the press to: the one that senses clicks, else
-            // the one that senses drags.
-            let hit = v.hits.click.or(v.hits.drag).and_then(|w| known(w.id));
             let mut hovered: Vec<NodeId> = s.hovered.iter().filter_map(|&id| known(id)).collect();
             // egui keeps them in a hash set: sorted, the answer does not depend on its order.
             hovered.sort_unstable();
             (
                 s.clicked,
+                // The widget egui's hit test gives the press to: the one that senses clicks,
+                // else the one that senses drags.
+                v.hits.click.or(v.hits.drag).map(|w| w.id),
                 s.drag_started.or(s.dragged),
                 !s.contains_pointer.is_empty(),
-                hit,
                 hovered,
             )
         });
-        match clicked.or(dragged) {
+        // A click names its widget. A press not released yet (a long press, the start of a
+        // drag) goes where egui's hit test gives it: egui may already call the window under a
+        // held button dragged (its move area senses drags), though the button took the press.
+        // A widget with no node in the tree: egui does not say.
+        match clicked.or(hit).or(dragged) {
             Some(id) => known(id).map(Some),
             None if !anywhere => Some(None),
-            // No widget took it as a click or a drag (yet): the widget egui's hit test gives it
-            // to, else the innermost of those egui hovers (what is drawn over the pointer).
-            None => hit.or_else(|| innermost(&hovered, output)).map(Some),
+            // No widget took it as a click or a drag (yet): the innermost of those egui hovers
+            // (what is drawn over the pointer).
+            None => innermost(&hovered, output).map(Some),
         }
     }
 }
