@@ -20,4 +20,5 @@ mod minimal;
 mod record_rust;
 mod recorded_demo;
 mod scripts;
+mod secrets;
 mod trace_viewer;
