@@ -488,6 +488,14 @@ fn down_move_and_up_keep_the_button_down_between_commands() {
         ]
     );
     assert!(next(&frames[0], &frames[1]), "{frames:?}");
+
+    // A `down` that waits for its target is planned more than once (until the target held
+    // still): only the plan whose order goes out presses.
+    let (_, frames) = ok(&app, "down name=Save --wait 2000");
+    assert_eq!(handed(&frames).concat().last(), Some(&PRESS), "{frames:?}");
+    let (_, frames) = ok(&app, "up");
+    assert_eq!(handed(&frames), [vec![RELEASE]]);
+    refused(&app, "up", ErrorCode::PointerState);
 }
 
 #[test]

@@ -59,11 +59,18 @@ impl Service {
             self.marks.set(seq, boxes);
         }
         let settle = self.settle_after(&command, deadline);
+        let mut plan = plan;
+        let pointer = plan.as_mut().and_then(|p| p.pointer.take());
         let plan = plan.map(|p| self.with_scrolled_lines(seq, p));
         if let Some(p) = &plan {
             self.trace_aimed(seq, &command, p);
         }
-        self.send_order(seq, command, plan, deadline, settle)
+        let forwarded = self.send_order(seq, command, plan, deadline, settle);
+        // The pointer is where the order leaves it once the order went out.
+        if let (Some(pointer), Forwarded::Yes) = (pointer, &forwarded) {
+            self.trees.commit_pointer(pointer);
+        }
+        forwarded
     }
 
     /// Plans command `seq` against the trees, naming its targets for the journal; `Ok(None)` for

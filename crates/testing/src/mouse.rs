@@ -14,8 +14,8 @@ use winit_automation_protocol::{ActOptions, Button, Command, Modifiers, Target};
 /// refused `pointer_state`, and so is an `up` with no `down` before it; either fails the test.
 /// Where to press or move is a node ([`&Node`](super::Node), aimed at as a click is) or a point
 /// in logical pixels of its window (`(x, y)`), as for [`Node::drag_to`](super::Node::drag_to).
-/// Each command settles before it returns, as the node actions do, but none waits for its target
-/// first (no `--wait`): query the node before pressing it.
+/// Each command waits for its target to be actionable and settles before it returns, as the node
+/// actions do.
 ///
 /// ```no_run
 /// use winit_automation_testing::{Modifiers, Spawn};
@@ -60,7 +60,7 @@ impl Mouse<'_> {
             target: target(at.into()),
             button: Button::Left,
             modifiers,
-            opts: self.options(),
+            opts: self.app.act_options(),
         })
     }
 
@@ -72,7 +72,7 @@ impl Mouse<'_> {
         self.app.ok_command(&Command::Move {
             target: target(to.into()),
             steps: None,
-            opts: self.options(),
+            opts: self.app.act_options(),
         })
     }
 
@@ -86,10 +86,7 @@ impl Mouse<'_> {
         })
     }
 
-    /// The actions' options without `--wait`: `up` has no target to wait for, and the app acts
-    /// on `down` and `move` at once. (A wait plans its command again until the plan holds still,
-    /// and planning a `down` or a `move` already changes the pointer's state: a `down` waited for
-    /// would be refused `pointer_state` by its own first plan.)
+    /// The actions' options without `--wait`: `up` has no target to wait for.
     fn options(&self) -> ActOptions {
         ActOptions {
             wait_ms: None,

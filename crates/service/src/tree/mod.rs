@@ -165,6 +165,11 @@ impl Trees {
         FindAnswer::new(all.into_iter().map(|f| self.live.node_line(f)).collect())
     }
 
+    /// The pointer as a plan whose order went out left it.
+    pub(crate) fn commit_pointer(&mut self, pointer: pointer::Pointer) {
+        self.live.pointer = pointer;
+    }
+
     /// Whether the text of a `type` or `fill` is a secret (`tree/secret.rs`): `--secret`, or a
     /// password field gets it.
     pub fn secret_text(&mut self, command: &Command) -> bool {

@@ -200,7 +200,27 @@ impl Live {
         let Some(path) = path_of(command) else {
             return Ok(None);
         };
-        let mut plan = match command {
+        // The plan moves a copy of the pointer; the service keeps it once the order goes out.
+        let committed = self.pointer.clone();
+        let planned = self.plan_verb(command, hover_frame);
+        let moved = std::mem::replace(&mut self.pointer, committed);
+        let mut plan = planned?;
+        let pointer = (moved != self.pointer).then_some(moved);
+        let answer = ActionAnswer {
+            path,
+            scrolled: Vec::new(),
+            rest: std::mem::take(&mut plan.summary),
+        };
+        Ok(Some(Planned {
+            plan,
+            answer,
+            pointer,
+        }))
+    }
+
+    /// The plan of a verb the plugin carries out, by its function.
+    fn plan_verb(&mut self, command: &Command, hover_frame: bool) -> Result<Plan, Failure> {
+        Ok(match command {
             Command::Click {
                 target,
                 button,
@@ -261,14 +281,8 @@ impl Live {
                 self.plan_screenshot(label, crop.as_ref())?
             }
             Command::Quit => self.plan_quit(),
-            _ => return Ok(None),
-        };
-        let answer = ActionAnswer {
-            path,
-            scrolled: Vec::new(),
-            rest: std::mem::take(&mut plan.summary),
-        };
-        Ok(Some(Planned { plan, answer }))
+            other => unreachable!("{} has a path but no plan", other.verb()),
+        })
     }
 
     /// `click`: the move, then one press and release (two for `--double`; for `--hold`, the
@@ -748,6 +762,9 @@ pub struct Planned {
     pub plan: Plan,
     /// The answer's parts.
     pub answer: ActionAnswer,
+    /// The pointer as the plan leaves it, when it moves it or its buttons
+    /// ([`Trees::commit_pointer`](super::Trees::commit_pointer) once the order goes out).
+    pub pointer: Option<super::pointer::Pointer>,
 }
 
 impl Planned {

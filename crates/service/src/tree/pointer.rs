@@ -3,16 +3,18 @@
 //! `up` read and change it; the other pointer verbs only move it (their own presses are let go
 //! within the command).
 //!
-//! It follows what was planned: an order dropped before it went out (`expired`) leaves it as if
-//! the order had gone out (a later `up` then lets go of a button the app never saw pressed).
+//! Planning works on a copy ([`Planned::pointer`](super::plan::Planned)): a plan made again (a
+//! target waited for, scrolled in) starts from the same state, and the service keeps the copy
+//! once the order goes out. An order dropped after that (`expired`) leaves it as if the order had
+//! been carried out (a later `up` then lets go of a button the app never saw pressed).
 
 use winit_automation_protocol::{Button, ErrorCode, Failure, Modifiers};
 
 use super::plan::button_name;
 
 /// The pointer, as the plans left it.
-#[derive(Debug, Default)]
-pub(super) struct Pointer {
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct Pointer {
     /// The window and the point (logical pixels) it went to last.
     pub at: Option<(u64, f64, f64)>,
     /// The buttons `down` pressed, in order.
