@@ -493,6 +493,10 @@ fn down_move_and_up_keep_the_button_down_between_commands() {
     // still): only the plan whose order goes out presses.
     let (_, frames) = ok(&app, "down name=Save --wait 2000");
     assert_eq!(handed(&frames).concat().last(), Some(&PRESS), "{frames:?}");
+    // While `down` holds the left button, a gesture that would press it again is refused.
+    refused(&app, "click name=Save", ErrorCode::PointerState);
+    refused(&app, "drag name=Save to 300,200", ErrorCode::PointerState);
+    refused(&app, "stroke 300,200 310,200", ErrorCode::PointerState);
     let (_, frames) = ok(&app, "up");
     assert_eq!(handed(&frames), [vec![RELEASE]]);
     refused(&app, "up", ErrorCode::PointerState);

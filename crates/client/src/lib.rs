@@ -221,6 +221,14 @@ impl std::error::Error for ClientError {
     }
 }
 
+/// The deadline a command sent now with `timeout` carries: the timeout less a margin (a fifth of
+/// it, at most 250 ms), so the app's `expired` answer arrives while the client still waits.
+fn deadline_unix_ms(timeout: Duration) -> u64 {
+    let margin = (timeout / 5).min(DEADLINE_MARGIN);
+    let ms = (timeout - margin).as_millis();
+    winit_automation_dropbox::unix_ms_now().saturating_add(u64::try_from(ms).unwrap_or(u64::MAX))
+}
+
 /// A connection to one app's directory.
 pub struct Client {
     dir: PathBuf,
@@ -366,13 +374,29 @@ impl Client {
     /// A relative file path in the command (`trace stop FILE`) is made absolute against this
     /// process's working directory first: the app takes absolute paths only.
     pub fn send(&self, command: &Command) -> Result<Response, ClientError> {
+        self.send_within(command, self.timeout)
+    }
+
+    /// [`Client::send`] with its own timeout for this command: a command the app holds longer
+    /// than the client's timeout (a long press, a `wait` with a long `--timeout`) is given at
+    /// least [`Command::held_in_app_ms`] and a margin for its answer by front ends that know it.
+    pub fn send_within(
+        &self,
+        command: &Command,
+        timeout: Duration,
+    ) -> Result<Response, ClientError> {
         let sent = Instant::now();
         let envelope = Envelope {
             command: with_absolute_paths(command.clone()),
-            deadline_unix_ms: Some(self.deadline_unix_ms()),
+            deadline_unix_ms: Some(deadline_unix_ms(timeout)),
         };
         let seq = self.enqueue_line(&envelope.to_line())?;
-        self.wait_until(seq, sent + self.timeout)
+        self.wait_until(seq, sent + timeout)
+    }
+
+    /// How long the client waits for an answer.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 
     /// Sends a raw command line (without its newline) and waits for its response. The app parses
@@ -404,13 +428,9 @@ impl Client {
         self.wait_until(seq, sent + self.timeout)
     }
 
-    /// The deadline a command sent now carries: the timeout less a margin (a fifth of it, at
-    /// most 250 ms), so the app's `expired` answer arrives while the client still waits.
+    /// The deadline a command sent now carries ([`deadline_unix_ms`] of the client's timeout).
     fn deadline_unix_ms(&self) -> u64 {
-        let margin = (self.timeout / 5).min(DEADLINE_MARGIN);
-        let ms = (self.timeout - margin).as_millis();
-        winit_automation_dropbox::unix_ms_now()
-            .saturating_add(u64::try_from(ms).unwrap_or(u64::MAX))
+        deadline_unix_ms(self.timeout)
     }
 
     /// Enqueues a raw command line without waiting; returns its seq for [`Client::wait`].

@@ -253,10 +253,12 @@ impl Service {
             self.read_backlog();
         }
         self.check_waits();
-        // A drag's dwell ends once the trees hold still (the mirror has the published frame's
-        // changes: `write_replies` drained them).
+        // A drag's dwell ends once the trees hold still: the frame first, then the changes, so
+        // that every change of that frame is counted (as for settles).
+        let published = self.published();
+        self.drain_scene();
         self.changes
-            .check_stills(self.published(), tree::plan::DEFAULT_SETTLE_FRAMES);
+            .check_stills(published, tree::plan::DEFAULT_SETTLE_FRAMES);
         self.retry_held();
         if self.check_settles() {
             // The settled command no longer holds up the ones behind it.

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Child;
 use std::sync::atomic::AtomicU64;
+use std::time::Duration;
 
 use super::failure::{coded, interactive_snapshot};
 use super::script::{RunOptions, RunSummary, Script};
@@ -101,7 +102,15 @@ impl App {
     pub fn ok_command(&self, command: &Command) -> String {
         // A secret's text never goes into a failure message (a CI log keeps it).
         let shown = command.redacted(false);
-        let r = match self.client().send(command) {
+        // A command the app holds (a long press, a long wait) is waited for that long, and 2 s
+        // more for its answer, as the CLI and the MCP server do.
+        let client = self.client();
+        let timeout = command.held_in_app_ms().map_or(client.timeout(), |ms| {
+            client
+                .timeout()
+                .max(Duration::from_millis(ms.saturating_add(2_000)))
+        });
+        let r = match client.send_within(command, timeout) {
             Ok(r) => r,
             Err(e) => self.fail(&shown.to_line(), &e),
         };

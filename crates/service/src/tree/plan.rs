@@ -295,6 +295,7 @@ impl Live {
         modifiers: Modifiers,
         hover_frame: bool,
     ) -> Result<Plan, Failure> {
+        self.pointer.may_press(button)?;
         let aim = self.aim(target, true)?;
         let [down, up] = button_tap(button);
         let presses = match press {
@@ -349,6 +350,7 @@ impl Live {
         motion: DragMotion,
         modifiers: Modifiers,
     ) -> Result<Plan, Failure> {
+        self.pointer.may_press(Button::Left)?;
         let a = self.aim(from, true)?;
         let b = self.aim_end(a.window, to)?;
         let mut summary = pointer_summary(&a);
@@ -430,6 +432,7 @@ impl Live {
                 "write stroke X,Y X,Y [X,Y...]",
             ));
         };
+        self.pointer.may_press(button)?;
         let a = self.aim(first, true)?;
         let [down, up] = button_tap(button);
         let mut stages: Vec<Stage> = vec![vec![move_to(&a), down].into()];
