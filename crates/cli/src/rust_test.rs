@@ -250,17 +250,7 @@ fn command(line: &str) -> String {
             press,
             modifiers,
             ..
-        } => match (button, press, modifiers.is_empty()) {
-            (Button::Left, Press::Single, true) => on(target, "click()".into()),
-            (Button::Left, Press::Single, false) => on(
-                target,
-                format!("click_with({})", modifiers_expr(*modifiers)),
-            ),
-            (Button::Left, Press::Double, true) => on(target, "double_click()".into()),
-            (Button::Left, Press::Hold(ms), true) => on(target, format!("long_press({ms})")),
-            (Button::Right, Press::Single, true) => on(target, "right_click()".into()),
-            _ => raw(),
-        },
+        } => click_call(*button, *press, *modifiers).map_or_else(raw, |c| on(target, c)),
         Command::Pinch {
             target,
             scale,
@@ -278,18 +268,9 @@ fn command(line: &str) -> String {
             button: Button::Left,
             modifiers,
             ..
-        } if modifiers.is_empty() => match points.split_first() {
-            Some((first, rest)) if rest.iter().all(|p| matches!(p, Target::Point(_))) => {
-                let rest: Vec<String> = rest
-                    .iter()
-                    .filter_map(|p| match p {
-                        Target::Point(p) => Some(format!("({:?}, {:?})", p.x, p.y)),
-                        _ => None,
-                    })
-                    .collect();
-                on(first, format!("stroke(&[{}])", rest.join(", ")))
-            }
-            _ => raw(),
+        } if modifiers.is_empty() => match stroke_call(points) {
+            Some((first, call)) => on(first, call),
+            None => raw(),
         },
         Command::Hover { target, .. } => on(target, "hover()".into()),
         Command::Focus { target, .. } => on(target, "focus()".into()),
@@ -319,30 +300,7 @@ fn command(line: &str) -> String {
             motion,
             modifiers,
             ..
-        } => {
-            let to = match to {
-                Target::Selector(s) => format!("&{}", query(s)),
-                Target::Point(p) => format!("({:?}, {:?})", p.x, p.y),
-                Target::Ref(_) => return raw(),
-            };
-            if *motion == DragMotion::default() && modifiers.is_empty() {
-                return on(from, format!("drag_to({to})"));
-            }
-            let mut call = format!("drag({to})");
-            if let Some(n) = motion.steps {
-                let _ = write!(call, ".steps({n})");
-            }
-            if let Some(ms) = motion.hold_ms {
-                let _ = write!(call, ".hold({ms})");
-            }
-            if let Some(ms) = motion.dwell_ms {
-                let _ = write!(call, ".dwell({ms})");
-            }
-            if !modifiers.is_empty() {
-                let _ = write!(call, ".modifiers({})", modifiers_expr(*modifiers));
-            }
-            on(from, format!("{call}.perform()"))
-        }
+        } => drag_call(to, *motion, *modifiers).map_or_else(raw, |c| on(from, c)),
         Command::Wait { selector, gone, .. } => {
             if *gone {
                 format!("app.wait_gone(&{});\n", by(selector))
@@ -358,6 +316,61 @@ fn command(line: &str) -> String {
         }
         _ => raw(),
     }
+}
+
+/// The harness's call on a node for a `click`; `None` for a click it has no call for.
+fn click_call(button: Button, press: Press, modifiers: Modifiers) -> Option<String> {
+    Some(match (button, press, modifiers.is_empty()) {
+        (Button::Left, Press::Single, true) => "click()".into(),
+        (Button::Left, Press::Single, false) => {
+            format!("click_with({})", modifiers_expr(modifiers))
+        }
+        (Button::Left, Press::Double, true) => "double_click()".into(),
+        (Button::Left, Press::Hold(ms), true) => format!("long_press({ms})"),
+        (Button::Right, Press::Single, true) => "right_click()".into(),
+        _ => return None,
+    })
+}
+
+/// The harness's call on the node a `stroke` starts at, with that node: `None` unless every
+/// later point is a point.
+fn stroke_call(points: &[Target]) -> Option<(&Target, String)> {
+    let (first, rest) = points.split_first()?;
+    let rest: Vec<String> = rest
+        .iter()
+        .map(|p| match p {
+            Target::Point(p) => Some(format!("({:?}, {:?})", p.x, p.y)),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    Some((first, format!("stroke(&[{}])", rest.join(", "))))
+}
+
+/// The harness's call on the node a `drag` starts at: `drag_to(..)` with the defaults, else
+/// `drag(..)` shaped by its flags; `None` for an end given as a ref.
+fn drag_call(to: &Target, motion: DragMotion, modifiers: Modifiers) -> Option<String> {
+    let to = match to {
+        Target::Selector(s) => format!("&{}", query(s)),
+        Target::Point(p) => format!("({:?}, {:?})", p.x, p.y),
+        Target::Ref(_) => return None,
+    };
+    if motion == DragMotion::default() && modifiers.is_empty() {
+        return Some(format!("drag_to({to})"));
+    }
+    let mut call = format!("drag({to})");
+    if let Some(n) = motion.steps {
+        let _ = write!(call, ".steps({n})");
+    }
+    if let Some(ms) = motion.hold_ms {
+        let _ = write!(call, ".hold({ms})");
+    }
+    if let Some(ms) = motion.dwell_ms {
+        let _ = write!(call, ".dwell({ms})");
+    }
+    if !modifiers.is_empty() {
+        let _ = write!(call, ".modifiers({})", modifiers_expr(modifiers));
+    }
+    Some(format!("{call}.perform()"))
 }
 
 /// The expression a generated test reads a recorded secret with (the journal kept only
@@ -508,5 +521,41 @@ fn recorded_session_of_demo() {
             launch.spawn(),
             "Spawn::binary(\"/opt/app/bin/viewer\")\n        .args([\"--theme\", \"dark\"])\n        .start()"
         );
+    }
+
+    #[test]
+    fn gestures_and_secrets_become_harness_calls() {
+        let q = "app.get_by_role_and_name(\"button\", \"Go\")";
+        for (line, call) in [
+            (
+                "click role=button name=Go --modifiers ctrl+shift",
+                "click_with(winit_automation_testing::Modifiers::CTRL | winit_automation_testing::Modifiers::SHIFT)",
+            ),
+            ("click role=button name=Go --hold 800", "long_press(800)"),
+            ("drag role=button name=Go to 10,20", "drag_to((10.0, 20.0))"),
+            (
+                "drag role=button name=Go to 10,20 --steps 3 --dwell 0",
+                "drag((10.0, 20.0)).steps(3).dwell(0).perform()",
+            ),
+            (
+                "stroke \"role=button name=Go\" 10,20 30,40",
+                "stroke(&[(10.0, 20.0), (30.0, 40.0)])",
+            ),
+            ("pinch role=button name=Go 2", "pinch(2.0)"),
+            (
+                "fill role=button name=Go \"$WINIT_AUTOMATION_SECRET\" --secret",
+                "fill_secret(&std::env::var(\"WINIT_AUTOMATION_SECRET\").expect(\"set WINIT_AUTOMATION_SECRET to the secret this test types\"))",
+            ),
+        ] {
+            assert_eq!(command(line), format!("{q}.{call};\n"), "{line}");
+        }
+        // What the harness has no call for is sent as written.
+        for line in [
+            "down role=button name=Go",
+            "up",
+            "click role=button name=Go --middle",
+        ] {
+            assert_eq!(command(line), format!("app.ok({line:?});\n"));
+        }
     }
 }

@@ -4,18 +4,25 @@
 
 use std::fmt;
 
-use super::{
-    ActOptions, Button, Command, DragMotion, Press, Projection, SnapshotOptions, TraceCommand,
-};
+use super::{ActOptions, Button, Command, Press, Projection, SnapshotOptions, TraceCommand};
 use crate::actions::{action_name, action_names, parse_action};
 use crate::args::Args;
 use crate::envelope::file_line;
 use crate::key::KeyChord;
 use crate::lexer::{Token, quote, tokenize, word};
 use crate::names::Label;
-use crate::target::{Point, Target};
+use crate::target::Target;
 use crate::verbs::dashed;
 use crate::{ErrorCode, ParseError, Verb};
+
+mod pointer;
+mod trace;
+
+use pointer::{
+    button_from_args, drag_from_args, pinch_from_args, scroll_from_args, steps_from_args,
+    stroke_from_args,
+};
+use trace::{trace_from_args, trace_words};
 
 impl Command {
     /// The default size cap of a command file, in bytes, final newline included.
@@ -342,81 +349,6 @@ fn sole_target(a: &Args) -> Result<Target, ParseError> {
     Ok(target)
 }
 
-/// `--steps N`, at least 1.
-fn steps_from_args(a: &Args) -> Result<Option<u32>, ParseError> {
-    match a.number("steps")? {
-        Some(0) => Err(ParseError::new(
-            ErrorCode::BadArgument,
-            "--steps 0 makes no move",
-            "give --steps 1 or more (the moves on the way, one frame each)",
-        )),
-        steps => Ok(steps),
-    }
-}
-
-/// `stroke POINT POINT [POINT...]`: two points at least.
-fn stroke_from_args(a: &Args) -> Result<Command, ParseError> {
-    let points = a.token_targets()?;
-    match points.len() {
-        0 => return Err(a.missing("the stroke's points")),
-        1 => {
-            return Err(ParseError::new(
-                ErrorCode::MissingArgument,
-                "a stroke needs two points at least",
-                "write stroke X,Y X,Y [X,Y...]: it presses at the first and lets go at the last",
-            ));
-        }
-        _ => {}
-    }
-    Ok(Command::Stroke {
-        points,
-        button: button_from_args(a),
-        modifiers: a.modifiers()?,
-        opts: act_from_args(a)?,
-    })
-}
-
-/// `pinch TARGET SCALE`, the scale a finite number above 0.
-fn pinch_from_args(a: &Args) -> Result<Command, ParseError> {
-    let (target, at) = a.target_at(0, "a target")?;
-    let scale = a.float_at(at, "SCALE")?;
-    a.done(at + 1)?;
-    if scale <= 0.0 {
-        return Err(ParseError::new(
-            ErrorCode::BadArgument,
-            format!("a pinch's SCALE must be above 0, not {scale}"),
-            "write e.g. pinch TARGET 2 (spread: zoom in) or pinch TARGET 0.5 (close: zoom out)",
-        ));
-    }
-    let pan = match a.value("pan") {
-        None => None,
-        Some(t) => Some(Point::parse(&t.text()).ok_or_else(|| {
-            ParseError::new(
-                ErrorCode::BadArgument,
-                format!("--pan takes DX,DY, not {}", quote(&t.text())),
-                "write e.g. --pan 0,-100 (logical pixels; negative DY moves up)",
-            )
-        })?),
-    };
-    Ok(Command::Pinch {
-        target,
-        scale,
-        pan,
-        opts: act_from_args(a)?,
-    })
-}
-
-/// `click`'s button: `--right`, `--middle` or the left one.
-fn button_from_args(a: &Args) -> Button {
-    if a.has("right") {
-        Button::Right
-    } else if a.has("middle") {
-        Button::Middle
-    } else {
-        Button::Left
-    }
-}
-
 /// `snapshot`'s options: no positional argument, flags only.
 fn snapshot_from_args(a: &Args) -> Result<SnapshotOptions, ParseError> {
     a.done(0)?;
@@ -435,45 +367,6 @@ fn snapshot_from_args(a: &Args) -> Result<SnapshotOptions, ParseError> {
         bounds: a.has("bounds"),
         actions: a.has("actions"),
         since: a.number("since")?,
-    })
-}
-
-/// `drag FROM [to] TO`: two targets, the word `to` between them optional.
-fn drag_from_args(a: &Args) -> Result<Command, ParseError> {
-    let (from, mut at) = a.target_at(0, "a start target")?;
-    if a.positional
-        .get(at)
-        .is_some_and(|t| t.quoted.is_none() && t.bare == "to")
-    {
-        at += 1;
-    }
-    let (to, used) = a.target_at(at, "an end target")?;
-    a.done(used)?;
-    Ok(Command::Drag {
-        from,
-        to,
-        motion: DragMotion {
-            steps: steps_from_args(a)?,
-            hold_ms: a.number("hold")?,
-            dwell_ms: a.number("dwell")?,
-        },
-        modifiers: a.modifiers()?,
-        opts: act_from_args(a)?,
-    })
-}
-
-/// `scroll TARGET DX DY`.
-fn scroll_from_args(a: &Args) -> Result<Command, ParseError> {
-    let (target, at) = a.target_at(0, "a target")?;
-    let dx = a.float_at(at, "DX")?;
-    let dy = a.float_at(at + 1, "DY")?;
-    a.done(at + 2)?;
-    Ok(Command::Scroll {
-        target,
-        dx,
-        dy,
-        modifiers: a.modifiers()?,
-        opts: act_from_args(a)?,
     })
 }
 
@@ -565,74 +458,6 @@ fn screenshot_from_args(a: &Args) -> Result<Command, ParseError> {
         crop: a.target_flag("ref", "\"role=dialog\"")?,
         refs: a.has("refs"),
     })
-}
-
-/// `trace start [--screenshots]`, `trace save FILE` or `trace stop FILE`.
-fn trace_from_args(a: &Args) -> Result<TraceCommand, ParseError> {
-    let usage = "write `trace start [--screenshots]`, `trace save FILE` or `trace stop FILE`";
-    let what = a.text_at(0, "start, save or stop")?;
-    match what.as_str() {
-        "start" => {
-            a.done(1)?;
-            Ok(TraceCommand::Start {
-                screenshots: a.has("screenshots"),
-                replaceable: a.has("replaceable"),
-            })
-        }
-        "save" | "stop" => {
-            let file = trace_file_from_args(a, &what)?;
-            Ok(if what == "save" {
-                TraceCommand::Save { file }
-            } else {
-                TraceCommand::Stop { file }
-            })
-        }
-        other => Err(ParseError::new(
-            ErrorCode::BadArgument,
-            format!("trace takes start, save or stop, not {}", quote(other)),
-            usage,
-        )),
-    }
-}
-
-/// The FILE of `trace save FILE` and `trace stop FILE`, refusing the flags only `trace start`
-/// takes.
-fn trace_file_from_args(a: &Args, what: &str) -> Result<std::path::PathBuf, ParseError> {
-    let file = a
-        .text_at(1, "the file to write the trace to")
-        .map_err(|mut e| {
-            e.hint = format!("write `trace {what} FILE`, FILE the HTML file to write");
-            e
-        })?;
-    if file.is_empty() {
-        return Err(ParseError::new(
-            ErrorCode::BadArgument,
-            "the trace's file is empty",
-            "name the HTML file to write: trace stop /tmp/session.html",
-        ));
-    }
-    let file = std::path::PathBuf::from(file);
-    a.done(2)?;
-    if let Some(flag) = ["screenshots", "replaceable"]
-        .into_iter()
-        .find(|f| a.has(f))
-    {
-        return Err(ParseError::new(
-            ErrorCode::BadArgument,
-            format!("--{flag} is for trace start"),
-            format!("give --{flag} when the trace starts: trace start --{flag}"),
-        ));
-    }
-    Ok(file)
-}
-
-/// The positional words of a `trace` command: what it does and, for save and stop, the file.
-fn trace_words(trace: &TraceCommand) -> Vec<String> {
-    match trace {
-        TraceCommand::Start { .. } => vec!["start".into()],
-        TraceCommand::Save { file } => vec!["save".into(), quote(&file.to_string_lossy())],
-        TraceCommand::Stop { file } => vec!["stop".into(), quote(&file.to_string_lossy())],
-    }
 }
 
 /// The flags of a command being written: canonical name and value (`None` for a switch).
