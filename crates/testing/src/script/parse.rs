@@ -23,6 +23,7 @@ pub const STATES: &[&str] = &[
     "selected",
     "expanded",
     "collapsed",
+    "password",
 ];
 
 /// The selector keys; anything else with `=` in an `expect` is a field check (`value=`).
