@@ -211,7 +211,9 @@ async fn a_secret_typed_through_every_door_is_written_nowhere() {
     }
     let journal = app.ok("journal");
     // Every entry of a secret holds the placeholder in its quoted line.
-    let typed = journal.lines().filter(|l| l.contains("$WINIT_AUTOMATION_SECRET"));
+    let typed = journal
+        .lines()
+        .filter(|l| l.contains("$WINIT_AUTOMATION_SECRET"));
     assert!(typed.count() >= 10, "{journal}");
     assert!(!journal.contains(SECRET), "{journal}");
     let log = app.output();
