@@ -560,6 +560,33 @@ fn a_pinch_is_two_touches_that_start_move_over_eight_frames_and_end() {
     );
     let why = refused(&app, "pinch name=Files 0", ErrorCode::BadArgument);
     assert!(why.contains("above 0"), "{why}");
+
+    // A two-finger pan: the fingers keep their distance and their centre moves by DX,DY.
+    let (body, frames) = ok(&app, "pinch name=Files 1 --pan 0,-80");
+    let got = handed(&frames);
+    assert_eq!(
+        got.first(),
+        Some(&vec![
+            Handed::Touch(1, TouchPhase::Started, 510.0, 70.0),
+            Handed::Touch(2, TouchPhase::Started, 590.0, 70.0),
+        ])
+    );
+    assert_eq!(
+        got.last(),
+        Some(&vec![
+            Handed::Touch(1, TouchPhase::Ended, 510.0, -10.0),
+            Handed::Touch(2, TouchPhase::Ended, 590.0, -10.0),
+        ])
+    );
+    assert!(
+        body.ends_with(
+            "
+fingers 80 apart to 80 apart
+pan 0,-80
+"
+        ),
+        "{body}"
+    );
 }
 
 /// A label with its input proxy on top (an unnamed button of the same bounds beside it, as egui
