@@ -255,4 +255,65 @@ mod tests {
         ));
         assert_eq!(raw.events.len(), 4, "Enter types no text: {:?}", raw.events);
     }
+
+    #[test]
+    fn modifiers_hold_across_frames_and_touches_become_egui_touches() {
+        let window = WindowId::from(1);
+        let mut adapter = EguiInput::new();
+        let mut raw = RawInput::default();
+        let shift = winit::keyboard::ModifiersState::SHIFT;
+        let events = [
+            WindowEvent::ModifiersChanged(shift.into()),
+            WindowEvent::MouseInput {
+                device_id: DeviceId::dummy(),
+                state: ElementState::Pressed,
+                button: MouseButton::Left,
+            },
+            WindowEvent::Touch(winit::event::Touch {
+                device_id: DeviceId::dummy(),
+                phase: winit::event::TouchPhase::Started,
+                location: PhysicalPosition::new(20.0, 40.0),
+                force: None,
+                id: 7,
+            }),
+        ];
+        for event in events {
+            assert!(adapter.push(&Input::Pointer { window, event }, 2.0, &mut raw));
+        }
+        assert!(matches!(&raw.events[0], Event::ModifiersChanged(m) if m.shift && !m.ctrl));
+        assert!(
+            matches!(&raw.events[1], Event::PointerButton { modifiers, pressed: true, .. } if modifiers.shift),
+            "the press carries the modifiers held: {:?}",
+            raw.events[1]
+        );
+        assert!(matches!(
+            &raw.events[2],
+            Event::Touch { id: TouchId(7), phase: TouchPhase::Start, pos, .. } if *pos == Pos2::new(10.0, 20.0)
+        ));
+        // A key chord in a later frame keeps the held shift, and lets go of its own ctrl only.
+        let mut raw = RawInput::default();
+        let key = |pressed| Input::Key {
+            window,
+            key: KeyInput {
+                chord: KeyChord::parse("ctrl+a").unwrap(),
+                state: if pressed {
+                    ElementState::Pressed
+                } else {
+                    ElementState::Released
+                },
+            },
+        };
+        adapter.push(&key(true), 1.0, &mut raw);
+        adapter.push(&key(false), 1.0, &mut raw);
+        let changes: Vec<Modifiers> = raw
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::ModifiersChanged(m) => Some(*m),
+                _ => None,
+            })
+            .collect();
+        assert!(changes[0].shift && changes[0].ctrl, "{changes:?}");
+        assert!(changes[1].shift && !changes[1].ctrl, "{changes:?}");
+    }
 }
