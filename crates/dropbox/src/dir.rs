@@ -37,9 +37,22 @@ pub fn euid() -> u32 {
     rustix::process::geteuid().as_raw()
 }
 
+/// Which directory a path named when it was checked: its device and inode. A directory removed
+/// and made again, or another one put in its place, has another identity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DirId {
+    dev: u64,
+    ino: u64,
+}
+
 /// Checks that an existing `path` is a safe drop-box: a real directory, owned by us, not writable by
 /// group or others.
 pub fn check(path: &Path) -> Result<(), DirError> {
+    identify(path).map(drop)
+}
+
+/// [`check`]s `path` and returns the identity of the directory it names.
+pub fn identify(path: &Path) -> Result<DirId, DirError> {
     let meta = match fs::symlink_metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -74,12 +87,15 @@ pub fn check(path: &Path) -> Result<(), DirError> {
             mode,
         });
     }
-    Ok(())
+    Ok(DirId {
+        dev: meta.dev(),
+        ino: meta.ino(),
+    })
 }
 
 /// Creates `path` with mode 0700 if it does not exist (parents with the default mode), then
-/// [`check`]s it.
-pub fn prepare(path: &Path) -> Result<(), DirError> {
+/// [`check`]s it; returns the identity of the directory checked.
+pub fn prepare(path: &Path) -> Result<DirId, DirError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(io_err(parent, "create"))?;
     }
@@ -92,7 +108,7 @@ pub fn prepare(path: &Path) -> Result<(), DirError> {
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
         Err(e) => return Err(io_err(path, "create")(e)),
     }
-    check(path)
+    identify(path)
 }
 
 /// The exclusive lock on a directory, held for the app's lifetime. The kernel releases it when the
@@ -100,7 +116,21 @@ pub fn prepare(path: &Path) -> Result<(), DirError> {
 /// deleting it could let two apps lock two different files.
 #[derive(Debug)]
 pub struct DirLock {
-    _file: File,
+    file: File,
+}
+
+impl DirLock {
+    /// Whether `dir`'s lock file is the one this lock holds. It is not once the directory was
+    /// removed (even when a new one got the old inode number) or its lock file replaced.
+    pub fn is_in(&self, dir: &Path) -> bool {
+        let (Ok(held), Ok(there)) = (
+            self.file.metadata(),
+            fs::symlink_metadata(dir.join(LOCK_FILE)),
+        ) else {
+            return false;
+        };
+        (held.dev(), held.ino()) == (there.dev(), there.ino())
+    }
 }
 
 /// Takes the directory lock, writing `pid <pid> app "<name>"` into the lock file.
@@ -140,7 +170,7 @@ pub fn lock(dir: &Path, app_name: &str) -> Result<DirLock, DirError> {
     file.set_len(0)
         .and_then(|()| file.write_all(record.as_bytes()))
         .map_err(io_err(&path, "write"))?;
-    Ok(DirLock { _file: file })
+    Ok(DirLock { file })
 }
 
 /// `O_NOFOLLOW`, for opening entries without following a symlink planted in their place.
@@ -187,6 +217,38 @@ mod tests {
         prepare(&dir).unwrap();
         let mode = fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o700);
+    }
+
+    #[test]
+    fn a_directory_keeps_its_identity_and_another_has_its_own() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+        let id = prepare(&a).unwrap();
+        assert_eq!(identify(&a).unwrap(), id);
+        assert_ne!(prepare(&b).unwrap(), id);
+        // Moved into a's place, b keeps its own identity.
+        fs::remove_dir(&a).unwrap();
+        fs::rename(&b, &a).unwrap();
+        assert_ne!(identify(&a).unwrap(), id);
+    }
+
+    #[test]
+    fn a_lock_is_in_its_directory_until_that_is_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("box");
+        prepare(&dir).unwrap();
+        let held = lock(&dir, "app").unwrap();
+        assert!(held.is_in(&dir));
+        assert!(!held.is_in(tmp.path()));
+        // Made again at once, the directory may even get the old inode number; its lock file
+        // cannot, since the held lock keeps the old one open.
+        fs::remove_dir_all(&dir).unwrap();
+        assert!(!held.is_in(&dir));
+        prepare(&dir).unwrap();
+        fs::write(dir.join(LOCK_FILE), "").unwrap();
+        assert!(!held.is_in(&dir));
+        // The new directory can be locked while the old lock is still held.
+        assert!(lock(&dir, "app").unwrap().is_in(&dir));
     }
 
     #[test]

@@ -12,7 +12,7 @@ mod ready;
 pub mod screenshots;
 pub mod watch;
 
-pub use dir::{DirLock, check, prepare, process_alive, resolve_dir};
+pub use dir::{DirId, DirLock, check, prepare, process_alive, resolve_dir};
 pub use publish::publish;
 pub use queue::{EnqueueError, Entry, Listing};
 pub use ready::{READY_MAGIC, Ready, rfc3339_utc, unix_ms_now};

@@ -28,6 +28,10 @@ pub enum Change {
 /// removes the entries it answers without taking (`status`, say), wants none of them; a client
 /// wants the handshake's. (A client's withdrawal, a rename away, is seen at the entry's turn or
 /// at the next listing.)
+///
+/// The directory itself moved away or given another mode also wakes, and so does its removal once
+/// nothing in it is held open (a removed directory is reported when its last file is closed):
+/// whoever waits looks at it again at once rather than at its next rescan.
 pub fn watch(
     dir: &Path,
     wake: Sender<()>,
@@ -35,6 +39,8 @@ pub fn watch(
 ) -> Option<notify::RecommendedWatcher> {
     use notify::Watcher;
     use notify::event::{AccessKind, AccessMode, EventKind, ModifyKind, RenameMode};
+    // notify names the directory's own events by the path it was given, made absolute.
+    let itself = std::path::absolute(dir).unwrap_or_else(|_| dir.to_owned());
     let handler = move |event: notify::Result<notify::Event>| {
         let relevant = match &event {
             Ok(e) => {
@@ -51,7 +57,11 @@ pub fn watch(
                     EventKind::Remove(_) => Change::Removed,
                     _ => Change::Arrived,
                 };
+                // Not its opening (a listing): the service lists it on every wake-up.
+                let about_itself = matches!(e.kind, EventKind::Remove(_) | EventKind::Modify(_))
+                    && e.paths.contains(&itself);
                 e.need_rescan()
+                    || about_itself
                     || named.iter().any(|p| {
                         p.file_name()
                             .and_then(|n| n.to_str())
@@ -77,6 +87,10 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use super::{Change, watch};
+
+    fn nothing(_: &str, _: Change) -> bool {
+        false
+    }
 
     /// What the test's watch was told, in order.
     static SEEN: Mutex<Vec<(String, Change)>> = Mutex::new(Vec::new());
@@ -115,6 +129,35 @@ mod tests {
             seen.iter().filter(|&&c| c == Change::Removed).count(),
             1,
             "{seen:?}"
+        );
+    }
+
+    #[test]
+    fn the_directory_itself_changed_moved_or_removed_wakes_whoever_wants_no_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("box");
+        std::fs::create_dir(&dir).unwrap();
+        let (tx, woken) = crossbeam_channel::bounded(1);
+        let _watch = watch(&dir, tx, nothing)
+            .expect("an inotify watch (the machine may be out of inotify instances)");
+        // Files come and go, and the directory is listed: no wake-up.
+        std::fs::write(dir.join("command-1.txt"), "status\n").unwrap();
+        std::fs::remove_file(dir.join("command-1.txt")).unwrap();
+        std::fs::read_dir(&dir).unwrap().for_each(drop);
+        assert!(woken.recv_timeout(Duration::from_millis(200)).is_err());
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        assert!(
+            woken.recv_timeout(Duration::from_secs(10)).is_ok(),
+            "a new mode"
+        );
+        let moved = tmp.path().join("moved");
+        std::fs::rename(&dir, &moved).unwrap();
+        assert!(woken.recv_timeout(Duration::from_secs(10)).is_ok(), "moved");
+        std::fs::remove_dir(&moved).unwrap();
+        assert!(
+            woken.recv_timeout(Duration::from_secs(10)).is_ok(),
+            "removed"
         );
     }
 }
