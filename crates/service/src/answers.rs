@@ -7,7 +7,7 @@ use super::jobs::{Job, SettleAfter};
 use super::{Service, entries, internal_error, png};
 use winit_automation_dropbox::publish;
 use winit_automation_link::{CaptureJob, CaptureTo, Reply};
-use winit_automation_protocol::{Command, Failure, Response, Verb, response_file};
+use winit_automation_protocol::{Command, ErrorCode, Failure, Response, Verb, response_file};
 
 impl Service {
     /// Answers `seq`: publishes the response, then removes the entry. An entry already answered
@@ -46,15 +46,20 @@ impl Service {
     }
 
     /// Publishes the response and removes the entry; what fails is kept to retry or to never
-    /// read again.
+    /// read again. The answer of a command whose entry went with the drop-box goes to nobody.
     pub(super) fn write_answer(&mut self, response: Response) {
         let seq = response.seq;
+        if !self.answer_goes_out(seq) {
+            return;
+        }
         if let Err(e) = publish(
             self.dir(),
             &response_file(seq),
             response.to_text().as_bytes(),
         ) {
-            log::error!("winit-automation: cannot write the response to command {seq}: {e}");
+            self.dropbox_failed(format_args!(
+                "cannot write the response to command {seq}: {e}"
+            ));
             self.jobs.insert(seq, Job::Unwritten(response));
             return;
         }
@@ -170,14 +175,28 @@ impl Service {
         self.journal.carried(seq, frame);
         let dir = self.cfg.dir.clone();
         let marks = self.marks.take(seq);
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            png::write_png(&dir, job, label, marks.as_deref())
-        }))
-        .unwrap_or_else(|panic| Err(internal_error("writing the screenshot", &*panic)));
+        let result = if self.jobs.is_orphan(seq) {
+            // Its entry went with the drop-box: no picture for the directory there now.
+            Err(lost_with_the_dropbox())
+        } else {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                png::write_png(&dir, job, label, marks.as_deref())
+            }))
+            .unwrap_or_else(|panic| Err(internal_error("writing the screenshot", &*panic)))
+        };
         match result {
             Ok(answer) => self.answer(Response::ok(seq, Some(verb), answer.to_string())),
             Err(failure) => self.fail(seq, Some(verb), failure),
         }
         self.take_turns();
     }
+}
+
+/// The answer, to nobody, of a screenshot whose entry went with the drop-box.
+fn lost_with_the_dropbox() -> Failure {
+    Failure::new(
+        ErrorCode::AppError,
+        "the drop-box was removed while the screenshot was taken; it was not written",
+        "send the command again",
+    )
 }

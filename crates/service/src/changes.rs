@@ -81,6 +81,11 @@ impl TreeChanges {
         std::mem::take(&mut self.for_waits)
     }
 
+    /// The artifacts are to be published again, changed or not (the drop-box was made again).
+    pub fn republish_artifacts(&mut self) {
+        self.artifacts_stale = true;
+    }
+
     /// When the stale artifacts are due, if they are stale and were published before.
     pub fn artifacts_due_at(&self) -> Option<Instant> {
         match (self.artifacts_stale, self.artifacts_at) {

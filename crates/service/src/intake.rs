@@ -12,8 +12,9 @@ use super::Service;
 use super::entries::guess_verb;
 use super::jobs::Job;
 use winit_automation_dropbox::queue::{self, Entry};
+use winit_automation_dropbox::watch::Change;
 use winit_automation_link::IN_FLIGHT;
-use winit_automation_protocol::{Command, Envelope, ErrorCode, Failure};
+use winit_automation_protocol::{Command, Envelope, ErrorCode, Failure, LOCK_FILE};
 
 /// How often the directory is re-listed when inotify is working (a safety net for lost events).
 const SAFETY_RESCAN: Duration = Duration::from_millis(500);
@@ -32,6 +33,8 @@ pub(crate) struct Intake {
     relist: bool,
     /// When the directory was last listed.
     listed_at: Instant,
+    /// A listing due before the rescan interval ends: the drop-box is to be looked at again.
+    soon: Option<Instant>,
     /// Entries on disk at the last listing (`status`'s `queue`).
     on_disk: usize,
     /// The complete-looking entries the last listing found and the in-progress limit left unread,
@@ -43,11 +46,7 @@ impl Intake {
     /// Watches `dir` for entries (inotify through `notify`), or polls it when it cannot.
     pub fn watch(dir: &Path) -> Intake {
         let (fs_tx, fs_rx) = crossbeam_channel::bounded(1);
-        let watcher = winit_automation_dropbox::watch::watch(
-            dir,
-            fs_tx,
-            winit_automation_dropbox::queue::entry_arrived,
-        );
+        let watcher = winit_automation_dropbox::watch::watch(dir, fs_tx, wakes_the_service);
         // Without a watcher its sender is gone; a disconnected receiver would be ready forever.
         let fs_events = if watcher.is_some() {
             fs_rx
@@ -65,9 +64,19 @@ impl Intake {
             _watcher: watcher,
             relist: true,
             listed_at: Instant::now(),
+            soon: None,
             on_disk: 0,
             backlog: VecDeque::new(),
         }
+    }
+
+    /// Stops watching: the directory went, with every entry the last listing found. It is still
+    /// looked at every rescan interval.
+    pub fn unwatch(&mut self) {
+        self.fs_events = crossbeam_channel::never();
+        self._watcher = None;
+        self.on_disk = 0;
+        self.backlog.clear();
     }
 
     /// The file events, for the service's `select!`.
@@ -85,15 +94,31 @@ impl Intake {
         std::mem::take(&mut self.relist)
     }
 
-    /// Whether the safety rescan (or the poll) is due.
+    /// The directory is listed now (its time counts from here).
+    fn listing_now(&mut self) {
+        self.listed_at = Instant::now();
+        self.soon = None;
+    }
+
+    /// The directory is to be listed at `at` at the latest, before the rescan interval ends.
+    pub fn relist_at(&mut self, at: Instant) {
+        self.soon = Some(self.soon.map_or(at, |soon| soon.min(at)));
+    }
+
+    /// Whether the safety rescan (or the poll), or a listing asked for at a time, is due.
     pub fn rescan_due(&self) -> bool {
-        self.listed_at.elapsed() >= self.rescan_interval()
+        self.next_rescan_in().is_zero()
     }
 
     /// How long until the next listing without a file event.
     pub fn next_rescan_in(&self) -> Duration {
-        self.rescan_interval()
-            .saturating_sub(self.listed_at.elapsed())
+        let rescan = self
+            .rescan_interval()
+            .saturating_sub(self.listed_at.elapsed());
+        match self.soon {
+            Some(soon) => rescan.min(soon.saturating_duration_since(Instant::now())),
+            None => rescan,
+        }
     }
 
     /// How often the directory is listed without a file event.
@@ -116,6 +141,13 @@ impl Intake {
     }
 }
 
+/// Whether a watch event wakes the service: an entry arriving, or the lock file removed (an
+/// `rm -rf` of the drop-box under way: the directory's own removal is reported only once the
+/// service closes the lock file, which it keeps open).
+fn wakes_the_service(name: &str, change: Change) -> bool {
+    queue::entry_arrived(name, change) || (change == Change::Removed && name == LOCK_FILE)
+}
+
 /// The `Instant` of a Unix time in milliseconds (the past maps to now).
 fn instant_of(unix_ms: u64) -> Instant {
     let left = unix_ms.saturating_sub(winit_automation_dropbox::unix_ms_now());
@@ -125,16 +157,17 @@ fn instant_of(unix_ms: u64) -> Instant {
 impl Service {
     /// Lists the directory and reads every complete entry it can, in seq order; what the
     /// in-progress limit leaves is the backlog, read as answers make room ([`Self::read_backlog`]).
+    /// First the path is checked to name the drop-box still, or taken again (`dropbox_guard.rs`).
     pub(super) fn read_entries(&mut self) {
-        self.intake.listed_at = Instant::now();
+        self.intake.listing_now();
+        if !self.keep_dropbox() {
+            return;
+        }
         let listing = match queue::scan(self.dir()) {
             Ok(l) => l,
             Err(e) => {
-                log::error!(
-                    "winit-automation: cannot list {}: {e}",
-                    self.dir().display()
-                );
-                return;
+                let dir = self.dir().display().to_string();
+                return self.dropbox_failed(format_args!("cannot list {dir}: {e}"));
             }
         };
         // Commands their clients withdrew: forgotten, and their files removed.

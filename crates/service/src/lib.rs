@@ -18,6 +18,7 @@ mod actionable;
 mod answers;
 mod changes;
 mod deadlines;
+mod dropbox_guard;
 mod entries;
 #[cfg(any(test, feature = "fixtures"))]
 #[doc(hidden)]
@@ -52,6 +53,7 @@ use crossbeam_channel::{bounded, select};
 
 use crate::tree::Trees;
 use changes::TreeChanges;
+use dropbox_guard::DropboxGuard;
 use held::Held;
 use intake::Intake;
 use jobs::{Job, Jobs};
@@ -59,7 +61,7 @@ use marks::PendingMarks;
 use render_link::RenderLink;
 use status::Session;
 use trace::Tracing;
-use winit_automation_dropbox::{Ready, publish, unix_ms_now};
+use winit_automation_dropbox::{DirId, DirLock, Ready, publish, unix_ms_now};
 use winit_automation_link::{ServiceThread, Waker};
 use winit_automation_protocol::{ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Side};
 
@@ -70,6 +72,8 @@ pub(crate) struct Service {
     cfg: Config,
     /// This run's facts for `status`: when it started, how many answers it wrote.
     session: Session,
+    /// The directory held and its lock, or none while the path is refused (`dropbox_guard.rs`).
+    dropbox: DropboxGuard,
     /// The directory's watch and listings, and the entries left to read (`intake.rs`).
     intake: Intake,
     /// Every command entry known, by seq (`jobs/`).
@@ -102,17 +106,24 @@ enum Forwarded {
     Later,
 }
 
-/// Creates the directory, takes over its queue, publishes `ready.txt` and starts the thread.
-fn spawn(cfg: Config, waker: Waker) -> Result<ServiceThread, std::io::Error> {
+/// Takes over the queue of the directory `start` checked (`id`) and locked, publishes `ready.txt`
+/// and starts the thread.
+fn spawn(
+    cfg: Config,
+    (id, lock): (DirId, DirLock),
+    waker: Waker,
+) -> Result<ServiceThread, std::io::Error> {
     let dir = cfg.dir.clone();
     let stuck = entries::recover(&dir)?;
     let (service_ends, render_ends) = winit_automation_link::channels();
     let intake = Intake::watch(&dir);
     let started_unix_ms = unix_ms_now();
-    let ready = ready_file(&cfg, started_unix_ms);
+    let ready = ready_file(&cfg, started_unix_ms).to_text();
+    let dropbox = DropboxGuard::new(dir.clone(), cfg.app_name.clone(), ready.clone(), id, lock);
     let link = RenderLink::new(service_ends, waker);
-    let service = Service::new(cfg, Session::new(started_unix_ms), intake, link, stuck);
-    publish(&dir, READY_FILE, ready.to_text().as_bytes())?;
+    let session = Session::new(started_unix_ms);
+    let service = Service::new(cfg, session, dropbox, intake, link, stuck);
+    publish(&dir, READY_FILE, ready.as_bytes())?;
     let thread = run_thread(service, &dir)?;
     Ok(ServiceThread {
         ends: render_ends,
@@ -160,6 +171,7 @@ impl Service {
     fn new(
         cfg: Config,
         session: Session,
+        dropbox: DropboxGuard,
         intake: Intake,
         link: RenderLink,
         stuck: BTreeSet<u64>,
@@ -173,6 +185,7 @@ impl Service {
         Service {
             cfg,
             session,
+            dropbox,
             intake,
             jobs,
             journal: journal::Journal::default(),
@@ -327,10 +340,14 @@ impl Service {
         if !self.changes.take_artifacts_due(now) {
             return;
         }
+        if !self.dropbox.holds() {
+            // Published again once there is a drop-box.
+            return;
+        }
         let frame = self.published();
         for (name, text) in self.trees.artifacts(frame) {
             if let Err(e) = publish(self.dir(), name, text.as_bytes()) {
-                log::error!("winit-automation: cannot publish {name}: {e}");
+                self.dropbox_failed(format_args!("cannot publish {name}: {e}"));
             }
         }
     }

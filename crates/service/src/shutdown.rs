@@ -8,7 +8,8 @@ use winit_automation_dropbox::queue::{self, Entry};
 use winit_automation_protocol::{ErrorCode, Failure, READY_FILE, Response, Side, Verb};
 
 impl Service {
-    /// Answers everything still owed, then removes `ready.txt`.
+    /// Answers everything still owed, then removes `ready.txt` (when the directory is still the
+    /// one held).
     pub(super) fn shutdown(&mut self) {
         self.stopping = true;
         self.write_what_came();
@@ -27,8 +28,11 @@ impl Service {
                 self.answer(Response::ok(seq, Some(Verb::Journal), body));
             }
         }
-        self.answer_unread_entries();
-        let _ = fs::remove_file(self.dir().join(READY_FILE));
+        // A drop-box replaced meanwhile is not this app's to clean.
+        if self.dropbox.is_intact() {
+            self.answer_unread_entries();
+            let _ = fs::remove_file(self.dir().join(READY_FILE));
+        }
     }
 
     /// Writes what the render side already answered: its replies, and the screenshots already

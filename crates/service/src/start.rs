@@ -11,11 +11,13 @@ use winit_automation_link::{Idle, Options, RenderEnd, Waker};
 use winit_automation_protocol::DirError;
 
 /// Creates or checks the directory, takes its lock and starts the service thread, which holds
-/// the lock until it has removed `ready.txt`; returns the render end for the app's frame loop.
+/// the lock until it has removed `ready.txt` (the next app cannot take the directory while this
+/// one still answers), and takes the path again if the directory goes; returns the render end for
+/// the app's frame loop.
 pub fn start(options: Options) -> Result<RenderEnd, StartError> {
     let dir = dir::resolve_dir(options.dir.as_deref());
     let app_name = options.name.unwrap_or_else(default_name);
-    dir::prepare(&dir).map_err(StartError::Dir)?;
+    let id = dir::prepare(&dir).map_err(StartError::Dir)?;
     let lock = dir::lock(&dir, &app_name).map_err(StartError::Dir)?;
     let (wake, woken) = crossbeam_channel::bounded(1);
     let user = options.waker;
@@ -36,8 +38,8 @@ pub fn start(options: Options) -> Result<RenderEnd, StartError> {
             response_ttl: options.response_ttl,
             app_screenshots: options.app_screenshots,
             hover_frame: options.hover_frame,
-            _lock: lock,
         },
+        (id, lock),
         waker.clone(),
     )
     .map_err(|e| StartError::Io(dir.clone(), e))?;
@@ -64,9 +66,6 @@ pub(crate) struct Config {
     pub app_screenshots: bool,
     /// Pointer gestures move the pointer one frame before they press (`Builder::hover_frame`).
     pub hover_frame: bool,
-    /// The directory's lock, held by the thread and released when it ends, after `ready.txt` is
-    /// removed: the next app cannot take the directory while this one still answers.
-    pub _lock: winit_automation_dropbox::DirLock,
 }
 
 /// Why the plugin could not start.

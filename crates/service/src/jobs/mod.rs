@@ -20,7 +20,7 @@
 
 mod answered;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use winit_automation_link::{Claim, Reply};
@@ -139,6 +139,9 @@ impl Job {
 pub(crate) struct Jobs {
     map: BTreeMap<u64, Job>,
     answered: answered::Answered,
+    /// The commands the render side had when their entries went with the drop-box
+    /// ([`Jobs::lose_entries`]): carried to their end, answered to nobody.
+    orphans: BTreeSet<u64>,
 }
 
 impl Jobs {
@@ -352,6 +355,38 @@ impl Jobs {
             Some(Job::Settling(s)) => Some(s),
             _ => None,
         }
+    }
+
+    /// The drop-box went, and every entry in it. The jobs of the commands the render side does
+    /// not have are forgotten, and the answered records (their responses went too); the seqs
+    /// forgotten are returned. A command the render side has (forwarded, or replied to and not
+    /// answered yet) becomes an orphan: it is carried to its end and still holds the line, and its
+    /// seq is not read again before then, but its answer goes to nobody ([`Jobs::take_orphan`]): a
+    /// client of the new directory may have claimed that seq.
+    pub fn lose_entries(&mut self) -> Vec<u64> {
+        self.answered = answered::Answered::default();
+        let mut forgotten = Vec::new();
+        self.map.retain(|&seq, job| {
+            let kept = matches!(job, Job::Forwarded { .. } | Job::Replied { .. })
+                || self.orphans.contains(&seq);
+            if !kept {
+                forgotten.push(seq);
+            }
+            kept
+        });
+        self.orphans.extend(self.map.keys());
+        forgotten
+    }
+
+    /// Whether `seq` is an orphan, whose answer goes to nobody.
+    pub fn is_orphan(&self, seq: u64) -> bool {
+        self.orphans.contains(&seq)
+    }
+
+    /// Whether `seq` is an orphan, whose answer goes to nobody; it is not one any more, since this
+    /// is its answer.
+    pub fn take_orphan(&mut self, seq: u64) -> bool {
+        self.orphans.remove(&seq)
     }
 
     /// Empties the map for shutdown, in seq order.

@@ -312,3 +312,38 @@ fn a_claim_is_won_by_exactly_one_side() {
     assert!(!claim.take());
     assert!(!claim.withdraw(), "withdrawn once");
 }
+
+#[test]
+fn a_lost_drop_box_forgets_its_entries_but_what_the_render_side_has() {
+    let mut jobs = Jobs::default();
+    jobs.insert(1, Job::Answered { at: Instant::now() });
+    jobs.insert(2, forwarded(Verb::Click));
+    jobs.insert(3, forwarded(Verb::Click));
+    jobs.replied(reply(3, 9));
+    jobs.insert(4, queued("snapshot"));
+    jobs.insert(
+        5,
+        Job::Partial {
+            since: Instant::now(),
+            len: 3,
+        },
+    );
+    jobs.insert(6, Job::Stuck);
+    assert_eq!(jobs.lose_entries(), [4, 5, 6]);
+    // The answered record went: seq 1 is a new command's.
+    assert!(jobs.needs_reading(1));
+    assert!(jobs.get(1).is_none());
+    // The orphans hold the line and their seqs are not read again until they are answered.
+    assert!(jobs.is_orphan(2) && jobs.is_orphan(3) && !jobs.is_orphan(4));
+    jobs.insert(7, queued("snapshot"));
+    assert!(jobs.next_turn().is_none());
+    assert!(!jobs.needs_reading(2));
+    // An orphan's answer is its last: the seq is not an orphan after it.
+    assert!(matches!(jobs.take(2), Some(Job::Forwarded { .. })));
+    assert!(jobs.take_orphan(2));
+    assert!(!jobs.take_orphan(2));
+    assert!(jobs.needs_reading(2));
+    // A second loss keeps the orphan still owed.
+    assert_eq!(jobs.lose_entries(), [7]);
+    assert!(jobs.is_orphan(3));
+}
