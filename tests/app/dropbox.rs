@@ -712,3 +712,146 @@ fn a_crash_between_answering_and_removing_keeps_the_real_answer() {
     assert!(!dir.join(command_file(4)).exists());
     assert!(app.stop().is_empty());
 }
+
+/// Connects to the app in `dir` once it is there again, and has `status` answered; how long that
+/// took from `since`.
+fn answered_again(dir: &Path, since: std::time::Instant) -> Duration {
+    let client = Client::connect_waiting(Some(dir), Duration::from_secs(20), |_| {})
+        .expect("the app makes its drop-box again")
+        .with_timeout(Duration::from_secs(20));
+    let response = client.send_line("status").unwrap();
+    assert!(response.is_ok(), "{response:?}");
+    since.elapsed()
+}
+
+#[test]
+fn a_drop_box_removed_under_the_app_is_made_again_and_the_next_command_works() {
+    let (tmp, dir) = fresh_dir();
+    let app = TestApp::builder().dir(&dir).start();
+    let before = connect(&dir);
+    assert!(before.send_line("type \"before\"").unwrap().is_ok());
+    let ready = fs::read_to_string(dir.join(READY_FILE)).unwrap();
+    // `rm -rf` of the drop-box, then (as `cargo clean` does to target/winit-automation) of the
+    // directory above it too.
+    for removed in [dir.as_path(), tmp.path()] {
+        let status = Process::new("rm").arg("-rf").arg(removed).status().unwrap();
+        assert!(status.success());
+        let since = std::time::Instant::now();
+        let took = answered_again(&dir, since);
+        println!(
+            "{} removed: a new client's status answered after {took:?}",
+            removed.display()
+        );
+        // Made again with the start's checks and files: mode 0700, the lock, the same handshake.
+        let mode = fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+        assert_eq!(fs::read_to_string(dir.join(READY_FILE)).unwrap(), ready);
+        let second = Automation::builder().dir(&dir).start().unwrap_err();
+        assert!(
+            matches!(second.dir_error(), Some(DirError::Locked { .. })),
+            "{second}"
+        );
+        // The artifacts are published again.
+        assert!(
+            eventually(Duration::from_secs(20), || {
+                dir.join("snapshot.txt").exists().then_some(())
+            })
+            .is_some()
+        );
+    }
+    // Actions go on; a client connected before the removals still gets its answers (its watch
+    // went with the first directory: it finds them at its liveness checks).
+    assert!(connect(&dir).send_line("type \"after\"").unwrap().is_ok());
+    assert!(before.send_line("type \"old client\"").unwrap().is_ok());
+    assert_eq!(typed(&app.stop()), ["before", "after", "old client"]);
+    assert!(!dir.join(READY_FILE).exists(), "a clean exit removes it");
+}
+
+/// Swaps the two paths in one step (`renameat2` with `RENAME_EXCHANGE`), so that the app never
+/// finds the drop-box's path missing in between (it would make it again at once).
+fn exchange(a: &Path, b: &Path) {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).unwrap();
+}
+
+/// Waits until the app's stderr, in `log`, has `count` lines holding `text`; returns all of it.
+fn logged(log: &Path, text: &str, count: usize) -> String {
+    eventually(Duration::from_secs(20), || {
+        let out = fs::read_to_string(log).unwrap_or_default();
+        (out.lines().filter(|l| l.contains(text)).count() >= count).then_some(out)
+    })
+    .unwrap_or_else(|| {
+        panic!(
+            "no {text:?} in the app's stderr:\n{}",
+            fs::read_to_string(log).unwrap_or_default()
+        )
+    })
+}
+
+#[test]
+fn a_symlink_or_an_open_directory_in_its_place_is_refused_and_logged_until_the_path_is_safe() {
+    let (tmp, dir) = fresh_dir();
+    let log = tmp.path().join("app.log");
+    let stderr = fs::File::create(&log).unwrap();
+    let mut app = ChildApp::start_to(&dir, common::ChildKind::Plain, stderr.into());
+    assert!(connect(&dir).send_line("status").unwrap().is_ok());
+
+    // A symlink to a directory of this user's takes the path.
+    let elsewhere = tmp.path().join("elsewhere");
+    winit_automation_dropbox::prepare(&elsewhere).unwrap();
+    let link = tmp.path().join("link");
+    std::os::unix::fs::symlink(&elsewhere, &link).unwrap();
+    exchange(&dir, &link);
+    let since = std::time::Instant::now();
+    let out = logged(&log, "is a symbolic link", 1);
+    println!(
+        "replaced by a symlink: refused and logged after {:?}",
+        since.elapsed()
+    );
+    assert!(
+        out.contains(&format!(
+            "no drop-box: {} is a symbolic link",
+            dir.display()
+        )),
+        "{out}"
+    );
+    assert!(
+        app.child.try_wait().unwrap().is_none(),
+        "the app keeps running"
+    );
+    // Clients refuse the path too, and the app wrote nothing through it.
+    assert!(matches!(
+        Client::connect(Some(&dir)),
+        Err(ClientError::Dir(DirError::Symlink { .. }))
+    ));
+    assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+
+    // A directory others may write in takes the path: refused, for a new reason.
+    let open = tmp.path().join("open");
+    fs::create_dir(&open).unwrap();
+    fs::set_permissions(&open, fs::Permissions::from_mode(0o777)).unwrap();
+    exchange(&dir, &open);
+    let out = logged(&log, "is writable by group or others", 1);
+    assert!(
+        out.contains(&format!("chmod 700 {}", dir.display())),
+        "{out}"
+    );
+    assert!(
+        app.child.try_wait().unwrap().is_none(),
+        "the app keeps running"
+    );
+    assert!(!dir.join(READY_FILE).exists());
+
+    // Made safe, it is taken, and commands work.
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
+    let took = answered_again(&dir, std::time::Instant::now());
+    println!("made safe: status answered after {took:?}");
+    assert!(connect(&dir).send_line("key Enter").unwrap().is_ok());
+    let out = logged(&log, "is safe again; took it", 1);
+    // One line per event: each refusal was logged once, however often the path was looked at.
+    for line in ["is a symbolic link", "is writable by group or others"] {
+        assert_eq!(out.lines().filter(|l| l.contains(line)).count(), 1, "{out}");
+    }
+    assert!(app.child.try_wait().unwrap().is_none());
+    app.kill();
+}

@@ -52,6 +52,9 @@ pub fn child_app_main(form: fn(&Path)) {
     let Ok(dir) = std::env::var(CHILD_ENV) else {
         panic!("child_app is an entry point for other tests; it needs {CHILD_ENV}");
     };
+    // What the plugin logs goes to the child's stderr, as an app's logger would put it.
+    let _ = log::set_logger(&StderrLog);
+    log::set_max_level(log::LevelFilter::Warn);
     let dir = Path::new(&dir);
     match std::env::var(CHILD_KIND_ENV).as_deref() {
         Ok("form") => form(dir),
@@ -63,6 +66,24 @@ pub fn child_app_main(form: fn(&Path)) {
                 .run_until_quit();
         }
     }
+}
+
+/// The child app's logger: the plugin's warnings and errors, a line each, on stderr.
+struct StderrLog;
+
+impl log::Log for StderrLog {
+    fn enabled(&self, m: &log::Metadata) -> bool {
+        m.level() <= log::Level::Warn && m.target().starts_with("winit_automation")
+    }
+
+    fn log(&self, r: &log::Record) {
+        if self.enabled(r.metadata()) {
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "{} {}", r.level(), r.args());
+        }
+    }
+
+    fn flush(&self) {}
 }
 
 /// The app as a child process: this test binary re-run in child-app mode.
@@ -79,6 +100,12 @@ impl ChildApp {
 
     /// Starts the child running `kind` and waits until its handshake is published.
     pub fn start_with(dir: &Path, kind: ChildKind) -> ChildApp {
+        ChildApp::start_to(dir, kind, Stdio::inherit())
+    }
+
+    /// Starts the child running `kind` with its stderr (the plugin's log) going to `stderr`, and
+    /// waits until its handshake is published.
+    pub fn start_to(dir: &Path, kind: ChildKind, stderr: Stdio) -> ChildApp {
         let child = Process::new(std::env::current_exe().unwrap())
             .args([
                 "--ignored",
@@ -96,6 +123,7 @@ impl ChildApp {
                 },
             )
             .stdout(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .expect("spawn the child app");
         let app = ChildApp {
