@@ -18,6 +18,7 @@ mod journal;
 mod noise;
 mod pipelined;
 mod protocol_version;
+mod secrets;
 mod targeting;
 mod trace;
 mod trees;
