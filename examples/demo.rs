@@ -40,6 +40,7 @@ use gfx::{Fonts, Gfx};
 use painter::Painter;
 use shell::{Cx, Gpu, Spec, UserEvent};
 use ui::{Effect, Ui};
+use winit::dpi::PhysicalSize;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoopProxy};
 use winit::keyboard::ModifiersState;
@@ -74,6 +75,8 @@ struct Windowed {
     modifiers: ModifiersState,
     /// Drawing continuously, when the next frame is due.
     next_frame: Instant,
+    /// A resize the window took at once (Wayland), for the shell to handle as `Resized`.
+    applied: Option<PhysicalSize<u32>>,
 }
 
 impl shell::App for Windowed {
@@ -148,7 +151,7 @@ impl shell::App for Windowed {
         let mut quit = false;
         for input in frame.input() {
             match self.ui.input(input, scale) {
-                Some(Effect::Resize(size)) => drop(window.request_inner_size(size)),
+                Some(Effect::Resize(size)) => self.applied = window.request_inner_size(size),
                 Some(Effect::Quit) => quit = true,
                 None => {}
             }
@@ -175,6 +178,10 @@ impl shell::App for Windowed {
 
     fn next_frame(&self) -> Option<Instant> {
         self.continuous.then_some(self.next_frame)
+    }
+
+    fn applied_size(&mut self) -> Option<PhysicalSize<u32>> {
+        self.applied.take()
     }
 }
 
@@ -253,5 +260,6 @@ fn main() {
         continuous,
         modifiers: ModifiersState::empty(),
         next_frame: Instant::now(),
+        applied: None,
     });
 }

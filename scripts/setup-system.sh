@@ -17,6 +17,7 @@ packages=(
     mesa-vulkan-drivers # lavapipe: the software Vulkan adapter every GPU test renders on
     xvfb                # the virtual X server the windowed end-to-end tests run in (xvfb-run)
     xauth               # xvfb-run needs it; only a recommendation of xvfb
+    weston              # the headless Wayland compositor the Wayland tests run in (*_under_weston)
     libgl1-mesa-dri     # llvmpipe for GL: the windowed tests of FrameTarget's blit path
     libegl1             # wgpu's GL backend loads libEGL
     libegl-mesa0        # ... and Mesa's EGL implementation behind it

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use winit::application::ApplicationHandler;
-use winit::dpi::LogicalSize;
+use winit::dpi::{LogicalSize, PhysicalSize};
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
@@ -125,6 +125,11 @@ pub trait App {
     fn next_frame(&self) -> Option<Instant> {
         None
     }
+    /// A size the window took at once during the last frame: `Window::request_inner_size`
+    /// returned it (Wayland), and no `Resized` event follows, so the shell handles it as one.
+    fn applied_size(&mut self) -> Option<PhysicalSize<u32>> {
+        None
+    }
     /// The event loop is ending.
     fn exiting(&mut self) {}
 }
@@ -233,6 +238,8 @@ impl<A: App> ApplicationHandler<UserEvent> for Shell<A> {
             WindowEvent::RedrawRequested => {
                 if !self.app.frame(shown.cx()) {
                     event_loop.exit();
+                } else if let Some(size) = self.app.applied_size() {
+                    self.window_event(event_loop, id, WindowEvent::Resized(size));
                 }
                 return;
             }

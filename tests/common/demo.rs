@@ -57,13 +57,19 @@ pub enum Mode {
     Headless(u32, u32),
 }
 
-/// Starts the example `name` as `mode` says and checks the adapter it draws on.
-pub fn start(name: &str, mode: Mode) -> App {
-    let spawn = Spawn::example(name)
+/// The example `name` as these tests start it, before its display: a debug build's start-up on a
+/// software adapter gets 120 s, and actions do not settle.
+pub fn example(name: &str) -> Spawn {
+    Spawn::example(name)
         .startup(Duration::from_secs(120))
         .timeout(Duration::from_secs(30))
         // These tests check each answer themselves (`--settle` where they want it).
-        .settle_actions(false);
+        .settle_actions(false)
+}
+
+/// Starts the example `name` as `mode` says and checks the adapter it draws on.
+pub fn start(name: &str, mode: Mode) -> App {
+    let spawn = example(name);
     let spawn = match mode {
         Mode::Window(backend) => {
             assert!(

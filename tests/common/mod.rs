@@ -10,6 +10,7 @@ pub mod demo;
 pub mod file_with;
 pub mod gpu;
 pub mod trace_data;
+pub mod weston;
 
 /// The tree fixtures, shared with the service crate's own unit tests.
 #[allow(unused_imports)] // the examples binary builds no tree

@@ -2,9 +2,9 @@
 //! processes through the harness (`winit_automation_testing::Spawn`), headless or in a window, and
 //! driven through every front end (the client library, the CLI, scripts, the MCP server, recorded
 //! Rust tests). What a test needs beyond the machine's Vulkan driver is in its name:
-//! `under_xvfb` (a virtual X server), `in_chromium` (headless Chromium), `from_pypi` (the MCP
-//! Python SDK, installed from PyPI). The README's test command installs all three and runs every
-//! test.
+//! `under_xvfb` (a virtual X server), `under_weston` (a headless Weston, for Wayland),
+//! `in_chromium` (headless Chromium), `from_pypi` (the MCP Python SDK, installed from PyPI). The
+//! README's test command installs all four and runs every test.
 #![cfg(feature = "automation")]
 
 #[path = "../common/mod.rs"]
@@ -22,3 +22,4 @@ mod recorded_demo;
 mod scripts;
 mod secrets;
 mod trace_viewer;
+mod wayland;

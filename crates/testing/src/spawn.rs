@@ -484,13 +484,20 @@ impl App {
     /// Asks the app to quit and waits (up to 30 s) for the process to exit; fails the test if
     /// it does not. The trace [`Spawn::trace`] asked for is written first.
     #[track_caller]
-    pub fn quit(mut self) {
+    pub fn quit(self) {
+        self.quit_status();
+    }
+
+    /// [`App::quit`], returning the app's exit status: `assert!(app.quit_status().success())`
+    /// checks that it also exited cleanly.
+    #[track_caller]
+    pub fn quit_status(mut self) -> std::process::ExitStatus {
         self.finish_trace();
         self.ok_command(&Command::Quit);
         let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status;
             }
             std::thread::sleep(POLL);
         }
