@@ -79,12 +79,10 @@ fn files_holding(dir: &Path, needle: &str) -> Vec<String> {
 fn password_field(app: &App) -> winit_automation_testing::Node<'_> {
     app.ok("click text~=\"Misc Demos\" --settle --timeout 20000");
     app.ok("click role=disclosuretriangle name=\"Misc widgets\" --settle --timeout 20000");
-    let fields = app.get_all(&By::role("textbox"));
-    let field = fields
+    app.get_all(&By::role("textbox"))
         .into_iter()
         .find(|n| n.line().password)
-        .unwrap_or_else(|| panic!("no password field:\n{}", app.snapshot()));
-    field
+        .unwrap_or_else(|| panic!("no password field:\n{}", app.snapshot()))
 }
 
 #[tokio::test(flavor = "current_thread")]
