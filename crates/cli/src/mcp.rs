@@ -164,9 +164,9 @@ impl Server {
         };
         let short = verb.flag("settle").is_some() || verb == Verb::Settle;
         let dir = dir.map(PathBuf::from).or_else(|| self.dir.clone());
-        let wait = command
-            .held_in_app_ms()
-            .map_or(self.timeout_ms, |ms| ms.max(self.timeout_ms) + 2_000);
+        let wait = command.held_in_app_ms().map_or(self.timeout_ms, |ms| {
+            ms.max(self.timeout_ms).saturating_add(2_000)
+        });
         // The client library blocks: on the blocking pool, so other requests go on meanwhile.
         let sent = tokio::task::spawn_blocking(move || {
             let client = Client::connect(dir.as_deref())

@@ -225,8 +225,15 @@ impl std::error::Error for ClientError {
 /// it, at most 250 ms), so the app's `expired` answer arrives while the client still waits.
 fn deadline_unix_ms(timeout: Duration) -> u64 {
     let margin = (timeout / 5).min(DEADLINE_MARGIN);
-    let ms = (timeout - margin).as_millis();
+    let ms = timeout.saturating_sub(margin).as_millis();
     winit_automation_dropbox::unix_ms_now().saturating_add(u64::try_from(ms).unwrap_or(u64::MAX))
+}
+
+/// `at` plus `timeout`, or a day later when that is past what an `Instant` holds (a timeout of
+/// `u64::MAX` milliseconds waits, it does not panic).
+fn later(at: Instant, timeout: Duration) -> Instant {
+    at.checked_add(timeout)
+        .unwrap_or_else(|| at + Duration::from_secs(86_400))
 }
 
 /// A connection to one app's directory.
@@ -391,7 +398,7 @@ impl Client {
             deadline_unix_ms: Some(deadline_unix_ms(timeout)),
         };
         let seq = self.enqueue_line(&envelope.to_line())?;
-        self.wait_until(seq, sent + timeout)
+        self.wait_until(seq, later(sent, timeout))
     }
 
     /// How long the client waits for an answer.
@@ -425,7 +432,7 @@ impl Client {
             _ => line.to_owned(),
         };
         let seq = self.enqueue_line(&line)?;
-        self.wait_until(seq, sent + self.timeout)
+        self.wait_until(seq, later(sent, self.timeout))
     }
 
     /// The deadline a command sent now carries ([`deadline_unix_ms`] of the client's timeout).

@@ -19,6 +19,15 @@ pub(super) struct Args {
     pub(super) flags: Vec<(&'static str, Option<Token>)>,
 }
 
+/// A token as it was written: its bare part and its quoted part, quoted again.
+fn written(t: &Token) -> String {
+    format!(
+        "{}{}",
+        t.bare,
+        t.quoted.as_deref().map(quote).unwrap_or_default()
+    )
+}
+
 /// One token as one target: a ref, a point, or a selector (quoted when it has several terms).
 /// `what` names the place in the refusal, `example` shows a quoted selector there.
 fn token_target(token: &Token, what: &str, example: &str) -> Result<Target, ParseError> {
@@ -178,7 +187,8 @@ impl Args {
     pub(super) fn token_targets(&self) -> Result<Vec<Target>, ParseError> {
         let example = format!("{} \"role=button name=OK\" 120,48", self.verb);
         let what = format!("each of {}'s arguments", self.verb);
-        let bare_term = |t: &Token| t.quoted.is_none() && is_term(t);
+        // A term with a quoted value (`name="OK"`) is a term too; a token quoted whole is not.
+        let bare_term = |t: &Token| is_term(t);
         if let Some(pair) = self
             .positional
             .windows(2)
@@ -188,7 +198,8 @@ impl Args {
                 ErrorCode::BadArgument,
                 format!(
                     "{} {} could be one selector or two points",
-                    pair[0].bare, pair[1].bare
+                    written(&pair[0]),
+                    written(&pair[1])
                 ),
                 format!("quote each selector point whole: {example}"),
             ));

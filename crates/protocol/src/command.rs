@@ -117,6 +117,10 @@ impl DragMotion {
     pub const DEFAULT_HOLD_MS: u64 = 100;
     /// The most milliseconds spent at the destination when `--dwell` is not given.
     pub const DEFAULT_DWELL_MS: u64 = 1_000;
+    /// The most moves a `--steps` may ask for.
+    pub const MAX_STEPS: u32 = 1_000;
+    /// The longest `--hold` or `--dwell` (and `click --hold`), in milliseconds: ten minutes.
+    pub const MAX_MS: u64 = 600_000;
     /// The least time between two moves on the way, in milliseconds (a move also waits for a
     /// frame of its own): a person's drag takes time, and toolkits read a drag's speed.
     pub const STEP_MS: u64 = 16;
@@ -402,18 +406,26 @@ impl Command {
     }
 
     /// The time a gesture takes by its own flags, in milliseconds: a long press's hold, a drag's
-    /// hold, dwell and moves (a frame's worth each).
+    /// hold, dwell and moves, a `move`'s and a `stroke`'s moves, a `pinch`'s (a frame's worth
+    /// each, [`DragMotion::STEP_MS`]).
     fn gesture_ms(&self) -> u64 {
+        let moves = |n: usize| {
+            u64::try_from(n)
+                .unwrap_or(u64::MAX)
+                .saturating_mul(DragMotion::STEP_MS)
+        };
         match self {
             Command::Click {
                 press: Press::Hold(ms),
                 ..
             } => *ms,
-            Command::Drag { motion, .. } => {
-                motion.hold_ms()
-                    + motion.dwell_ms()
-                    + u64::from(motion.steps()) * DragMotion::STEP_MS
-            }
+            Command::Drag { motion, .. } => motion
+                .hold_ms()
+                .saturating_add(motion.dwell_ms())
+                .saturating_add(moves(motion.steps() as usize)),
+            Command::Move { steps, .. } => moves(steps.unwrap_or(1) as usize),
+            Command::Stroke { points, .. } => moves(points.len()),
+            Command::Pinch { .. } => moves(10),
             _ => 0,
         }
     }
@@ -435,9 +447,11 @@ impl Command {
                     .then(|| opts.timeout_ms.unwrap_or(DEFAULT_WAIT_MS));
                 match (opts.wait_ms, settle, self.gesture_ms()) {
                     (None, None, 0) => None,
-                    (wait, settle, gesture) => {
-                        Some(wait.unwrap_or(0) + settle.unwrap_or(0) + gesture)
-                    }
+                    (wait, settle, gesture) => Some(
+                        wait.unwrap_or(0)
+                            .saturating_add(settle.unwrap_or(0))
+                            .saturating_add(gesture),
+                    ),
                 }
             }
         }

@@ -116,7 +116,7 @@ impl Command {
             Verb::Click => Command::Click {
                 target: sole_target(a)?,
                 button: button_from_args(a),
-                press: match a.number("hold")? {
+                press: match pointer::gesture_ms(a, "hold")? {
                     Some(ms) => Press::Hold(ms),
                     None if a.has("double") => Press::Double,
                     None => Press::Single,

@@ -8,7 +8,7 @@ use crate::lexer::quote;
 use crate::target::Point;
 use crate::{ErrorCode, ParseError};
 
-/// `--steps N`, at least 1.
+/// `--steps N`, from 1 to [`DragMotion::MAX_STEPS`].
 pub(super) fn steps_from_args(a: &Args) -> Result<Option<u32>, ParseError> {
     match a.number("steps")? {
         Some(0) => Err(ParseError::new(
@@ -16,7 +16,30 @@ pub(super) fn steps_from_args(a: &Args) -> Result<Option<u32>, ParseError> {
             "--steps 0 makes no move",
             "give --steps 1 or more (the moves on the way, one frame each)",
         )),
+        Some(n) if n > DragMotion::MAX_STEPS => Err(ParseError::new(
+            ErrorCode::BadArgument,
+            format!("--steps {n} is more than {} moves", DragMotion::MAX_STEPS),
+            format!(
+                "give --steps {} at most (each move takes a frame of its own)",
+                DragMotion::MAX_STEPS
+            ),
+        )),
         steps => Ok(steps),
+    }
+}
+
+/// A gesture's time flag (`--hold MS`, `--dwell MS`), at most [`DragMotion::MAX_MS`].
+pub(super) fn gesture_ms(a: &Args, name: &str) -> Result<Option<u64>, ParseError> {
+    match a.number(name)? {
+        Some(ms) if ms > DragMotion::MAX_MS => Err(ParseError::new(
+            ErrorCode::BadArgument,
+            format!("--{name} {ms} is longer than {} ms", DragMotion::MAX_MS),
+            format!(
+                "give --{name} {} at most (ten minutes); a longer gesture is a down, a wait and an up",
+                DragMotion::MAX_MS
+            ),
+        )),
+        ms => Ok(ms),
     }
 }
 
@@ -99,8 +122,8 @@ pub(super) fn drag_from_args(a: &Args) -> Result<Command, ParseError> {
         to,
         motion: DragMotion {
             steps: steps_from_args(a)?,
-            hold_ms: a.number("hold")?,
-            dwell_ms: a.number("dwell")?,
+            hold_ms: gesture_ms(a, "hold")?,
+            dwell_ms: gesture_ms(a, "dwell")?,
         },
         modifiers: a.modifiers()?,
         opts: act_from_args(a)?,
