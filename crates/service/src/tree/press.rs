@@ -73,10 +73,18 @@ impl Live {
             .via
             .as_ref()
             .and_then(|(p, _)| window?.tree.as_ref()?.state().node_by_id(p.node));
-        let mut below: Vec<_> = proxy.into_iter().collect();
-        while let Some(n) = below.pop() {
-            accept.push(n.locate().0);
-            below.extend(n.children());
+        // Not another layer rooted in it, nor a separate interactive node inside it, as for the
+        // target.
+        if let (Some(proxy), Some(w)) = (proxy, window) {
+            let stack = Stack::new(w);
+            let mut below = vec![proxy];
+            while let Some(n) = below.pop() {
+                accept.push(n.locate().0);
+                below.extend(
+                    n.children()
+                        .filter(|c| stack.root_rank(c.id()).is_none() && !is_interactive(c)),
+                );
+            }
         }
         accept.sort_unstable();
         accept.dedup();

@@ -161,9 +161,12 @@ impl<'a> Sight<'a> {
 
     /// Whether a node on top is the target's own input proxy, the thing a person presses when
     /// they press the target (egui's drag source over its label, a selectable wrapper): it takes
-    /// the pointer, is painted in the target's layer, sits beside the target or one of its
-    /// ancestors in the tree, and its bounds enclose the target's; and the target does not take
-    /// the pointer itself, or the two have the same bounds. Anything else on top covers it.
+    /// the pointer and is enabled, is painted in the target's layer, and sits beside the target
+    /// or one of its ancestors in the tree (its sibling `S`, with no node that takes the pointer
+    /// between that parent and the target); its bounds enclose the target's and are those of the
+    /// target or of `S` (within a pixel); and the target does not take the pointer itself, or
+    /// the two have the same bounds. Anything else on top covers it (a click-catcher over the
+    /// window, a canvas, another widget).
     fn is_proxy(&self, t: &Node<'_>) -> bool {
         let (Some(mine), Some(theirs)) = (geometry::bounds(&self.node), geometry::bounds(t)) else {
             return false;
@@ -173,17 +176,40 @@ impl<'a> Sight<'a> {
             && theirs.y0 <= mine.y0 + slack
             && theirs.x1 >= mine.x1 - slack
             && theirs.y1 >= mine.y1 - slack;
-        let same = (theirs.x0 - mine.x0).abs() <= slack
-            && (theirs.y0 - mine.y0).abs() <= slack
-            && (theirs.x1 - mine.x1).abs() <= slack
-            && (theirs.y1 - mine.y1).abs() <= slack;
-        let beside = t.parent().is_some_and(|p| is_within(&self.node, p.id()));
+        let same_as = |r: Rect| {
+            (theirs.x0 - r.x0).abs() <= slack
+                && (theirs.y0 - r.y0).abs() <= slack
+                && (theirs.x1 - r.x1).abs() <= slack
+                && (theirs.y1 - r.y1).abs() <= slack
+        };
+        let Some(sibling) = t.parent().and_then(|p| self.child_towards_target(p)) else {
+            return false;
+        };
+        let sized = same_as(mine) || geometry::bounds(&sibling).is_some_and(same_as);
         let same_layer = self.stack.layer(t).1 == self.stack.layer(&self.node).1;
         is_interactive(t)
+            && !t.is_disabled()
             && same_layer
-            && beside
             && encloses
-            && (same || !is_interactive(&self.node))
+            && sized
+            && (same_as(mine) || !is_interactive(&self.node))
+    }
+
+    /// The child of `parent` on the way down to the target (the target itself or an ancestor of
+    /// it), when `parent` is an ancestor of the target and no node that takes the pointer lies
+    /// between them (such a node would be the target's own, not the proxy's).
+    fn child_towards_target(&self, parent: Node<'_>) -> Option<Node<'a>> {
+        let mut at = self.node;
+        loop {
+            let up = at.parent()?;
+            if up.id() == parent.id() {
+                return Some(at);
+            }
+            if is_interactive(&up) {
+                return None;
+            }
+            at = up;
+        }
     }
 
     /// The visible part of a node on top, if it has an area.

@@ -540,7 +540,7 @@ mod layers {
 /// A label with an unnamed drag source of its bounds on top (egui's `dnd_drag_source`): the
 /// handle beside it in the tree, painted after it.
 fn label_with_handle(handle_bounds: Bounds) -> Vec<Widget> {
-    let list = Widget::new("list", Role::List, "").bounds(Bounds::new(0.0, 0.0, 400.0, 300.0));
+    let list = Widget::new("list", Role::List, "").bounds(Bounds::new(0.0, 0.0, 200.0, 100.0));
     let label = Widget::new("item", Role::Label, "Item A")
         .parent("list")
         .bounds(Bounds::new(10.0, 10.0, 80.0, 20.0));
@@ -587,4 +587,29 @@ fn a_node_on_top_that_is_not_the_target_s_proxy_still_covers_it() {
             .action(Action::Click),
     ]);
     assert_eq!(click(&mut t, "save").unwrap_err().code, ErrorCode::Covered);
+}
+
+#[test]
+fn a_click_catcher_over_the_window_or_a_disabled_handle_is_no_proxy() {
+    // An interactive node beside the label's list that encloses the label but is far larger
+    // than it and than the list: a click-catcher, not the label's own.
+    let mut widgets = label_with_handle(Bounds::new(10.0, 10.0, 80.0, 20.0));
+    widgets.pop();
+    widgets.push(
+        Widget::new("catcher", Role::Unknown, "")
+            .bounds(Bounds::new(0.0, 0.0, 400.0, 300.0))
+            .action(Action::Click),
+    );
+    let mut t = trees(widgets);
+    let err = click(&mut t, "item").unwrap_err();
+    assert_eq!(err.code, ErrorCode::Covered, "{}", err.message);
+    // The handle of the label's bounds, disabled: it takes nothing, so it is no proxy.
+    let mut widgets = label_with_handle(Bounds::new(10.0, 10.0, 80.0, 20.0));
+    let handle = widgets.pop().unwrap().states(WidgetStates {
+        disabled: true,
+        ..Default::default()
+    });
+    widgets.push(handle);
+    let mut t = trees(widgets);
+    assert_eq!(click(&mut t, "item").unwrap_err().code, ErrorCode::Covered);
 }
