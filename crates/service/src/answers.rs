@@ -7,7 +7,7 @@ use super::jobs::{Job, SettleAfter};
 use super::{Service, entries, internal_error, png};
 use winit_automation_dropbox::publish;
 use winit_automation_link::{CaptureJob, CaptureTo, Reply};
-use winit_automation_protocol::{Command, ErrorCode, Failure, Response, Verb, response_file};
+use winit_automation_protocol::{ErrorCode, Failure, Response, Verb, response_file};
 
 impl Service {
     /// Answers `seq`: publishes the response, then removes the entry. An entry already answered
@@ -135,11 +135,7 @@ impl Service {
             (result, _) => result,
         };
         // A drag's answer says where the node it dragged is now.
-        let from = match self.journal.pending(seq) {
-            Some(Command::Drag { from, .. }) if result.is_ok() => Some(from.clone()),
-            _ => None,
-        };
-        let ended = from.and_then(|from| self.trees.ended(&from));
+        let ended = self.trees.ended(seq);
         let result = result.map(|body| body + ended.as_deref().unwrap_or(""));
         match (result, settle) {
             // Carried out; answered once the tree has stopped changing.

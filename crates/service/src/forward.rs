@@ -61,14 +61,21 @@ impl Service {
         let settle = self.settle_after(&command, deadline);
         let mut plan = plan;
         let pointer = plan.as_mut().and_then(|p| p.pointer.take());
+        let dragged = plan.as_mut().and_then(|p| p.dragged.take());
         let plan = plan.map(|p| self.with_scrolled_lines(seq, p));
         if let Some(p) = &plan {
             self.trace_aimed(seq, &command, p);
         }
         let forwarded = self.send_order(seq, command, plan, deadline, settle);
-        // The pointer is where the order leaves it once the order went out.
-        if let (Some(pointer), Forwarded::Yes) = (pointer, &forwarded) {
-            self.trees.commit_pointer(pointer);
+        // The pointer is where the order leaves it once the order went out, and a drag's answer
+        // names the node it took hold of.
+        if let Forwarded::Yes = forwarded {
+            if let Some(pointer) = pointer {
+                self.trees.commit_pointer(pointer);
+            }
+            if let Some(from) = dragged {
+                self.trees.drag_sent(seq, from);
+            }
         }
         forwarded
     }

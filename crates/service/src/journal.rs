@@ -81,11 +81,6 @@ impl Journal {
         }
     }
 
-    /// The command read as entry `seq` and not answered yet.
-    pub fn pending(&self, seq: u64) -> Option<&Command> {
-        self.pending.get(&seq).map(|p| &p.command)
-    }
-
     /// The command's ref and point targets were resolved to these nodes.
     pub fn resolved(&mut self, seq: u64, targets: Vec<JournalTarget>) {
         if let Some(p) = self.pending.get_mut(&seq) {

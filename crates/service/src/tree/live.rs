@@ -18,6 +18,8 @@ pub(super) struct Live {
     pub refs: Refs,
     /// The pointer's buttons and place, as the plans left them (`down`, `move`, `up`).
     pub pointer: Pointer,
+    /// The node the drag being planned takes hold of (`plan.rs` hands it on in `Planned`).
+    pub dragged: Option<Found>,
 }
 
 impl Live {

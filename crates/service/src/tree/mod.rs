@@ -65,6 +65,9 @@ pub(crate) struct Trees {
     applied: u64,
     /// The last [`Trees::settle_text`] and the `applied` count it was made at.
     settle_cache: Option<(u64, String)>,
+    /// The node each drag in flight took hold of, by the seq of its command: what its answer's
+    /// `ended` line names, whatever its FROM selects by then.
+    dragged: std::collections::HashMap<u64, Found>,
 }
 
 /// What a snapshot is compared with: the last one of the same projection, depth and scope node (a
@@ -176,14 +179,18 @@ impl Trees {
         self.live.secret_text(command)
     }
 
-    /// The `ended` line of a drag's answer: where the node it dragged (`from`, a ref or a
-    /// selector naming one node) is now, by its line and the centre of its bounds; `None` for a
-    /// point, or a node the tree no longer shows in one place.
-    pub fn ended(&mut self, from: &Target) -> Option<String> {
-        if matches!(from, Target::Point(_)) {
-            return None;
-        }
-        let found = self.live.resolve(from).ok()?;
+    /// Command `seq`'s order, a drag of the node `from`, went out: its answer ends with where
+    /// that node is then ([`Trees::ended`]).
+    pub(crate) fn drag_sent(&mut self, seq: u64, from: Found) {
+        self.dragged.insert(seq, from);
+    }
+
+    /// The `ended` line of the answer to command `seq`, a drag of a node ([`Trees::drag_sent`]):
+    /// that node as the tree shows it now, by its line and the centre of its bounds; `None` for
+    /// any other command, or when the tree no longer shows the node with bounds. Asked once per
+    /// answer: the drag is forgotten.
+    pub fn ended(&mut self, seq: u64) -> Option<String> {
+        let found = self.dragged.remove(&seq)?;
         let w = self.live.mirror.windows.get(&found.window)?;
         let node = w.tree.as_ref()?.state().node_by_id(found.node)?;
         let b = geometry::bounds(&node)?;

@@ -189,6 +189,7 @@ impl Live {
         };
         // The plan moves a copy of the pointer; the service keeps it once the order goes out.
         let committed = self.pointer.clone();
+        self.dragged = None;
         let planned = self.plan_verb(command, hover_frame);
         let moved = std::mem::replace(&mut self.pointer, committed);
         let mut plan = planned?;
@@ -202,6 +203,7 @@ impl Live {
             plan,
             answer,
             pointer,
+            dragged: self.dragged.take(),
         }))
     }
 
@@ -399,6 +401,9 @@ pub struct Planned {
     /// The pointer as the plan leaves it, when it moves it or its buttons
     /// ([`Trees::commit_pointer`](super::Trees::commit_pointer) once the order goes out).
     pub pointer: Option<super::pointer::Pointer>,
+    /// The node a drag takes hold of ([`Trees::drag_sent`](super::Trees::drag_sent) once the
+    /// order goes out).
+    pub dragged: Option<Found>,
 }
 
 impl Planned {

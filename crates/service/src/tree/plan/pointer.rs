@@ -108,6 +108,7 @@ impl Live {
         }
         modifiers_line(&mut summary, modifiers);
         let press = Some(self.press_check(&a, 1));
+        self.dragged = a.found;
         let [down, up] = button_tap(Button::Left);
         let mut stages: Vec<Stage> = vec![vec![move_to(&a)].into(), vec![down].into()];
         let steps = motion.steps();
