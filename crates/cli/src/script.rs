@@ -68,7 +68,7 @@ pub(crate) fn run(
     }
     let outcome = script.run(&client, &options, |step, _| {
         if !quiet {
-            println!("ok {:>4}  {}", step.line, step.text);
+            println!("ok {:>4}  {}", step.line, step.shown());
         }
     });
     // Written pass or fail: a failed run is when a person wants to look.
@@ -111,7 +111,7 @@ pub(crate) fn run(
                 "{}:{}: {}",
                 file.display(),
                 failure.step.line,
-                failure.step.text
+                failure.step.shown()
             );
             eprintln!("  {}", failure.reason);
             if let Some(s) = &failure.snapshot {

@@ -99,6 +99,7 @@ fn parse_errors() {
         "stroke role=button name=\"OK\" 10,10",
         "drag @e1 to @e2 --steps 5000",
         "click @e1 --hold 18446744073709551615",
+        "type correct horse battery --secret",
         "up 10,10",
         "pinch @e1 0",
         "pinch @e1 2 --pan up",

@@ -102,8 +102,10 @@ impl Service {
             // Named for the journal against the tree the plan resolves them in.
             let named = self.trees.named_targets(command);
             self.journal.resolved(seq, named);
-            if self.trees.secret_text(command) {
-                self.journal.keep_secret(seq);
+            match self.trees.secret_text(command) {
+                Some(true) => self.journal.keep_secret(seq),
+                Some(false) => self.journal.not_secret(seq),
+                None => {}
             }
             self.trees.planned(command)
         }));

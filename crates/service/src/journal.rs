@@ -22,6 +22,9 @@ pub(crate) const KEPT: usize = 1024;
 /// A command read and not answered yet.
 struct Pending {
     command: Command,
+    /// A plan found that the command's text (a `type`'s or `fill`'s) is no secret; until then it
+    /// is kept as one (a command answered before its plan, refused, expired, never says).
+    cleared: bool,
     targets: Vec<JournalTarget>,
     frame: Option<u64>,
     /// When it was read (a trace's step starts there).
@@ -66,6 +69,7 @@ impl Journal {
             seq,
             Pending {
                 command: command.redacted(false),
+                cleared: false,
                 targets: Vec::new(),
                 frame: None,
                 read_at: Instant::now(),
@@ -78,6 +82,13 @@ impl Journal {
     pub fn keep_secret(&mut self, seq: u64) {
         if let Some(p) = self.pending.get_mut(&seq) {
             p.command = p.command.redacted(true);
+        }
+    }
+
+    /// The text of command `seq` is no secret: the journal keeps it as it is.
+    pub fn not_secret(&mut self, seq: u64) {
+        if let Some(p) = self.pending.get_mut(&seq) {
+            p.cleared = true;
         }
     }
 
@@ -105,6 +116,8 @@ impl Journal {
     /// none).
     pub fn answered(&mut self, response: &Response) -> Option<Answered<'_>> {
         let p = self.pending.remove(&response.seq)?;
+        // A text no plan cleared is kept as a secret.
+        let command = p.command.redacted(!p.cleared);
         if self.entries.len() >= KEPT {
             self.entries.pop_front();
         }
@@ -117,12 +130,12 @@ impl Journal {
                 Outcome::Error { code, .. } => Some(code.clone()),
             },
             frame: p.frame,
-            line: p.command.to_line(),
+            line: command.to_line(),
             targets: p.targets,
         });
         Some(Answered {
             entry: self.entries.back()?,
-            command: p.command,
+            command,
             read_at: p.read_at,
         })
     }

@@ -9,6 +9,8 @@ use std::process::Child;
 use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
+use crate::secret::shown;
+
 use super::failure::{coded, interactive_snapshot};
 use super::script::{RunOptions, RunSummary, Script};
 use super::tree_text::tree_text;
@@ -76,7 +78,13 @@ impl App {
     /// answer came (the app died, the timeout passed).
     #[track_caller]
     pub fn send(&self, line: &str) -> Response {
-        match self.client().send_line(line) {
+        // A recorded secret's placeholder is filled from the environment, as scripts do.
+        let sent = match crate::secret::from_env(line) {
+            Ok(Some(command)) => self.client().send(&command),
+            Ok(None) => self.client().send_line(line),
+            Err(unset) => panic!("`{}`: {unset}", shown(line)),
+        };
+        match sent {
             Ok(r) => r,
             Err(e) => self.fail(&shown(line), &e),
         }
@@ -252,10 +260,4 @@ impl App {
             Err(failure) => panic!("{}: {failure}", path.display()),
         }
     }
-}
-
-/// A command line as a failure message shows it: a secret's text masked; a line that does not
-/// parse as it is (it was never sent).
-fn shown(line: &str) -> String {
-    Command::parse(line).map_or_else(|_| line.to_owned(), |c| c.redacted(false).to_line())
 }

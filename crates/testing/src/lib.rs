@@ -50,6 +50,7 @@ mod node;
 mod query;
 mod screenshot;
 pub mod script;
+mod secret;
 mod spawn;
 mod tree_text;
 

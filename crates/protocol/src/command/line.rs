@@ -66,10 +66,16 @@ impl Command {
                 ));
             }
         };
-        let args = Args::split(verb, tokens)?;
-        let command = Self::from_args(&args)?;
-        args.check_rules()?;
-        Ok(command)
+        // A line that says its text is a secret never has its words quoted back in an error.
+        let secret = tokens
+            .iter()
+            .any(|t| t.quoted.is_none() && t.bare == "--secret");
+        let parsed = Args::split(verb, tokens).and_then(|args| {
+            let command = Self::from_args(&args)?;
+            args.check_rules()?;
+            Ok(command)
+        });
+        parsed.map_err(|e| if secret { secret_refused(verb, e) } else { e })
     }
 
     /// Maps the parts of a command line to its variant: one arm per verb, the longer ones in the
@@ -329,6 +335,19 @@ impl Command {
         }
         flags
     }
+}
+
+/// The refusal of a `--secret` line that does not parse, with none of its words: its code, a
+/// message that says so, and the verb's usage line for a hint.
+fn secret_refused(verb: Verb, e: ParseError) -> ParseError {
+    ParseError::new(
+        e.code,
+        format!(
+            "this {verb} line does not parse ({}); it says --secret, so its words are not repeated",
+            e.code
+        ),
+        format!("usage: {}", crate::verbs::usage(verb)),
+    )
 }
 
 /// The options every action takes: `--settle`, `--frames`, `--timeout`, `--wait`, `--no-scroll`.

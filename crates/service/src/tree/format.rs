@@ -77,7 +77,10 @@ fn write_fields(
     bounds: Option<Rect>,
     fields: Fields,
 ) {
+    let password = node.role() == accesskit::Role::PasswordInput;
     match node.value() {
+        // A password field's value is never shown: not even its length is told.
+        Some(_) if password => {}
         // An empty value is the default: the compact lines leave it out.
         Some(v) if v.is_empty() && !fields.defaults => {}
         Some(v) if v != name => {
@@ -91,7 +94,7 @@ fn write_fields(
             }
         }
     }
-    if node.role() == accesskit::Role::PasswordInput {
+    if password {
         out.push_str(" password");
     }
     // A tree whose focus is its root has nothing in particular focused.

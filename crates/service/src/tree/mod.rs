@@ -174,8 +174,8 @@ impl Trees {
     }
 
     /// Whether the text of a `type` or `fill` is a secret (`tree/secret.rs`): `--secret`, or a
-    /// password field gets it.
-    pub fn secret_text(&mut self, command: &Command) -> bool {
+    /// password field gets it; `None` when it cannot be told.
+    pub fn secret_text(&mut self, command: &Command) -> Option<bool> {
         self.live.secret_text(command)
     }
 

@@ -47,7 +47,11 @@ fn terms_of(node: &Node) -> Vec<Term> {
         terms.push(Term::Name(name));
     } else if let Some(label) = label_of(node) {
         terms.push(Term::Label(label));
-    } else if let Some(value) = node.value().filter(|v| !v.is_empty()) {
+    } else if let Some(value) = node
+        .value()
+        .filter(|v| !v.is_empty() && node.role() != accesskit::Role::PasswordInput)
+    {
+        // A password field is never named by its value.
         terms.push(Term::Text(value));
     }
     terms

@@ -250,11 +250,11 @@ impl Live {
                 target, scale, pan, ..
             } => self.plan_pinch(target, *scale, pan.map_or((0.0, 0.0), |p| (p.x, p.y)))?,
             Command::Type { text, .. } => {
-                let secret = self.secret_text(command);
+                let secret = self.secret_text(command) != Some(false);
                 self.plan_type(text, secret)?
             }
             Command::Fill { target, text, .. } => {
-                let secret = self.secret_text(command);
+                let secret = self.secret_text(command) != Some(false);
                 self.plan_fill(target, text, secret)?
             }
             Command::Key { chords, .. } => self.plan_keys(chords)?,

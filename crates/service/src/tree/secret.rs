@@ -11,27 +11,23 @@ use super::live::Live;
 use winit_automation_protocol::{Command, Target};
 
 impl Live {
-    /// Whether the text `command` sends is a secret; `false` for commands that send none.
-    pub(super) fn secret_text(&mut self, command: &Command) -> bool {
+    /// Whether the text `command` sends is a secret: `Some(false)` for commands that send none,
+    /// `None` when it cannot be told (a `fill` whose target resolves to no node).
+    pub(super) fn secret_text(&mut self, command: &Command) -> Option<bool> {
         match command {
-            Command::Fill { secret: true, .. } | Command::Type { secret: true, .. } => true,
+            Command::Fill { secret: true, .. } | Command::Type { secret: true, .. } => Some(true),
             Command::Fill { target, .. } => self.is_password_field(target),
-            Command::Type { .. } => self.focus_is_password_field(),
-            _ => false,
+            Command::Type { .. } => Some(self.focus_is_password_field()),
+            _ => Some(false),
         }
     }
 
-    /// Whether `target` resolves to a password field now.
-    fn is_password_field(&mut self, target: &Target) -> bool {
-        let Ok(found) = self.resolve(target) else {
-            return false;
-        };
-        self.mirror.windows.get(&found.window).is_some_and(|w| {
-            w.tree
-                .as_ref()
-                .and_then(|t| t.state().node_by_id(found.node))
-                .is_some_and(|n| n.role() == Role::PasswordInput)
-        })
+    /// Whether `target` resolves to a password field now; `None` when it resolves to no node.
+    fn is_password_field(&mut self, target: &Target) -> Option<bool> {
+        let found = self.resolve(target).ok()?;
+        let w = self.mirror.windows.get(&found.window)?;
+        let node = w.tree.as_ref()?.state().node_by_id(found.node)?;
+        Some(node.role() == Role::PasswordInput)
     }
 
     /// Whether the keyboard focus of the window text goes to is a password field.

@@ -47,6 +47,13 @@ pub struct Step {
     pub kind: StepKind,
 }
 
+impl Step {
+    /// The line as a message shows it: a secret's text masked.
+    pub fn shown(&self) -> String {
+        crate::secret::shown(&self.text)
+    }
+}
+
 /// What a step does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StepKind {

@@ -47,7 +47,9 @@ impl fmt::Display for RunFailure {
         write!(
             f,
             "line {}: {}\n  {}",
-            self.step.line, self.step.text, self.reason
+            self.step.line,
+            self.step.shown(),
+            self.reason
         )?;
         if let Some(s) = &self.snapshot {
             write!(f, "\nthe interactive snapshot now:\n{s}")?;
@@ -134,7 +136,8 @@ pub(super) fn refused(text: String) -> Stop {
 }
 
 pub(super) fn run_command(client: &Client, line: &str) -> Result<String, Stop> {
-    let r = match secret_from_env(line)? {
+    let filled = crate::secret::from_env(line).map_err(|e| refused(e.to_string()))?;
+    let r = match filled {
         Some(command) => client.send(&command)?,
         None => client.send_line(line)?,
     };
@@ -142,29 +145,6 @@ pub(super) fn run_command(client: &Client, line: &str) -> Result<String, Stop> {
         Ok(r.body().to_owned())
     } else {
         Err(refused(format!("refused: {}", r.to_text().trim_end())))
-    }
-}
-
-/// A `--secret` line whose text is a placeholder (`$NAME`, what a recording writes for a secret:
-/// [`SECRET_PLACEHOLDER`](winit_automation_protocol::SECRET_PLACEHOLDER)) as the command to send,
-/// its text read from the environment variable NAME; `None` for any other line (sent as written).
-fn secret_from_env(line: &str) -> Result<Option<Command>, Stop> {
-    let Ok(command) = Command::parse(line) else {
-        return Ok(None);
-    };
-    let Some(name) = command
-        .text()
-        .filter(|(_, secret)| *secret)
-        .and_then(|(text, _)| text.strip_prefix('$'))
-        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-    else {
-        return Ok(None);
-    };
-    match std::env::var(name) {
-        Ok(secret) => Ok(Some(command.with_text(secret))),
-        Err(_) => Err(refused(format!(
-            "the environment variable {name} is not set: this line's secret text comes from it (set it to the secret before running the script)"
-        ))),
     }
 }
 
