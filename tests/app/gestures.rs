@@ -773,3 +773,30 @@ fn an_expired_gesture_lets_go_of_its_button_modifiers_and_fingers() {
         "{lifted:?}"
     );
 }
+
+#[test]
+fn a_down_that_expires_before_its_frame_leaves_no_button_down() {
+    let app = stepped_form();
+    let client = app.client();
+    // Planned and sent at once, but no frame takes it before its deadline.
+    let deadline = unix_ms_now() + 1000;
+    let seq = client
+        .enqueue_line(&format!("down name=Save --deadline {deadline}"))
+        .unwrap();
+    sleep_past(deadline);
+    let handed = app.frame(|_| {});
+    assert!(!handed.contains(&PRESS), "nothing pressed: {handed:?}");
+    // Answered `expired` (by the app, or by the service that withdrew it: the client reads
+    // that as its fate).
+    match client.wait(seq) {
+        Ok(answer) => assert_eq!(answer.error_code(), Some(ErrorCode::Expired), "{answer:?}"),
+        Err(e) => assert!(format!("{e:?}").contains("Expired"), "{e:?}"),
+    }
+    // The app holds no button: `up` is refused, and a `down` goes out again.
+    let up = client.send_line("up").unwrap();
+    assert_eq!(up.error_code(), Some(ErrorCode::PointerState), "{up:?}");
+    let seq = client.enqueue_line("down name=Save").unwrap();
+    let handed = frames_until(&app, |h| *h == PRESS);
+    assert!(handed.contains(&PRESS), "{handed:?}");
+    assert!(client.wait(seq).unwrap().is_ok());
+}

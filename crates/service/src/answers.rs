@@ -16,6 +16,9 @@ impl Service {
         let seq = response.seq;
         // Answered: nothing waits for its target or scrolls it any more.
         self.held.release(seq);
+        if response.error_code() == Some(ErrorCode::Expired) {
+            self.trees.pointer_unchanged(seq);
+        }
         self.marks.forget(seq);
         match self.jobs.take(seq) {
             Some(job @ (Job::Unwritten(_) | Job::Stuck | Job::Answered { .. })) => {

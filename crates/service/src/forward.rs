@@ -71,7 +71,7 @@ impl Service {
         // names the node it took hold of.
         if let Forwarded::Yes = forwarded {
             if let Some(pointer) = pointer {
-                self.trees.commit_pointer(pointer);
+                self.trees.commit_pointer(seq, pointer);
             }
             if let Some(from) = dragged {
                 self.trees.drag_sent(seq, from);

@@ -65,6 +65,9 @@ pub(crate) struct Trees {
     applied: u64,
     /// The last [`Trees::settle_text`] and the `applied` count it was made at.
     settle_cache: Option<(u64, String)>,
+    /// The last change of the pointer a command's order made: its seq, the pointer before and
+    /// after ([`Trees::pointer_unchanged`]).
+    pointer_change: Option<(u64, pointer::Pointer, pointer::Pointer)>,
     /// The node each drag in flight took hold of, by the seq of its command: what its answer's
     /// `ended` line names, whatever its FROM selects by then.
     dragged: std::collections::HashMap<u64, Found>,
@@ -169,8 +172,23 @@ impl Trees {
     }
 
     /// The pointer as a plan whose order went out left it.
-    pub(crate) fn commit_pointer(&mut self, pointer: pointer::Pointer) {
-        self.live.pointer = pointer;
+    pub(crate) fn commit_pointer(&mut self, seq: u64, pointer: pointer::Pointer) {
+        let before = std::mem::replace(&mut self.live.pointer, pointer.clone());
+        self.pointer_change = Some((seq, before, pointer));
+    }
+
+    /// Command `seq` expired: when it was the last to change the pointer, and nothing changed it
+    /// since, the pointer is as before it (an expired `down` pressed nothing; an expired `up`
+    /// most likely let go of nothing, and a second release is harmless where a button left held
+    /// could never be let go).
+    pub(crate) fn pointer_unchanged(&mut self, seq: u64) {
+        if let Some((changed, before, after)) = self.pointer_change.take() {
+            if changed == seq && self.live.pointer == after {
+                self.live.pointer = before;
+            } else {
+                self.pointer_change = Some((changed, before, after));
+            }
+        }
     }
 
     /// Whether the text of a `type` or `fill` is a secret (`tree/secret.rs`): `--secret`, or a

@@ -237,7 +237,7 @@ impl Live {
                 button,
                 modifiers,
                 ..
-            } => self.plan_stroke(points, *button, *modifiers)?,
+            } => self.plan_stroke(points, (*button, *modifiers), hover_frame)?,
             Command::Down {
                 target,
                 button,

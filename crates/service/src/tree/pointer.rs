@@ -19,6 +19,9 @@ pub(crate) struct Pointer {
     pub at: Option<(u64, f64, f64)>,
     /// The buttons `down` pressed, in order.
     pub down: Vec<Button>,
+    /// The window the first of them went down in: the others, the moves and the releases go
+    /// there, whatever another verb did with the pointer meanwhile.
+    pub down_in: Option<u64>,
     /// The modifiers `down` holds until its `up`.
     pub modifiers: Modifiers,
 }
@@ -59,9 +62,7 @@ impl Pointer {
 
     /// The window a button is down in, if any.
     pub fn pressed_in(&self) -> Option<u64> {
-        (!self.down.is_empty())
-            .then_some(self.at.map(|(w, _, _)| w))
-            .flatten()
+        self.down_in.filter(|_| !self.down.is_empty())
     }
 }
 
@@ -77,7 +78,8 @@ mod tests {
         assert_eq!(up.code, ErrorCode::PointerState);
         assert_eq!(up.message, "the left button is not down (down: none)");
         p.down.push(Button::Left);
-        p.at = Some((1, 10.0, 20.0));
+        p.down_in = Some(1);
+        p.at = Some((2, 10.0, 20.0));
         assert_eq!(p.pressed_in(), Some(1));
         let again = p.may_press(Button::Left).unwrap_err();
         assert_eq!(again.message, "the left button is down already");

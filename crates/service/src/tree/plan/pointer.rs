@@ -70,7 +70,7 @@ impl Live {
         self.pointer_at(&aim);
         Ok(Plan {
             window: aim.window,
-            stages: with_modifiers(stages, modifiers),
+            stages: with_modifiers(stages, modifiers, self.pointer.modifiers),
             summary,
             press,
         })
@@ -142,7 +142,7 @@ impl Live {
         self.pointer_at(&b);
         Ok(Plan {
             window: a.window,
-            stages: with_modifiers(stages, modifiers),
+            stages: with_modifiers(stages, modifiers, self.pointer.modifiers),
             summary,
             press,
         })
@@ -171,8 +171,8 @@ impl Live {
     pub(super) fn plan_stroke(
         &mut self,
         points: &[Target],
-        button: Button,
-        modifiers: Modifiers,
+        (button, modifiers): (Button, Modifiers),
+        hover_frame: bool,
     ) -> Result<Plan, Failure> {
         let Some((first, rest)) = points.split_first() else {
             return Err(failure(
@@ -184,7 +184,7 @@ impl Live {
         self.pointer.may_press(button)?;
         let a = self.aim(first, true)?;
         let [down, up] = button_tap(button);
-        let mut stages: Vec<Stage> = vec![vec![move_to(&a), down].into()];
+        let (mut stages, pressing) = Self::after_move(hover_frame, &a, vec![down]);
         let mut through = Vec::new();
         let mut last = None;
         for point in rest {
@@ -201,13 +201,13 @@ impl Live {
         let _ = writeln!(summary, "through {}", through.join(" "));
         let _ = writeln!(summary, "button {}", button_name(button));
         modifiers_line(&mut summary, modifiers);
-        let press = Some(self.press_check(&a, 0));
+        let press = Some(self.press_check(&a, pressing));
         if let Some(b) = &last {
             self.pointer_at(b);
         }
         Ok(Plan {
             window: a.window,
-            stages: with_modifiers(stages, modifiers),
+            stages: with_modifiers(stages, modifiers, self.pointer.modifiers),
             summary,
             press,
         })
@@ -253,6 +253,7 @@ impl Live {
         let (stages, pressing) = Self::after_move(hover_frame, &aim, steps);
         let press = Some(self.press_check(&aim, pressing));
         self.pointer_at(&aim);
+        self.pointer.down_in.get_or_insert(aim.window);
         self.pointer.down.push(button);
         Ok(Plan {
             window: aim.window,
@@ -307,11 +308,19 @@ impl Live {
     /// frame once no button is down. Refused when the button is not down.
     pub(super) fn plan_up(&mut self, button: Button) -> Result<Plan, Failure> {
         self.pointer.may_release(button)?;
-        let (window, x, y) = match self.pointer.at {
-            Some(at) => at,
-            None => (default_window(&self.mirror)?, 0.0, 0.0),
+        // Where the button went down; where the pointer is when that is the same window.
+        let window = match self.pointer.pressed_in() {
+            Some(w) => w,
+            None => default_window(&self.mirror)?,
+        };
+        let at = match self.pointer.at {
+            Some((w, x, y)) if w == window => Some((x, y)),
+            _ => None,
         };
         self.pointer.down.retain(|b| *b != button);
+        if self.pointer.down.is_empty() {
+            self.pointer.down_in = None;
+        }
         let [_, up] = button_tap(button);
         let mut stages: Vec<Stage> = vec![vec![up].into()];
         if self.pointer.down.is_empty() && !self.pointer.modifiers.is_empty() {
@@ -319,7 +328,9 @@ impl Live {
             stages.push(vec![Step::Modifiers(Modifiers::default())].into());
         }
         let mut summary = String::new();
-        let _ = writeln!(summary, "released at {},{}", num(x), num(y));
+        if let Some((x, y)) = at {
+            let _ = writeln!(summary, "released at {},{}", num(x), num(y));
+        }
         let _ = writeln!(summary, "button {}", button_name(button));
         Ok(unchecked(window, stages, summary))
     }
@@ -389,7 +400,7 @@ impl Live {
         self.pointer_at(&aim);
         Ok(unchecked(
             aim.window,
-            with_modifiers(stages, modifiers),
+            with_modifiers(stages, modifiers, self.pointer.modifiers),
             summary,
         ))
     }
@@ -429,18 +440,18 @@ fn modifiers_line(summary: &mut String, modifiers: Modifiers) {
     }
 }
 
-/// A gesture's stages with its modifiers held from its first stage on and let go in a frame of
-/// their own after its last, as winit reports a key held around a click (`ModifiersChanged`
+/// A gesture's stages with its modifiers held (with those a `down` holds, `held`) from its first
+/// stage on and let go (back to `held`) in a frame of their own after its last, as winit reports a key held around a click (`ModifiersChanged`
 /// before the press, again after the release): a toolkit that reads the modifiers of the frame
 /// (egui's `InputState::modifiers`) sees them held while the gesture acts.
-fn with_modifiers(mut stages: Vec<Stage>, modifiers: Modifiers) -> Vec<Stage> {
-    if modifiers.is_empty() {
+fn with_modifiers(mut stages: Vec<Stage>, modifiers: Modifiers, held: Modifiers) -> Vec<Stage> {
+    if modifiers.is_empty() || held | modifiers == held {
         return stages;
     }
     if let Some(first) = stages.first_mut() {
-        first.steps.insert(0, Step::Modifiers(modifiers));
+        first.steps.insert(0, Step::Modifiers(held | modifiers));
     }
-    stages.push(vec![Step::Modifiers(Modifiers::default())].into());
+    stages.push(vec![Step::Modifiers(held)].into());
     stages
 }
 
