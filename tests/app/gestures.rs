@@ -562,7 +562,7 @@ fn a_pinch_is_two_touches_that_start_move_over_eight_frames_and_end() {
     assert!(why.contains("above 0"), "{why}");
 
     // A two-finger pan: the fingers keep their distance and their centre moves by DX,DY.
-    let (body, frames) = ok(&app, "pinch name=Files 1 --pan 0,-80");
+    let (body, frames) = ok(&app, "pinch name=Files 1 --pan 0,40");
     let got = handed(&frames);
     assert_eq!(
         got.first(),
@@ -574,19 +574,21 @@ fn a_pinch_is_two_touches_that_start_move_over_eight_frames_and_end() {
     assert_eq!(
         got.last(),
         Some(&vec![
-            Handed::Touch(1, TouchPhase::Ended, 510.0, -10.0),
-            Handed::Touch(2, TouchPhase::Ended, 590.0, -10.0),
+            Handed::Touch(1, TouchPhase::Ended, 510.0, 110.0),
+            Handed::Touch(2, TouchPhase::Ended, 590.0, 110.0),
         ])
     );
     assert!(
-        body.ends_with(
-            "
-fingers 80 apart to 80 apart
-pan 0,-80
-"
-        ),
+        body.ends_with("\nfingers 80 apart to 80 apart\npan 0,40\n"),
         "{body}"
     );
+    // Fingers that would leave the window are refused, with nothing handed over.
+    let why = refused(
+        &app,
+        "pinch name=Files 1 --pan 0,-80",
+        ErrorCode::BadArgument,
+    );
+    assert!(why.contains("outside the window"), "{why}");
 }
 
 /// A label with its input proxy on top (an unnamed button of the same bounds beside it, as egui

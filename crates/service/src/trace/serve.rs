@@ -202,7 +202,8 @@ impl Service {
             .iter()
             .flat_map(|s| &s.steps)
             .filter_map(|s| match s {
-                Step::Move { x, y } | Step::Touch { x, y, .. } => Some((*x, *y)),
+                // The pointer's way; a pinch's fingers are not the pointer.
+                Step::Move { x, y } => Some((*x, *y)),
                 _ => None,
             })
             .collect();

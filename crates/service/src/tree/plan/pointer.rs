@@ -365,6 +365,7 @@ impl Live {
             });
         }
         stages.push(fingers(1.0, TouchPhase::End).into());
+        self.fingers_inside(aim.window, &stages)?;
         let mut summary = pointer_summary(&aim);
         let _ = writeln!(
             summary,
@@ -376,6 +377,44 @@ impl Live {
             let _ = writeln!(summary, "pan {},{}", num(dx), num(dy));
         }
         Ok(unchecked(aim.window, stages, summary))
+    }
+
+    /// Refuses a gesture whose fingers would leave the window (`bad_argument`: its SCALE or
+    /// `--pan` asks too much there): a finger touches only where the window is.
+    fn fingers_inside(&self, window: u64, stages: &[Stage]) -> Result<(), Failure> {
+        let Some(s) = self
+            .mirror
+            .windows
+            .get(&window)
+            .and_then(|w| w.state.as_ref())
+        else {
+            return Ok(());
+        };
+        let outside = stages
+            .iter()
+            .flat_map(|st| &st.steps)
+            .find_map(|step| match step {
+                Step::Touch { x, y, .. }
+                    if !(*x >= 0.0 && *y >= 0.0 && *x < s.width && *y < s.height) =>
+                {
+                    Some((*x, *y))
+                }
+                _ => None,
+            });
+        match outside {
+            None => Ok(()),
+            Some((x, y)) => Err(failure(
+                ErrorCode::BadArgument,
+                format!(
+                    "a finger would go to {},{}, outside the window, which is {}x{}",
+                    num(x),
+                    num(y),
+                    num(s.width),
+                    num(s.height)
+                ),
+                "pick a smaller SCALE or --pan, or a target nearer the middle of the window",
+            )),
+        }
     }
 
     /// The pointer went to `aim`.
