@@ -19,7 +19,7 @@ pub(super) struct Live {
     /// The pointer's buttons and place, as the plans left them (`down`, `move`, `up`).
     pub pointer: Pointer,
     /// The node the drag being planned takes hold of (`plan.rs` hands it on in `Planned`).
-    pub dragged: Option<Found>,
+    pub dragged: Option<super::plan::Dragged>,
 }
 
 impl Live {
@@ -30,6 +30,25 @@ impl Live {
         resolve::resolve(mirror, &mut self.refs, target, &mut |refs, f| {
             format::found_line(mirror, refs, f)
         })
+    }
+
+    /// What a node is, to tell whether a node id still holds the same thing: its role, name and
+    /// value (toolkits such as egui give a position's widget the same id whatever it shows).
+    pub fn identity(&self, f: Found) -> Option<String> {
+        let node = self
+            .mirror
+            .windows
+            .get(&f.window)?
+            .tree
+            .as_ref()?
+            .state()
+            .node_by_id(f.node)?;
+        Some(format!(
+            "{:?}\u{1f}{}\u{1f}{}",
+            node.role(),
+            super::node::name_of(&node),
+            node.value().unwrap_or_default()
+        ))
     }
 
     /// The line of a resolved node (`@eN role "name" ...`), minting its ref.

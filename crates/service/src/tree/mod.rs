@@ -70,7 +70,7 @@ pub(crate) struct Trees {
     pointer_change: Option<(u64, pointer::Pointer, pointer::Pointer)>,
     /// The node each drag in flight took hold of, by the seq of its command: what its answer's
     /// `ended` line names, whatever its FROM selects by then.
-    dragged: std::collections::HashMap<u64, Found>,
+    dragged: std::collections::HashMap<u64, plan::Dragged>,
 }
 
 /// What a snapshot is compared with: the last one of the same projection, depth and scope node (a
@@ -199,16 +199,32 @@ impl Trees {
 
     /// Command `seq`'s order, a drag of the node `from`, went out: its answer ends with where
     /// that node is then ([`Trees::ended`]).
-    pub(crate) fn drag_sent(&mut self, seq: u64, from: Found) {
-        self.dragged.insert(seq, from);
+    pub(crate) fn drag_sent(&mut self, seq: u64, dragged: plan::Dragged) {
+        self.dragged.insert(seq, dragged);
     }
 
     /// The `ended` line of the answer to command `seq`, a drag of a node ([`Trees::drag_sent`]):
-    /// that node as the tree shows it now, by its line and the centre of its bounds; `None` for
-    /// any other command, or when the tree no longer shows the node with bounds. Asked once per
-    /// answer: the drag is forgotten.
+    /// that node as the tree shows it now, by its line and the centre of its bounds. The node is
+    /// the one the drag took hold of when its id still holds the same thing (role, name, value);
+    /// else (egui gives a list position's widget the same id whatever it shows) the one FROM's
+    /// selector finds now, when it finds one and that is the same thing. `None` for any other
+    /// command, or when neither is shown with bounds. Asked once per answer: the drag is
+    /// forgotten.
     pub fn ended(&mut self, seq: u64) -> Option<String> {
-        let found = self.dragged.remove(&seq)?;
+        let dragged = self.dragged.remove(&seq)?;
+        let same = |live: &Live, f: Found| live.identity(f).as_ref() == Some(&dragged.identity);
+        let found = if same(&self.live, dragged.found) {
+            dragged.found
+        } else {
+            let Target::Selector(_) = &dragged.from else {
+                return None;
+            };
+            let again = self.live.resolve(&dragged.from).ok()?;
+            if !same(&self.live, again) {
+                return None;
+            }
+            again
+        };
         let w = self.live.mirror.windows.get(&found.window)?;
         let node = w.tree.as_ref()?.state().node_by_id(found.node)?;
         let b = geometry::bounds(&node)?;

@@ -403,7 +403,16 @@ pub struct Planned {
     pub pointer: Option<super::pointer::Pointer>,
     /// The node a drag takes hold of ([`Trees::drag_sent`](super::Trees::drag_sent) once the
     /// order goes out).
-    pub dragged: Option<Found>,
+    pub dragged: Option<Dragged>,
+}
+
+/// The node a drag took hold of, for its answer's `ended` line: where it was found, what it
+/// was (role, name, value), and the FROM that named it.
+#[derive(Debug, Clone)]
+pub struct Dragged {
+    pub(super) found: Found,
+    pub(super) identity: String,
+    pub(super) from: Target,
 }
 
 impl Planned {

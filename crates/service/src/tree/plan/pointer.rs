@@ -108,7 +108,13 @@ impl Live {
         }
         modifiers_line(&mut summary, modifiers);
         let press = Some(self.press_check(&a, 1));
-        self.dragged = a.found;
+        self.dragged = a.found.and_then(|found| {
+            Some(super::Dragged {
+                found,
+                identity: self.identity(found)?,
+                from: from.clone(),
+            })
+        });
         let [down, up] = button_tap(Button::Left);
         let mut stages: Vec<Stage> = vec![vec![move_to(&a)].into(), vec![down].into()];
         let steps = motion.steps();
