@@ -331,15 +331,16 @@ enum Next {
 }
 
 /// Of the steps an expired order drops, the releases whose press was delivered: a release whose
-/// press is among the dropped steps is dropped with it. The same for a finger's end, and the
-/// modifiers are let go when any change of them is dropped.
+/// press is among the dropped steps is dropped with it. The same for a finger's end; and when a
+/// change of the modifiers is dropped, the last one goes out (a gesture's last gives back what
+/// was held before it).
 fn releases_left_over(dropped: impl Iterator<Item = Step>) -> Vec<Step> {
     let mut presses: Vec<Step> = Vec::new();
     let mut out = Vec::new();
-    let mut modifiers = false;
+    let mut modifiers = None;
     for step in dropped {
         match &step {
-            Step::Modifiers(_) => modifiers = true,
+            Step::Modifiers(m) => modifiers = Some(*m),
             Step::Button { pressed: true, .. }
             | Step::Key { pressed: true, .. }
             | Step::Touch {
@@ -362,9 +363,7 @@ fn releases_left_over(dropped: impl Iterator<Item = Step>) -> Vec<Step> {
             _ => {}
         }
     }
-    if modifiers {
-        out.push(Step::Modifiers(Default::default()));
-    }
+    out.extend(modifiers.map(Step::Modifiers));
     out
 }
 
