@@ -228,6 +228,36 @@ fn refs_are_stable_across_updates_and_refuse_removed_renamed_or_retyped_nodes() 
     assert_eq!(r.error_code(), Some(ErrorCode::StaleRef));
     assert!(r.to_text().contains("was removed"), "{}", r.to_text());
 
+    // An unnamed text node that shows another text (egui gives a position's label the same id
+    // whatever it shows: a reordered list) is another node for its ref.
+    let mut update = form.update();
+    let label = |text: &str| {
+        let mut node = Node::new(Role::Label);
+        node.set_value(text);
+        node.set_bounds(accesskit::Rect::new(20.0, 500.0, 120.0, 520.0));
+        node
+    };
+    let root = update
+        .nodes
+        .iter_mut()
+        .find(|(id, _)| *id == update.tree.as_ref().unwrap().root)
+        .map(|(_, n)| n)
+        .unwrap();
+    root.push_child(NodeId(9000));
+    update.nodes.push((NodeId(9000), label("Item A")));
+    app.open_frame().tree_update(win(1), update.clone());
+    let item = ref_of(&app.snapshot(""), "text value=\"Item A\"");
+    let last = update.nodes.len() - 1;
+    update.nodes[last].1 = label("Item B");
+    app.open_frame().tree_update(win(1), update);
+    let r = app.send(&format!("get {item}"));
+    assert_eq!(r.error_code(), Some(ErrorCode::StaleRef), "{r:?}");
+    let message = r.failure().map(|f| f.message).unwrap_or_default();
+    assert!(
+        message.contains("showed \"Item A\" and now shows \"Item B\""),
+        "{message}"
+    );
+
     // Never handed out.
     assert_eq!(app.error_code("get @e99999"), ErrorCode::NotFound);
     // Refs only grow: no number is reused.

@@ -154,7 +154,13 @@ fn write_node(
 ) {
     let role = role_name(node.role());
     let name = name_of(node);
-    let r = refs.mint_with(window, node.id(), &role, &name);
+    let r = if name.is_empty() && role == "text" {
+        // An unnamed text node is known by its text (refs.rs).
+        let text = super::refs::identity_name(node, String::new());
+        refs.mint_with(window, node.id(), &role, &text)
+    } else {
+        refs.mint_with(window, node.id(), &role, &name)
+    };
     let _ = write!(out, "{r} {role}");
     if !name.is_empty() {
         out.push(' ');

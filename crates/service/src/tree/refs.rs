@@ -3,7 +3,10 @@
 //!
 //! A ref is minted for a (window, node, role, name) the first time that node is shown, and never
 //! reused during the app run. A node whose role or name changes gets a new ref the next time it is
-//! shown; the old ref is refused with `stale_ref`, never resolved to another node.
+//! shown; the old ref is refused with `stale_ref`, never resolved to another node. An unnamed text
+//! node (a label whose text is its value, as egui's are) counts its text as its name: toolkits give
+//! a position's label the same id whatever it shows (a reordered list), so a ref to "Item A" must
+//! not name the node that shows "Item B" now.
 
 use rustc_hash::FxHashMap;
 
@@ -14,7 +17,7 @@ use super::node::name_of;
 use winit_automation_protocol::role_name;
 use winit_automation_protocol::{ErrorCode, Failure, NodeRef, quote};
 
-const STALE_HINT: &str = "take a new snapshot; a ref is never moved to another node, and a node whose role or name changed has a new ref";
+const STALE_HINT: &str = "take a new snapshot; a ref is never moved to another node, and a node whose role or name (an unnamed text: its text) changed has a new ref";
 
 #[derive(Clone)]
 struct Minted {
@@ -75,11 +78,20 @@ pub(crate) struct Found {
     pub node: FullNodeId,
 }
 
+/// The name a ref is minted for: the node's name, or, for an unnamed text node, its text.
+pub(super) fn identity_name(node: &Node, name: String) -> String {
+    if name.is_empty() && role_name(node.role()) == "text" {
+        node.value().unwrap_or_default()
+    } else {
+        name
+    }
+}
+
 impl Refs {
     /// The ref of a node, minting one if the node is new or changed role or name.
     pub fn mint(&mut self, window: u64, node: &Node) -> NodeRef {
         let role = role_name(node.role());
-        let name = name_of(node);
+        let name = identity_name(node, name_of(node));
         self.mint_with(window, node.id(), &role, &name)
     }
 
@@ -189,10 +201,17 @@ impl Refs {
         if role != m.role {
             return Err(stale(format!("{r} was a {} and is now a {role}", m.role)));
         }
-        let name = name_of(&node);
+        let named = name_of(&node);
+        let text = named.is_empty() && role == "text";
+        let name = identity_name(&node, named);
         if name != m.name {
+            let (was, is) = if text {
+                ("showed", "now shows")
+            } else {
+                ("was named", "is now named")
+            };
             return Err(stale(format!(
-                "{r} was named {} and is now named {}",
+                "{r} {was} {} and {is} {}",
                 quote(&m.name),
                 quote(&name)
             )));
