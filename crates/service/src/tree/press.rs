@@ -14,6 +14,7 @@
 //! answer.
 
 use accesskit::{NodeId, TreeId};
+use accesskit_consumer::NodeRef as Node;
 
 use super::aim::Aim;
 use super::live::Live;
@@ -24,6 +25,42 @@ use super::stack::Stack;
 use winit_automation_link::PressCheck;
 use winit_automation_protocol::{ErrorCode, Failure};
 
+/// Pushes the ids of `node`'s own subtree: not another layer rooted in it (a popup parented under
+/// its opener is not the opener) nor, for a node that takes the pointer, a separate interactive
+/// node inside it (a check box inside a clickable row is not the row).
+fn own_subtree(stack: &Stack, node: Node<'_>, accept: &mut Vec<NodeId>) {
+    let interactive = is_interactive(&node);
+    let mut below = vec![node];
+    while let Some(n) = below.pop() {
+        accept.push(n.locate().0);
+        below.extend(
+            n.children().filter(|c| {
+                stack.root_rank(c.id()).is_none() && !(interactive && is_interactive(c))
+            }),
+        );
+    }
+}
+
+/// Pushes the ids from `node`'s parent up to the nearest node that takes the pointer, if there is
+/// one below `node`'s layer root: the widget that takes a press for a label inside it.
+fn enclosing_taker(stack: &Stack, node: Node<'_>, accept: &mut Vec<NodeId>) {
+    let mut up = node.parent();
+    let mut chain = Vec::new();
+    while let Some(p) = up {
+        chain.push(p.locate().0);
+        if is_interactive(&p) {
+            accept.append(&mut chain);
+            return;
+        }
+        // Not past its own layer: a label in a popup is not reached through the widget that
+        // opened the popup.
+        if stack.root_rank(p.id()).is_some() {
+            return;
+        }
+        up = p.parent();
+    }
+}
+
 impl Live {
     /// The check of a press aimed by `aim`, delivered in plan stage `stage`.
     pub(super) fn press_check(&self, aim: &Aim, stage: usize) -> PressCheck {
@@ -32,58 +69,20 @@ impl Live {
         // Widget records get their node ids from the plugin, not the app: an app's report cannot
         // be compared with them.
         let verifiable = window.is_none_or(|w| w.source == Source::AccessKit);
-        let node = aim
-            .found
-            .and_then(|f| window?.tree.as_ref()?.state().node_by_id(f.node));
-        if let (Some(node), Some(w)) = (node, window) {
+        let in_tree = |f: Found| window?.tree.as_ref()?.state().node_by_id(f.node);
+        if let Some(w) = window {
             let stack = Stack::new(w);
-            // The target's subtree, but not another layer rooted in it (a popup parented under
-            // its opener is not the opener) nor a separate interactive node inside it (a check
-            // box inside a clickable row is not the row).
-            let interactive = is_interactive(&node);
-            let mut below = vec![node];
-            while let Some(n) = below.pop() {
-                accept.push(n.locate().0);
-                below.extend(n.children().filter(|c| {
-                    stack.root_rank(c.id()).is_none() && !(interactive && is_interactive(c))
-                }));
-            }
-            // A target that does not take the pointer itself (a label) is reached through the
-            // nearest enclosing node that does; with none, only its own subtree counts.
-            if !is_interactive(&node) {
-                let mut up = node.parent();
-                let mut chain = Vec::new();
-                while let Some(p) = up {
-                    chain.push(p.locate().0);
-                    if is_interactive(&p) {
-                        accept.append(&mut chain);
-                        break;
-                    }
-                    // Not past its own layer: a label in a popup is not reached through the
-                    // widget that opened the popup.
-                    if stack.root_rank(p.id()).is_some() {
-                        break;
-                    }
-                    up = p.parent();
+            if let Some(node) = aim.found.and_then(in_tree) {
+                own_subtree(&stack, node, &mut accept);
+                // A target that does not take the pointer itself (a label) is reached through
+                // the nearest enclosing node that does; with none, only its own subtree counts.
+                if !is_interactive(&node) {
+                    enclosing_taker(&stack, node, &mut accept);
                 }
             }
-        }
-        // The target's input proxy takes the press for it (`via`), with what it holds.
-        let proxy = aim
-            .via
-            .as_ref()
-            .and_then(|(p, _)| window?.tree.as_ref()?.state().node_by_id(p.node));
-        // Not another layer rooted in it, nor a separate interactive node inside it, as for the
-        // target.
-        if let (Some(proxy), Some(w)) = (proxy, window) {
-            let stack = Stack::new(w);
-            let mut below = vec![proxy];
-            while let Some(n) = below.pop() {
-                accept.push(n.locate().0);
-                below.extend(
-                    n.children()
-                        .filter(|c| stack.root_rank(c.id()).is_none() && !is_interactive(c)),
-                );
+            // The target's input proxy takes the press for it (`via`), with what it holds.
+            if let Some(proxy) = aim.via.as_ref().and_then(|(p, _)| in_tree(*p)) {
+                own_subtree(&stack, proxy, &mut accept);
             }
         }
         accept.sort_unstable();
