@@ -32,23 +32,40 @@ const WAIT: Flag = Flag::count(
     "wait up to MS milliseconds for the target to be actionable (one node, shown, enabled, not covered, its bounds unchanged over two frames), then act; at the end, the check that failed last",
 );
 
+/// A verb's own flags, then `ACT`'s (`--settle [--frames K]`, `--timeout`, `--wait`), in that
+/// order: `act![FlagRule::Free(MODIFIERS)]`.
+macro_rules! act {
+    ($($own:expr),* $(,)?) => {
+        &[
+            $($own,)*
+            FlagRule::Needs(SETTLE, FRAMES),
+            FlagRule::Free(TIMEOUT),
+            FlagRule::Free(WAIT),
+        ]
+    };
+}
+
+/// A pointer verb's own flags, then `ACT`'s and `--no-scroll` (`POINTER_ACT`).
+macro_rules! pointer_act {
+    ($($own:expr),* $(,)?) => {
+        &[
+            $($own,)*
+            FlagRule::Needs(SETTLE, FRAMES),
+            FlagRule::Free(TIMEOUT),
+            FlagRule::Free(WAIT),
+            FlagRule::Free(NO_SCROLL),
+        ]
+    };
+}
+
 /// The flags every app-side action takes (`ACT` in docs/protocol.md).
-const ACT: &[FlagRule] = &[
-    FlagRule::Needs(SETTLE, FRAMES),
-    FlagRule::Free(TIMEOUT),
-    FlagRule::Free(WAIT),
-];
+const ACT: &[FlagRule] = act![];
 
 /// The flags of the verbs that send text: `--secret` and `ACT`.
-const TEXT_ACT: &[FlagRule] = &[
-    FlagRule::Free(Flag::switch(
-        "secret",
-        "the text is a secret: answers, the journal, traces and recordings show a fixed mask, never the text",
-    )),
-    FlagRule::Needs(SETTLE, FRAMES),
-    FlagRule::Free(TIMEOUT),
-    FlagRule::Free(WAIT),
-];
+const TEXT_ACT: &[FlagRule] = act![FlagRule::Free(Flag::switch(
+    "secret",
+    "the text is a secret: answers, the journal, traces and recordings show a fixed mask, never the text",
+))];
 
 const NO_SCROLL: Flag = Flag::switch(
     "no-scroll",
@@ -56,12 +73,7 @@ const NO_SCROLL: Flag = Flag::switch(
 );
 
 /// The flags of the pointer verbs: `ACT` and `--no-scroll`.
-const POINTER_ACT: &[FlagRule] = &[
-    FlagRule::Needs(SETTLE, FRAMES),
-    FlagRule::Free(TIMEOUT),
-    FlagRule::Free(WAIT),
-    FlagRule::Free(NO_SCROLL),
-];
+const POINTER_ACT: &[FlagRule] = pointer_act![];
 
 const MODIFIERS: Flag = Flag::worded(
     "modifiers",
@@ -238,7 +250,7 @@ verbs! {
         "Clicks a node or a point.",
         "Aims at the centre of the node's visible part, stepping around what lies on top (the answer says `visible N%` when part is hidden), and presses through the target's own input proxy on top of it (a drag source over its label: the answer says `via @eN`). `ok ... hit verified` means the press reached that node; `hit unverified` that the app reports no press (widget records). A target scrolled out of its list or area is scrolled into view first (the answer says `scrolled @eN ... by DX,DY`; --no-scroll refuses it offscreen instead). --modifiers holds keys around it (shift-click, ctrl-click); --hold makes it a long press. A refusal names the true reason (covered: no part is free; offscreen, disabled, missed).",
         &[TARGET],
-        &[
+        pointer_act![
             FlagRule::Either(
                 Flag::switch("double", "a double click"),
                 HOLD,
@@ -246,10 +258,6 @@ verbs! {
             ),
             BUTTONS,
             FlagRule::Free(MODIFIERS),
-            FlagRule::Needs(SETTLE, FRAMES),
-            FlagRule::Free(TIMEOUT),
-            FlagRule::Free(WAIT),
-            FlagRule::Free(NO_SCROLL),
         ];
     Hover => "hover", App,
         "Moves the pointer over a node (tooltips, hover states).",
@@ -262,15 +270,11 @@ verbs! {
             Arg::one("to", "to_word", ArgKind::Keyword, "the word `to`").optional(),
             Arg::one("TO", "to", ArgKind::Target, "where it ends: a ref, a point or a selector"),
         ],
-        &[
+        pointer_act![
             FlagRule::Free(STEPS),
             FlagRule::Free(Flag::count("hold", "MS", "how long the button stays down before the first move (default 100)")),
             FlagRule::Free(Flag::count("dwell", "MS", "the most time spent at the destination, waiting for the UI under the pointer to hold still, before the release (default 1000; 0 lets go at once)")),
             FlagRule::Free(MODIFIERS),
-            FlagRule::Needs(SETTLE, FRAMES),
-            FlagRule::Free(TIMEOUT),
-            FlagRule::Free(WAIT),
-            FlagRule::Free(NO_SCROLL),
         ];
     Scroll => "scroll", App,
         "Turns the mouse wheel over a node by DX, DY logical pixels (positive DY shows what is below).",
@@ -280,45 +284,31 @@ verbs! {
             Arg::one("DX", "dx", ArgKind::Number, "horizontal distance in logical pixels"),
             Arg::one("DY", "dy", ArgKind::Number, "vertical distance in logical pixels (positive scrolls down)"),
         ],
-        &[
+        pointer_act![
             FlagRule::Free(MODIFIERS),
-            FlagRule::Needs(SETTLE, FRAMES),
-            FlagRule::Free(TIMEOUT),
-            FlagRule::Free(WAIT),
-            FlagRule::Free(NO_SCROLL),
         ];
     Stroke => "stroke", App,
         "Draws a stroke: presses at the first point, moves the pressed pointer through the others, one frame each, and lets go at the last.",
         "Each POINT is a point X,Y in logical pixels, a ref or a selector (its centre); the first is aimed at like a click's target (covered targets refused, the press verified). For a canvas, a painting demo, a game's path.",
         &[Arg::one("POINT", "points", ArgKind::Target, "a point the stroke passes through: X,Y, a ref or a selector; two at least").many()],
-        &[
+        act![
             BUTTONS,
             FlagRule::Free(MODIFIERS),
-            FlagRule::Needs(SETTLE, FRAMES),
-            FlagRule::Free(TIMEOUT),
-            FlagRule::Free(WAIT),
         ];
     Down => "down", App,
         "Moves the pointer to a node or point and presses a button, leaving it down (a gesture the other verbs do not name: down, move, up).",
         "Refused (pointer_state) when that button is already down. The press is verified like a click's. --modifiers stay held until `up`.",
         &[TARGET],
-        &[
+        pointer_act![
             BUTTONS,
             FlagRule::Free(MODIFIERS),
-            FlagRule::Needs(SETTLE, FRAMES),
-            FlagRule::Free(TIMEOUT),
-            FlagRule::Free(WAIT),
-            FlagRule::Free(NO_SCROLL),
         ];
     Move => "move", App,
         "Moves the pointer to a node or point, with whatever buttons `down` left pressed (a drag made of parts).",
         "--steps spreads the way over frames. Where a button is down the target is not checked for cover (what lies on top of a drop target is where a person lets go).",
         &[TARGET],
-        &[
+        act![
             FlagRule::Free(STEPS),
-            FlagRule::Needs(SETTLE, FRAMES),
-            FlagRule::Free(TIMEOUT),
-            FlagRule::Free(WAIT),
         ];
     Up => "up", App,
         "Lets go of a button `down` pressed, where the pointer is.",
@@ -336,12 +326,8 @@ verbs! {
             TARGET,
             Arg::one("SCALE", "scale", ArgKind::Number, "the ratio of the fingers' end distance to their start distance (2 zooms in, 0.5 out, 1 keeps it)"),
         ],
-        &[
+        pointer_act![
             FlagRule::Free(Flag::worded("pan", "DX,DY", "move the fingers' centre by DX,DY logical pixels while they pinch (a two-finger pan)")),
-            FlagRule::Needs(SETTLE, FRAMES),
-            FlagRule::Free(TIMEOUT),
-            FlagRule::Free(WAIT),
-            FlagRule::Free(NO_SCROLL),
         ];
     Type => "type", App,
         "Types text into the focused node.",
