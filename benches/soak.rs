@@ -20,6 +20,9 @@ use std::time::{Duration, Instant};
 
 use soak_mix::{Tally, Writer};
 use winit_automation_client::Client;
+use winit_automation_protocol::{
+    ACCESSIBILITY_FILE, LOCK_FILE, READY_FILE, SNAPSHOT_FILE, WINDOWS_FILE,
+};
 
 /// The writer threads.
 const WRITERS: usize = 4;
@@ -175,11 +178,11 @@ fn leftovers(dir: &Path) -> (Vec<String>, usize) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
         let own = [
-            "app.lock",
-            "ready.txt",
-            "snapshot.txt",
-            "accessibility.txt",
-            "windows.txt",
+            LOCK_FILE,
+            READY_FILE,
+            SNAPSHOT_FILE,
+            ACCESSIBILITY_FILE,
+            WINDOWS_FILE,
         ];
         if name.starts_with("screenshot-") && name.ends_with(".png") {
             shots += 1;
