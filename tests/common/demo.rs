@@ -171,6 +171,14 @@ pub fn line_of<'a>(snapshot: &'a str, what: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no line with {what:?} in\n{snapshot}"))
 }
 
+/// The window lines of a snapshot (`window <n> ...`), in order.
+pub fn window_lines(snapshot: &str) -> Vec<&str> {
+    snapshot
+        .lines()
+        .filter(|l| l.starts_with("window "))
+        .collect()
+}
+
 /// The last line that names `what`: in an answer with a diff, the node as it is now (the
 /// `target` line above it shows it as it was).
 pub fn now<'a>(body: &'a str, what: &str) -> &'a str {

@@ -13,6 +13,13 @@ use winit_automation_protocol::{ErrorCode, Outcome};
 fn the_custom_demo_is_driven_through_the_client_in_a_real_window_under_xvfb() {
     let demo = start("demo", Mode::Window("vulkan"));
     let s = wait_for(&demo, "textbox \"Name\"", "the demo publishes its tree");
+    // The window's number is the plugin's own, the same in every run (X11's window id is not).
+    let windows = window_lines(&s);
+    assert_eq!(windows.len(), 1, "{s}");
+    assert!(
+        windows[0].starts_with("window 1 \"winit-automation demo\" size=800x600 "),
+        "{s}"
+    );
     // The form, the list and their refs.
     for widget in [
         "textbox \"Name\"",
@@ -253,6 +260,12 @@ fn headless_screenshots_with_no_display_show_the_frame_the_tree_describes() {
         &demo,
         "checkbox \"Subscribe\"",
         "the headless demo publishes its tree",
+    );
+    let windows = window_lines(&s);
+    assert_eq!(windows.len(), 1, "{s}");
+    assert!(
+        windows[0].starts_with("window 1 \"winit-automation demo (headless)\" size=800x600 "),
+        "{s}"
     );
     let (x, y) = checkbox_box(&s);
     // The interactive projection costs an agent under 40 bytes a node (it was ~100 with bounds

@@ -72,12 +72,12 @@ fn an_eframe_app_takes_every_verb_through_the_plugin_under_xvfb() {
         "checkbox \"Sparkles\"",
         "the settings window publishes its tree",
     );
-    let windows: Vec<&str> = s.lines().filter(|l| l.starts_with("window ")).collect();
+    // Windows are numbered in the order they appear: the root first, then this one.
+    let windows = window_lines(&s);
     assert_eq!(windows.len(), 2, "{s}");
+    assert!(windows[0].starts_with("window 1 \"eframe_app\" "), "{s}");
     assert!(
-        windows
-            .iter()
-            .any(|l| l.contains("\"Settings\" size=240x120")),
+        windows[1].starts_with("window 2 \"Settings\" size=240x120"),
         "{s}"
     );
     // Its pass runs in a redraw of its own, after the frame that handed the input over: the
@@ -107,10 +107,10 @@ fn an_eframe_app_takes_every_verb_through_the_plugin_under_xvfb() {
         "A greeter, driven from outside.",
         "the about window publishes its tree",
     );
-    let windows: Vec<&str> = s.lines().filter(|l| l.starts_with("window ")).collect();
+    let windows = window_lines(&s);
     assert_eq!(windows.len(), 3, "{s}");
     assert!(
-        windows.iter().any(|l| l.contains("\"About\" size=200x80")),
+        windows[2].starts_with("window 3 \"About\" size=200x80"),
         "{s}"
     );
     // eframe reads no immediate viewport back: a screenshot of it is refused, with the reason.
@@ -121,14 +121,27 @@ fn an_eframe_app_takes_every_verb_through_the_plugin_under_xvfb() {
         Some(ErrorCode::Unsupported),
         "{response:?}"
     );
+    assert!(
+        response.to_text().contains("immediate viewport (window 3)"),
+        "the message names the window by its number: {response:?}"
+    );
     demo.ok("click role=button name=Close --settle --timeout 20000");
     demo.ok("wait text=\"A greeter, driven from outside.\" --gone --timeout 20000");
     let s = snapshot(&demo);
-    assert_eq!(
-        s.lines().filter(|l| l.starts_with("window ")).count(),
-        2,
-        "{s}"
+    assert_eq!(window_lines(&s).len(), 2, "{s}");
+    // Opened again, the same viewport is a new window: a closed window's number is never
+    // given again.
+    demo.ok("click role=button name=About --settle --timeout 20000");
+    let s = wait_for(
+        &demo,
+        "A greeter, driven from outside.",
+        "the about window opens again",
     );
+    let windows = window_lines(&s);
+    assert_eq!(windows.len(), 3, "{s}");
+    assert!(windows[2].starts_with("window 4 \"About\" "), "{s}");
+    demo.ok("click role=button name=Close --settle --timeout 20000");
+    demo.ok("wait text=\"A greeter, driven from outside.\" --gone --timeout 20000");
 
     // A screenshot of the presented frame, through egui's screenshot path: the window's size, and
     // the button drawn where the tree says it is (its fill is not the panel's background).

@@ -4,8 +4,8 @@
 //! and its effect, a screenshot of the exact frame, a resize, quit. The app's environment has no
 //! `DISPLAY` and Weston runs without Xwayland, so winit can only have chosen its Wayland backend.
 //!
-//! The window lines are found by their title and size, not their number: winit's window ids
-//! differ between X11 and Wayland.
+//! The window is `window 1` as under X11: the plugin numbers windows itself (winit's Wayland
+//! window id is a surface's address).
 //!
 //! Needs `weston` (Debian's package) and a Vulkan driver (`mesa-vulkan-drivers`).
 use crate::common::demo;
@@ -17,10 +17,11 @@ use demo::*;
 const ACCENT: [u8; 3] = [37, 99, 235];
 const BACKGROUND: [u8; 3] = [245, 246, 248];
 
-/// The snapshot's one window line.
+/// The snapshot's one window line, window 1's.
 fn window_line(s: &str) -> &str {
-    let windows: Vec<&str> = s.lines().filter(|l| l.starts_with("window ")).collect();
+    let windows = window_lines(s);
     assert_eq!(windows.len(), 1, "{s}");
+    assert!(windows[0].starts_with("window 1 "), "{s}");
     windows[0]
 }
 

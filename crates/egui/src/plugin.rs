@@ -23,17 +23,13 @@ const WAKE: std::time::Duration = std::time::Duration::from_millis(1);
 /// with why (a window egui does not paint, a surface format it cannot read).
 const READ_BACK: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// The window id the plugin gives an egui viewport: its own, since egui (eframe above all) does
-/// not say which winit window shows it. An app that captures frames itself
-/// ([`Plugin::app_ends_frames`]) passes this id to [`Frame::capture`].
+/// The window id the plugin gives an egui viewport: egui's id for it, since egui (eframe above
+/// all) does not say which winit window shows it. An app that captures frames itself
+/// ([`Plugin::app_ends_frames`]) passes this id to [`Frame::capture`]. Snapshots print the
+/// plugin's numbers, not these ids: the root viewport, whose pass comes first, is window 1, the
+/// others 2, 3, ... as they first run a pass.
 pub fn window_id(viewport: ViewportId) -> WindowId {
-    // The root viewport is window 1 (its egui id is `u64::MAX`, a number that helps nobody in a
-    // snapshot); the others keep their egui id.
-    if viewport == ViewportId::ROOT {
-        WindowId::from(1)
-    } else {
-        WindowId::from(viewport.0.value())
-    }
+    WindowId::from(viewport.0.value())
 }
 
 /// The egui plugin: register it once and every viewport of the app is a window
@@ -275,11 +271,11 @@ impl Plugin {
             let immediate = out.class == ViewportClass::Immediate
                 || (id != ViewportId::ROOT && out.viewport_ui_cb.is_none());
             if immediate {
+                let window = capture.window();
                 capture.refuse(Failure::new(
                     ErrorCode::Unsupported,
                     format!(
-                        "eframe does not read back the frames of an immediate viewport (window {})",
-                        u64::from(window_id(id))
+                        "eframe does not read back the frames of an immediate viewport (window {window})"
                     ),
                     "screenshot the root window, or show this content in a deferred viewport",
                 ));
@@ -318,11 +314,11 @@ impl Plugin {
                     return lock(shot).is_some();
                 }
                 if let Some(capture) = take(shot) {
+                    let window = capture.window();
                     capture.refuse(Failure::new(
                         ErrorCode::AppError,
                         format!(
-                            "egui did not read window {}'s frame back within {} s",
-                            u64::from(window_id(id)),
+                            "egui did not read window {window}'s frame back within {} s",
                             READ_BACK.as_secs()
                         ),
                         "the window may be hidden, minimized or never repainted; show it and try again",

@@ -144,6 +144,8 @@ pub struct Staged {
 /// screenshot path, in eframe) and hands the pixels over later (winit-automation's `ToolkitCapture`). Each one
 /// is answered exactly once: from the pixels, or, dropped undelivered, with the reason.
 pub struct ToolkitCapture {
+    /// The window's number (as snapshots print it).
+    pub window: u64,
     /// The screenshots waiting for the toolkit's pixels.
     pub wanted: Vec<Wanted>,
     /// The frame the pixels come from: the one after the frame that took the screenshots (a
@@ -218,6 +220,11 @@ impl ToolkitCapture {
     /// The frame the answers will name.
     pub fn frame(&self) -> u64 {
         self.frame
+    }
+
+    /// The window's number, as snapshots print it (the app's id for it is the one it passed).
+    pub fn window(&self) -> u64 {
+        self.window
     }
 
     /// How many screenshots wait.

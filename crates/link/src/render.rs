@@ -29,6 +29,7 @@ use winit_automation_protocol::{Command, ErrorCode, Failure, Verb};
 
 mod deliver;
 mod expired;
+mod numbers;
 mod pictures;
 mod windows;
 
@@ -61,6 +62,9 @@ struct State {
     backlog: VecDeque<(u64, SceneChange)>,
     /// Orders taken from the channel whose input is not all delivered yet, in seq order.
     pending: VecDeque<Pending>,
+    /// Each window's number, by the app's id for it: every other field and everything the
+    /// service thread is told know a window by its number alone.
+    numbers: numbers::Numbers,
     /// What the render side knows of each window: the scale factor turns logical points into
     /// physical positions.
     windows: HashMap<u64, WindowState>,
@@ -234,6 +238,7 @@ impl RenderEnd {
             state: Mutex::new(State {
                 backlog: VecDeque::new(),
                 pending: VecDeque::new(),
+                numbers: numbers::Numbers::default(),
                 windows: HashMap::new(),
                 animating: Vec::new(),
                 layers: HashMap::new(),

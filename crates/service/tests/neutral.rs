@@ -1,7 +1,8 @@
 //! The neutral crates alone drive an app end to end: a frame loop with neither winit nor wgpu
 //! (what an engine on another GPU stack would write) starts the service, hands over widget
 //! records and RGBA pixels through the link's render end, and answers `snapshot`, `click` and
-//! `screenshot` sent by the client library.
+//! `screenshot` sent by the client library. Its windows' ids are its own (as big as a Wayland
+//! surface's address); the drop-box numbers them 1, 2, ... in the order they appear.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -15,8 +16,10 @@ use winit_automation_link::{Bounds, FrameImage, Injected, RenderEnd, Step, Widge
 use winit_automation_protocol::{Button, Command};
 use winit_automation_service::{Options, start};
 
-/// The app's one window, by the number it gives the plugin.
-const WINDOW: u64 = 1;
+/// The app's window, by the id it gives the plugin.
+const WINDOW: u64 = 94_241_260_025_984;
+/// A second window, named after the first, with a smaller id.
+const SECOND: u64 = 7;
 const WIDTH: u32 = 64;
 const HEIGHT: u32 = 32;
 /// The counter button, in logical pixels.
@@ -43,11 +46,13 @@ fn run(end: RenderEnd, quit: Arc<AtomicBool>) {
         WINDOW,
         WindowState::headless("Neutral", f64::from(WIDTH), f64::from(HEIGHT)),
     );
+    end.window_state(SECOND, WindowState::headless("Second", 10.0, 10.0));
     while !quit.load(Ordering::SeqCst) {
         end.open_frame();
         for input in end.take_input() {
             match input {
-                Injected::Step { step, .. } => match step {
+                // Input comes back under the app's own id for the window.
+                Injected::Step { window, step, .. } if window == WINDOW => match step {
                     Step::Move { x, y } => pointer = (x, y),
                     Step::Button {
                         button: Button::Left,
@@ -56,6 +61,7 @@ fn run(end: RenderEnd, quit: Arc<AtomicBool>) {
                     Step::Quit => quit.store(true, Ordering::SeqCst),
                     _ => {}
                 },
+                Injected::Step { window, step, .. } => panic!("{step:?} for window {window}"),
                 Injected::Request(request) => drop(request),
             }
         }
@@ -137,6 +143,19 @@ fn a_frame_loop_on_the_neutral_crates_answers_snapshot_click_and_screenshot() {
         snapshot.body().contains(r#"button "Clicked 0""#),
         "the widget record is in the tree:\n{}",
         snapshot.body()
+    );
+    let windows: Vec<&str> = snapshot
+        .body()
+        .lines()
+        .filter(|l| l.starts_with("window "))
+        .collect();
+    assert_eq!(
+        windows,
+        [
+            r#"window 1 "Neutral" size=64x32 scale=1 focused"#,
+            r#"window 2 "Second" size=10x10 scale=1 focused"#
+        ],
+        "the windows are numbered in the order they appeared, not by the app's ids"
     );
 
     let click = client

@@ -22,6 +22,13 @@ impl std::fmt::Debug for ToolkitCapture {
 }
 
 impl ToolkitCapture {
+    /// The window's number, as snapshots and answers print it: the plugin's own (1, 2, ... in
+    /// the order the app first named its windows), not the id the app passed, for a message
+    /// that names the window.
+    pub fn window(&self) -> u64 {
+        self.inner.window()
+    }
+
     /// Answers the screenshots with `failure` instead of pixels (the toolkit cannot read this
     /// window's frame back).
     pub fn refuse(mut self, failure: crate::protocol::Failure) {

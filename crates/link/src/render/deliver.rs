@@ -15,7 +15,8 @@ use crate::{Gate, Hit, Order, Request, Step, TouchPhase};
 pub enum Injected {
     /// A step of an action, for `window`.
     Step {
-        /// The window (the app's number for it).
+        /// The window, by the app's id for it (the id it named the window by: snapshots and the
+        /// service thread know it by its number).
         window: u64,
         /// The window's scale factor now: physical pixels per logical pixel (a step's positions
         /// are logical).
@@ -131,7 +132,8 @@ impl RenderEnd {
         let Some(plan) = &mut p.plan else {
             return;
         };
-        let (window, scale) = (plan.window, scale_of(&state.windows, plan.window));
+        let window = state.numbers.platform(plan.window);
+        let scale = scale_of(&state.windows, plan.window);
         let rest = plan
             .stages
             .iter_mut()
@@ -170,6 +172,7 @@ impl RenderEnd {
     fn deliver_stage(&self, state: &mut State, input: &mut FrameInput) -> Next {
         let State {
             pending,
+            numbers,
             windows,
             pictures,
             ..
@@ -215,7 +218,7 @@ impl RenderEnd {
                         stage.resized = Some((width, height));
                     }
                     input.out.push(Injected::Step {
-                        window: plan.window,
+                        window: numbers.platform(plan.window),
                         scale,
                         step,
                     });

@@ -85,8 +85,17 @@ impl RenderEnd {
     /// else the open frame's.
     pub fn wants_capture(&self, window: u64, published: Option<&PublishedFrame>) -> bool {
         match published {
-            Some(p) => p.pictures.wants(window),
-            None => self.state().pictures.wants(window),
+            // The lock only when a screenshot waits: the window's number is behind it.
+            Some(p) if !p.pictures.wants_any() => false,
+            Some(p) => {
+                let number = self.state().numbers.number(window);
+                number.is_some_and(|n| p.pictures.wants(n))
+            }
+            None => {
+                let state = self.state();
+                let number = state.numbers.number(window);
+                number.is_some_and(|n| state.pictures.wants(n))
+            }
         }
     }
 
@@ -117,6 +126,9 @@ impl RenderEnd {
     ) {
         let mut guard = self.state();
         let state = &mut *guard;
+        let Some(window) = state.numbers.number(window) else {
+            return;
+        };
         let mut published = published;
         let Some(mine) = take_wanted(state, window, published.as_deref_mut()) else {
             return;
@@ -146,9 +158,13 @@ impl RenderEnd {
         frame: u64,
         published: Option<&mut PublishedFrame>,
     ) -> Option<ToolkitCapture> {
-        let wanted = take_wanted(&mut self.state(), window, published)?;
+        let mut state = self.state();
+        let window = state.numbers.number(window)?;
+        let wanted = take_wanted(&mut state, window, published)?;
+        drop(state);
         let scale = wanted.first().map_or(1.0, |w| w.scale);
         Some(ToolkitCapture {
+            window,
             wanted,
             frame,
             scale,

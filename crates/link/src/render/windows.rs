@@ -1,6 +1,11 @@
 //! What the app tells the render side between and during frames: its windows' state and events,
 //! the scene (tree updates, widget records, layers, the adapter, surfaces, animation) and the node
 //! that took a press. Each goes to the service thread behind whatever is still held back.
+//!
+//! The app names a window by its platform id; each of these takes it to the window's number
+//! (`numbers.rs`) first: a report of a window (its state, tree, widgets, layers, surface,
+//! animation, pass) numbers a window it names for the first time, and an event of one never
+//! reported (its size, scale factor, focus, end, a press's report) is ignored.
 
 use super::{RenderEnd, State};
 use crate::SceneChange;
@@ -11,6 +16,7 @@ impl RenderEnd {
     pub fn layers(&self, window: u64, layers: &Layers) {
         let mut guard = self.state();
         let state = &mut *guard;
+        let window = state.numbers.assign(window);
         let last = state.layers.get(&window);
         if last.map_or(layers.is_empty(), |l| same_layers(l, layers)) {
             return;
@@ -33,6 +39,9 @@ impl RenderEnd {
     pub fn pointer_hit(&self, window: u64, node: Option<accesskit::NodeId>) {
         let mut guard = self.state();
         let state = &mut *guard;
+        let Some(window) = state.numbers.number(window) else {
+            return;
+        };
         for held in state.held.iter_mut() {
             if held.hit.check.window == window {
                 held.hit.check.record(&mut held.hit.reported, node);
@@ -49,12 +58,12 @@ impl RenderEnd {
 
     /// Sends an AccessKit update (full or incremental) of `window`'s tree.
     pub fn tree_update(&self, window: u64, update: accesskit::TreeUpdate) {
-        self.send_scene(SceneChange::Update(window, update));
+        self.send_window_scene(window, |n| SceneChange::Update(n, update));
     }
 
     /// Sends `window`'s full set of widget records for this frame.
     pub fn widgets(&self, window: u64, widgets: Vec<crate::Widget>) {
-        self.send_scene(SceneChange::Widgets(window, widgets));
+        self.send_window_scene(window, |n| SceneChange::Widgets(n, widgets));
     }
 
     /// The GPU adapter the app renders with (the snapshot header names it).
@@ -64,7 +73,7 @@ impl RenderEnd {
 
     /// A window's surface: its size and format (the snapshot header names them).
     pub fn surface(&self, window: u64, info: crate::SurfaceInfo) {
-        self.send_scene(SceneChange::Surface(window, info));
+        self.send_window_scene(window, |n| SceneChange::Surface(n, info));
     }
 
     /// Records `window`'s state, adding a window not known yet, and sends it when it changed.
@@ -81,15 +90,32 @@ impl RenderEnd {
         self.flush_backlog(&mut state.backlog);
     }
 
+    /// Hands over the scene change `msg` makes of the number of the window the app names
+    /// `window` (numbered now if it is new).
+    fn send_window_scene(&self, window: u64, msg: impl FnOnce(u64) -> SceneChange) {
+        let mut guard = self.state();
+        let state = &mut *guard;
+        let window = state.numbers.assign(window);
+        state
+            .backlog
+            .push_back((self.link.counters.building(), msg(window)));
+        self.flush_backlog(&mut state.backlog);
+    }
+
     /// Records a window's state and sends it when it changed. `create`: a window not known yet is
     /// added (from `window_state`); otherwise it is ignored (events of a window
     /// the app never told the plugin about).
     fn update_window(&self, window: u64, create: bool, change: impl FnOnce(&mut WindowState)) {
         let mut guard = self.state();
         let state = &mut *guard;
-        if !create && !state.windows.contains_key(&window) {
-            return;
-        }
+        let window = if create {
+            state.numbers.assign(window)
+        } else {
+            match state.numbers.number(window) {
+                Some(n) if state.windows.contains_key(&n) => n,
+                _ => return,
+            }
+        };
         let entry = state.windows.entry(window).or_insert_with(|| WindowState {
             title: String::new(),
             width: 0.0,
@@ -140,6 +166,7 @@ impl RenderEnd {
     pub fn animating(&self, window: u64, on: bool) {
         let mut guard = self.state();
         let state = &mut *guard;
+        let window = state.numbers.assign(window);
         if state.animating.contains(&window) == on {
             return;
         }
@@ -162,6 +189,7 @@ impl RenderEnd {
     pub fn window_pass(&self, window: u64) {
         let mut guard = self.state();
         let state = &mut *guard;
+        let window = state.numbers.assign(window);
         if !state.passes.contains(&window) {
             state.passes.push(window);
         }
@@ -169,17 +197,21 @@ impl RenderEnd {
     }
 
     /// `window` is gone: its presses are answered with this frame, what the render side knew of it
-    /// is dropped, and the service thread is told.
+    /// is dropped, and the service thread is told. Its number is not given again.
     pub fn window_closed(&self, window: u64) {
-        {
+        let window = {
             let mut state = self.state();
+            let Some(window) = state.numbers.close(window) else {
+                return;
+            };
             // A closed window runs no more passes: its presses are answered with this frame.
             see_pass(&mut state, window);
             state.passes.retain(|w| *w != window);
             state.windows.remove(&window);
             state.animating.retain(|w| *w != window);
             state.layers.remove(&window);
-        }
+            window
+        };
         self.send_scene(SceneChange::Closed(window));
     }
 }

@@ -128,6 +128,9 @@ impl ToolkitCapture {
     pub fn frame(&self) -> u64 {
         match *self {}
     }
+    pub fn window(&self) -> u64 {
+        match *self {}
+    }
     pub fn len(&self) -> usize {
         match *self {}
     }
