@@ -4,12 +4,14 @@
 //! (`winit_automation_egui::EguiScene`); every case checks its effect in the tree. Menus and the
 //! context menu are in gallery/menus.rs; the text area, scroll area, window drag and table demos
 //! in gallery/demos.rs; gestures (a drag through egui's drag source, a stroke, a pinch, clicks
-//! with modifiers, a long press, a drag over an animated list) in gallery/gestures.rs.
+//! with modifiers, a long press, a drag over an animated list) in gallery/gestures.rs; the virtual clock (repeatable frames, a tooltip's delay) in
+//! gallery/clock.rs.
 //!
 //! Headless (no display needed), with a Vulkan driver (`mesa-vulkan-drivers`). The gallery binary
 //! is the one `cargo test --all-features` builds next to this test.
 use crate::common::demo;
 
+mod clock;
 mod demos;
 mod gestures;
 mod menus;

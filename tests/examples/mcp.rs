@@ -87,6 +87,32 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     assert!(s.contains("textbox \"Name\""), "{s}");
     assert!(!s.contains("bounds="), "{s}");
 
+    // The clock, as an agent stops it and moves it on: `clock run` answers once the frames of
+    // its steps are drawn, with the time they reached.
+    let stopped = text(&call(&client, "clock", serde_json::json!({"what": "virtual"})).await);
+    let at = |answer: &str| winit_automation_protocol::ClockAnswer::parse(answer).unwrap();
+    let stopped = at(&stopped);
+    assert!(stopped.virtual_clock && stopped.paused, "{stopped:?}");
+    let ran = call(
+        &client,
+        "clock",
+        serde_json::json!({"what": "run", "ms": 250, "step": 50}),
+    )
+    .await;
+    let ran = at(&text(&ran));
+    assert_eq!(
+        ran.time - stopped.time,
+        std::time::Duration::from_millis(250)
+    );
+    assert!(
+        ran.frames >= stopped.frames + 5,
+        "a frame per step: {ran:?}"
+    );
+    let real = at(&text(
+        &call(&client, "clock", serde_json::json!({"what": "real"})).await,
+    ));
+    assert!(!real.virtual_clock && real.time >= ran.time, "{real:?}");
+
     // A trace of what follows, with frames, for a person to look at afterwards.
     let started = call(
         &client,

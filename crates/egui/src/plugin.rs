@@ -12,7 +12,7 @@ use winit::window::WindowId;
 use super::input::EguiInput;
 use super::scene::EguiScene;
 use winit_automation::protocol::{ErrorCode, Failure};
-use winit_automation::{Automation, Frame, Input, Published, StartError, WindowState};
+use winit_automation::{Automation, ClockMode, Frame, Input, Published, StartError, WindowState};
 
 /// How soon the plugin asks egui for a frame it needs (the service thread's wake-ups, a
 /// screenshot egui has yet to read back). Not zero: egui reports a zero repaint delay as animation
@@ -363,6 +363,7 @@ impl egui::Plugin for Plugin {
             self.waiting.extend(frame.input());
         }
         self.window_state(viewport, ctx, raw);
+        clock_time(&automation, raw);
         let window = window_id(viewport);
         let mut waiting = std::mem::take(&mut self.waiting);
         let v = self.viewport(viewport);
@@ -504,6 +505,17 @@ impl egui::Plugin for Plugin {
                 automation.window_closed(window_id(viewport));
             }
         }
+    }
+}
+
+/// egui's time is the plugin's clock's (after the root's input, which a `clock` command moves):
+/// the wall clock's by default, the virtual clock's when the run is on it, whose step is then
+/// egui's predicted frame time too (eframe's guess from the monitor would differ between runs).
+fn clock_time(automation: &Automation, raw: &mut RawInput) {
+    let clock = automation.clock();
+    raw.time = Some(clock.time.as_secs_f64());
+    if clock.mode == ClockMode::Virtual {
+        raw.predicted_dt = clock.step.as_secs_f32();
     }
 }
 

@@ -40,6 +40,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 
 use winit_automation_protocol::{Command, Failure, Verb};
 
+mod clock;
 mod idle;
 mod options;
 mod pictures;
@@ -50,6 +51,7 @@ mod scene;
 mod widget;
 mod window;
 
+pub use clock::{ClockChange, ClockMode, ClockReading, ClockShare, DEFAULT_STEP};
 pub use idle::Idle;
 pub use options::Options;
 pub use pictures::{Pixels, PublishedFrame, Staged, ToolkitCapture, Wanted};
@@ -140,6 +142,8 @@ pub struct Reply {
     pub result: Result<String, Failure>,
     /// For a delivered action that pressed: what to check and what the app reported.
     pub hit: Option<Hit>,
+    /// For a `clock` command: how the clock stood in that frame (the service writes the line).
+    pub clock: Option<ClockReading>,
 }
 
 /// A delivered press and the app's report of the node that took it (`Frame::pointer_hit`):
@@ -200,6 +204,8 @@ pub struct Counters {
     pub published: AtomicU64,
     /// Whether a reply was sent since the last `end_frame`.
     pub replied: AtomicBool,
+    /// The clock as of the last published frame, and the service's wish that it move.
+    pub clock: ClockShare,
 }
 
 impl Counters {
@@ -279,6 +285,7 @@ pub fn channels() -> (ServiceChannels, RenderChannels) {
         building: AtomicU64::new(1),
         published: AtomicU64::new(0),
         replied: AtomicBool::new(false),
+        clock: ClockShare::default(),
     });
     (
         ServiceChannels {
@@ -330,6 +337,22 @@ impl Replier {
         result: Result<String, Failure>,
         hit: Option<Hit>,
     ) {
+        self.send_reply(seq, verb, result, hit, None);
+    }
+
+    /// Answers a `clock` command with how the clock stands.
+    pub fn send_clock(&self, seq: u64, verb: Verb, reading: ClockReading) {
+        self.send_reply(seq, verb, Ok(String::new()), None, Some(reading));
+    }
+
+    fn send_reply(
+        &self,
+        seq: u64,
+        verb: Verb,
+        result: Result<String, Failure>,
+        hit: Option<Hit>,
+        clock: Option<ClockReading>,
+    ) {
         // The flag goes up before the send, so an end_frame racing with this reply either sees it
         // and wakes the service, or has already published the frame the reply is stamped with.
         self.counters.replied.store(true, Ordering::SeqCst);
@@ -342,6 +365,7 @@ impl Replier {
             frame,
             result,
             hit,
+            clock,
         });
         if let Some(waker) = &self.waker {
             waker();

@@ -26,4 +26,6 @@ pub struct Options {
     pub app_screenshots: bool,
     /// Pointer gestures move the pointer one frame before they press.
     pub hover_frame: bool,
+    /// The clock frames start on (`WINIT_AUTOMATION_CLOCK` wins over it; default real).
+    pub clock: Option<crate::ClockMode>,
 }

@@ -82,6 +82,9 @@ pub enum Step {
     },
     /// The app should exit.
     Quit,
+    /// A `clock` change, carried out by the render side at this frame's start (the app is handed
+    /// nothing; it reads the frame's time).
+    Clock(crate::ClockChange),
     /// The frame's pixels go `to` a file or the trace, cropped to `crop` (x, y, width, height in
     /// logical pixels) when given. Answered when the image is written, not when the step is
     /// delivered.

@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use crossbeam_channel::TrySendError;
 
+use crate::clock::{Clock, ClockMode};
 use crate::idle::Idle;
 use crate::pictures::Pictures;
 use crate::window::{Layers, WindowState};
@@ -93,6 +94,8 @@ struct State {
     /// The windows the app has captured a frame of: a later frame of theirs that ends without a
     /// capture was not drawn (no swapchain image, say), and its screenshots wait for the next.
     captured: Vec<u64>,
+    /// The time each frame carries.
+    clock: Clock,
 }
 
 /// An order taken from the channel, with the stages of input still to deliver.
@@ -103,8 +106,9 @@ struct Pending {
     plan: Option<Plan>,
     /// How many stages were delivered.
     next: usize,
-    /// When the last stage went out (a gate's time counts from there).
-    stage_at: Option<Instant>,
+    /// When the last stage went out, on the frames' clock (a gate's time counts from there: on
+    /// the virtual clock, a long press's hold is virtual time).
+    stage_at: Option<std::time::Duration>,
     deadline: Option<Instant>,
     claim: Claim,
     /// Another command that draws follows it ([`Order::followed`]).
@@ -218,7 +222,14 @@ impl Drop for RenderEnd {
 impl RenderEnd {
     /// Creates the render side over a running service thread: `dir` is the drop-box directory,
     /// `waker` asks the app for a frame, and `idle` is what [`RenderEnd::wait_for_work`] waits on.
-    pub fn new(dir: PathBuf, service: crate::ServiceThread, waker: Waker, idle: Idle) -> RenderEnd {
+    /// Frames start on the `clock` given.
+    pub fn new(
+        dir: PathBuf,
+        service: crate::ServiceThread,
+        waker: Waker,
+        idle: Idle,
+        clock: ClockMode,
+    ) -> RenderEnd {
         let replier = Replier {
             replies: service.ends.replies.clone(),
             counters: service.ends.counters.clone(),
@@ -250,6 +261,7 @@ impl RenderEnd {
                 joined: false,
                 superseded: false,
                 captured: Vec::new(),
+                clock: Clock::new(clock),
             }),
             thread: Some(service.thread),
         }
@@ -302,6 +314,7 @@ impl RenderEnd {
             }
             p.awaiting = None;
         }
+        state.clock.share(&self.link.counters.clock);
         let frame = self.link.counters.building.fetch_add(1, Ordering::SeqCst);
         let flushed = self.flush_backlog(&mut state.backlog);
         if flushed {
@@ -399,6 +412,20 @@ impl RenderEnd {
             }
         }
         true
+    }
+
+    /// The open frame's time (the last frame's between frames), read after its input was taken
+    /// (a `clock` command moves it there), and the step since the frame before. On the real clock
+    /// it follows the wall clock; on the virtual clock it moves only in steps (`clock.rs`).
+    pub fn frame_time(&self) -> (std::time::Duration, std::time::Duration) {
+        self.state().clock.frame_time()
+    }
+
+    /// How the clock stands: its mode, whether the virtual one is paused (a frame the app asks
+    /// for by itself, for an animation, would show nothing new), the open frame's time, the step.
+    pub fn clock(&self) -> crate::ClockReading {
+        let frames = self.link.counters.building();
+        self.state().clock.reading(frames)
     }
 
     /// The number of the frame being built (1 before the first frame is published).

@@ -175,6 +175,35 @@ impl TraceCommand {
     }
 }
 
+/// The environment variable that starts an app on the virtual clock (`virtual`) or the real one
+/// (`real`, the default) from its first frame (docs/protocol.md section 4.9).
+pub const CLOCK_ENV: &str = "WINIT_AUTOMATION_CLOCK";
+
+/// What a `clock` command does (docs/protocol.md section 4.9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockCommand {
+    /// `clock`: how the clock stands.
+    Read,
+    /// `clock pause`: the virtual clock, standing still at the time reached.
+    Pause,
+    /// `clock resume`: the virtual clock moves one step per frame.
+    Resume,
+    /// `clock real`: the wall clock, on from the time reached.
+    Real,
+    /// `clock virtual [--step MS]`: the virtual clock, paused at the time reached.
+    Virtual {
+        /// The step per frame, in milliseconds (unchanged when `None`).
+        step_ms: Option<u64>,
+    },
+    /// `clock run MS [--step MS]`: the virtual time moves MS milliseconds, a step per frame.
+    Run {
+        /// How far, in milliseconds.
+        ms: u64,
+        /// The step per frame for this run (the clock's own when `None`).
+        step_ms: Option<u64>,
+    },
+}
+
 /// A parsed command.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -308,6 +337,8 @@ pub enum Command {
     },
     /// `trace start [--screenshots]`, `trace save FILE` or `trace stop FILE`
     Trace(TraceCommand),
+    /// `clock [pause|resume|real|virtual|run MS] [--step MS]`
+    Clock(ClockCommand),
     /// `quit`
     Quit,
 }
@@ -440,6 +471,8 @@ impl Command {
                 Some(timeout_ms.unwrap_or(DEFAULT_WAIT_MS))
             }
             Command::Journal { timeout_ms, .. } => *timeout_ms,
+            // Its frames are drawn as fast as the app draws; it is given its span of wall time.
+            Command::Clock(ClockCommand::Run { ms, .. }) => Some(*ms),
             _ => {
                 let opts = self.act_options()?;
                 let settle = opts

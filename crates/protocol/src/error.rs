@@ -81,6 +81,8 @@ pub enum ErrorCode {
     /// The pointer's buttons do not allow the command: `up` with that button not down, `down`
     /// with it down already.
     PointerState,
+    /// The clock is not in the state the command needs: `clock run` on the real clock.
+    ClockState,
 }
 
 impl ErrorCode {
@@ -120,6 +122,7 @@ impl ErrorCode {
         Self::NotTracing,
         Self::AlreadyTracing,
         Self::PointerState,
+        Self::ClockState,
     ];
 
     /// The code as written in responses.
@@ -159,6 +162,7 @@ impl ErrorCode {
             Self::NotTracing => "not_tracing",
             Self::AlreadyTracing => "already_tracing",
             Self::PointerState => "pointer_state",
+            Self::ClockState => "clock_state",
         }
     }
 

@@ -36,8 +36,8 @@ mod verbs;
 
 pub use actions::{ACTIONS, action_name, action_names, parse_action};
 pub use command::{
-    ActOptions, Button, Command, DEFAULT_WAIT_MS, DragMotion, Press, Projection,
-    SECRET_PLACEHOLDER, SnapshotOptions, TraceCommand,
+    ActOptions, Button, CLOCK_ENV, ClockCommand, Command, DEFAULT_WAIT_MS, DragMotion, Press,
+    Projection, SECRET_PLACEHOLDER, SnapshotOptions, TraceCommand,
 };
 pub use dir::{DEFAULT_DIR, DIR_ENV, DirError};
 pub use envelope::Envelope;
@@ -48,8 +48,8 @@ pub use key::{Key, KeyChord, Modifiers, NamedKey};
 pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
 pub use lines::write_logical;
 pub use lines::{
-    DragEnd, FindAnswer, JournalAnswer, JournalEntry, JournalTarget, NodeLine, NodeValue, Quality,
-    ScreenshotAnswer, SnapshotHeader, Toggled,
+    ClockAnswer, DragEnd, FindAnswer, JournalAnswer, JournalEntry, JournalTarget, NodeLine,
+    NodeValue, Quality, ScreenshotAnswer, SnapshotHeader, Toggled,
 };
 pub use names::{
     ACCESSIBILITY_FILE, LOCK_FILE, Label, READY_FILE, SNAPSHOT_FILE, TEMP_PREFIX, WINDOWS_FILE,

@@ -375,6 +375,14 @@ verbs! {
             FlagRule::Free(Flag::target("ref", "crop to this node's bounds")),
             FlagRule::Free(Flag::switch("refs", "draw each interactive node's box and ref (as `snapshot -i` prints them) onto the image, for vision models")),
         ];
+    Clock => "clock", App,
+        "Reads or sets the app's clock: real (the wall clock, the default) or virtual (the plugin's own time, moved in steps: the same commands see the same times).",
+        "`clock` says how it stands (mode, time, step, frames drawn). `clock virtual` stops time where it is (it then moves only as told: `clock run`, a settle, a gesture's hold); `clock resume` moves it one step per frame, `clock pause` stops it again, `clock real` goes back to the wall clock from the time reached. `clock run 3000 --step 100` moves it 3000 ms in 30 frames, answered when the last is drawn: a tooltip's delay or an animation costs frames, not seconds. Time never runs backwards. An app started with WINIT_AUTOMATION_CLOCK=virtual is on the virtual clock from its first frame.",
+        &[
+            Arg::one("WHAT", "what", ArgKind::Word, "pause, resume, real, virtual or run; none: how the clock stands").optional(),
+            Arg::one("MS", "ms", ArgKind::Size, "with run: how far to move the virtual time, in milliseconds").optional(),
+        ],
+        &[FlagRule::Free(Flag::count("step", "MS", "with virtual: the time each frame moves the virtual clock (default 16); with run: each frame's step for this run"))];
     Quit => "quit", App,
         "Asks the app to exit; answered before it goes.",
         "", &[], &[];

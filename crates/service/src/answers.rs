@@ -137,6 +137,10 @@ impl Service {
             (Ok(body), Some(h)) => self.trees.press_answer(&h.check, h.reported, body),
             (result, _) => result,
         };
+        let result = result.map(|body| match &reply.clock {
+            Some(reading) => body + &super::clock::line(reading),
+            None => body,
+        });
         // A drag's answer says where the node it dragged is now.
         let ended = self.trees.ended(seq);
         let result = result.map(|body| body + ended.as_deref().unwrap_or(""));

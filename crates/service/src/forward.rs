@@ -10,7 +10,7 @@ use super::actionable::Verdict;
 use super::jobs::{Job, SettleAfter};
 use super::scroll_in::{self, Next, Seen};
 use super::tree::plan::{ActionAnswer, Planned};
-use super::{Forwarded, Service, internal_error};
+use super::{Forwarded, Service, clock, internal_error};
 use winit_automation_link::{Claim, Gate, Order, Plan};
 use winit_automation_protocol::{Command, ErrorCode, Failure, Verb};
 
@@ -88,6 +88,21 @@ impl Service {
         command: &Command,
     ) -> Result<Option<Planned>, Unplanned> {
         let verb = command.verb();
+        if let Command::Clock(clock) = command {
+            // The clock is the render side's, not the trees'.
+            let plan =
+                clock::plan(clock, &self.link.ends().counters.clock).map_err(Unplanned::Failed)?;
+            return Ok(Some(Planned {
+                plan,
+                answer: ActionAnswer {
+                    path: "clock",
+                    scrolled: Vec::new(),
+                    rest: String::new(),
+                },
+                pointer: None,
+                dragged: None,
+            }));
+        }
         if self.cfg.app_screenshots && verb == Verb::Screenshot {
             if matches!(command, Command::Screenshot { refs: true, .. }) {
                 return Err(Unplanned::Failed(Failure::new(

@@ -17,6 +17,7 @@
 mod actionable;
 mod answers;
 mod changes;
+mod clock;
 mod deadlines;
 mod dropbox_guard;
 mod entries;

@@ -7,14 +7,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use winit_automation_dropbox::dir;
-use winit_automation_link::{Idle, Options, RenderEnd, Waker};
-use winit_automation_protocol::DirError;
+use winit_automation_link::{ClockMode, Idle, Options, RenderEnd, Waker};
+use winit_automation_protocol::{CLOCK_ENV as CLOCK_VAR, DirError};
 
 /// Creates or checks the directory, takes its lock and starts the service thread, which holds
 /// the lock until it has removed `ready.txt` (the next app cannot take the directory while this
 /// one still answers), and takes the path again if the directory goes; returns the render end for
 /// the app's frame loop.
 pub fn start(options: Options) -> Result<RenderEnd, StartError> {
+    let clock = clock_mode(options.clock)?;
     let dir = dir::resolve_dir(options.dir.as_deref());
     let app_name = options.name.unwrap_or_else(default_name);
     let id = dir::prepare(&dir).map_err(StartError::Dir)?;
@@ -43,7 +44,16 @@ pub fn start(options: Options) -> Result<RenderEnd, StartError> {
         waker.clone(),
     )
     .map_err(|e| StartError::Io(dir.clone(), e))?;
-    Ok(RenderEnd::new(dir, service, waker, Idle(woken)))
+    Ok(RenderEnd::new(dir, service, waker, Idle(woken), clock))
+}
+
+/// The clock frames start on: `WINIT_AUTOMATION_CLOCK` (`real` or `virtual`, any case), else
+/// the builder's, else real. A value that is neither is refused, not read as real.
+fn clock_mode(builder: Option<ClockMode>) -> Result<ClockMode, StartError> {
+    match std::env::var(CLOCK_VAR) {
+        Ok(value) => ClockMode::parse(&value).ok_or(StartError::Clock(value)),
+        Err(_) => Ok(builder.unwrap_or_default()),
+    }
 }
 
 fn default_name() -> String {
@@ -76,6 +86,8 @@ pub enum StartError {
     Dir(DirError),
     /// Creating files in the directory or starting the thread failed.
     Io(PathBuf, std::io::Error),
+    /// `WINIT_AUTOMATION_CLOCK` holds neither `real` nor `virtual` (its value).
+    Clock(String),
 }
 
 impl fmt::Display for StartError {
@@ -85,6 +97,10 @@ impl fmt::Display for StartError {
             StartError::Io(dir, e) => {
                 write!(f, "winit-automation cannot start in {}: {e}", dir.display())
             }
+            StartError::Clock(value) => write!(
+                f,
+                "winit-automation cannot start: {CLOCK_VAR}={value:?} names no clock"
+            ),
         }
     }
 }
@@ -97,6 +113,9 @@ impl StartError {
             StartError::Io(..) => {
                 Some("check the directory's permissions and free space".to_owned())
             }
+            StartError::Clock(_) => Some(format!(
+                "set {CLOCK_VAR} to real or virtual, or unset it (the real clock)"
+            )),
         }
     }
 
@@ -104,7 +123,7 @@ impl StartError {
     pub fn dir_error(&self) -> Option<&DirError> {
         match self {
             StartError::Dir(e) => Some(e),
-            StartError::Io(..) => None,
+            StartError::Io(..) | StartError::Clock(_) => None,
         }
     }
 }
@@ -114,6 +133,7 @@ impl std::error::Error for StartError {
         match self {
             StartError::Dir(e) => Some(e),
             StartError::Io(_, e) => Some(e),
+            StartError::Clock(_) => None,
         }
     }
 }

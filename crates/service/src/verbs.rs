@@ -11,6 +11,7 @@ use super::jobs::{Job, PendingJournal, PendingWait, Settling};
 use crate::tree::diff;
 use crate::tree::plan::DEFAULT_SETTLE_FRAMES;
 use winit_automation_dropbox::screenshots;
+use winit_automation_link::ClockShare;
 use winit_automation_protocol::{
     Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Selector, Verb,
 };
@@ -222,6 +223,7 @@ impl Service {
         from_frame: u64,
     ) {
         let started = Instant::now();
+        let clock_from = self.link.ends().counters.clock.published_time();
         let settling = Settling {
             verb,
             body,
@@ -231,6 +233,7 @@ impl Service {
             started,
             deadline: started + timeout_ms.map_or(DEFAULT_WAIT, Duration::from_millis),
             woken_at: 0,
+            clock_from,
         };
         self.jobs.insert(seq, Job::Settling(settling));
         // Answered at once if it already holds (it cannot hold yet: K >= 1 frames must pass).
@@ -267,6 +270,8 @@ impl Service {
         let published = self.published();
         self.drain_scene();
         let now = Instant::now();
+        let counters = std::sync::Arc::clone(&self.link.ends().counters);
+        let clock = &counters.clock;
         let mut wake = false;
         // A window that animates changes its pixels every frame even when its tree does not: its
         // frames do not count as unchanged.
@@ -295,7 +300,7 @@ impl Service {
                 ));
                 body.push_str(&changes);
                 self.answer(Response::ok(seq, Some(s.verb), body));
-            } else if now >= s.deadline {
+            } else if settle_timed_out(s, now, clock) {
                 let Some(Job::Settling(s)) = self.jobs.take(seq) else {
                     continue;
                 };
@@ -323,7 +328,28 @@ impl Service {
             }
         }
         if wake {
+            // On the virtual clock the frame asked for moves time one step: a settle waits in
+            // the app's time, which stands still otherwise.
+            if clock.is_virtual() {
+                clock.drive();
+            }
             self.wake_app();
         }
     }
+}
+
+/// How long past its timeout a settle on the virtual clock waits for frames in wall time before
+/// it gives up: its timeout counts the app's time, which moves only as frames are drawn.
+const VIRTUAL_GRACE: Duration = Duration::from_secs(30);
+
+/// Whether a settle's time is up at `now`: on the real clock when its deadline passed; on the
+/// virtual clock when the frames' time moved its timeout on since it began (or, should the app
+/// stop drawing, [`VIRTUAL_GRACE`] after the deadline).
+fn settle_timed_out(s: &Settling, now: Instant, clock: &ClockShare) -> bool {
+    if !clock.is_virtual() {
+        return now >= s.deadline;
+    }
+    let timeout = s.deadline.saturating_duration_since(s.started);
+    clock.published_time().saturating_sub(s.clock_from) >= timeout
+        || now >= s.deadline + VIRTUAL_GRACE
 }

@@ -42,6 +42,7 @@
 
 mod app;
 mod artifacts;
+mod clock;
 pub mod compare;
 mod failure;
 mod find;
@@ -55,12 +56,15 @@ mod spawn;
 mod tree_text;
 
 pub use app::App;
+pub use clock::Clock;
 pub use compare::Tolerance;
 pub use mouse::Mouse;
 pub use node::{Drag, DragTo, Node};
 pub use query::By;
 pub use screenshot::Screenshot;
 pub use spawn::{DEFAULT_COMMAND_TIMEOUT, DEFAULT_STARTUP, Spawn, SpawnError};
+/// How the app's clock stands ([`Clock::now`]): the protocol's type.
+pub use winit_automation_protocol::ClockAnswer;
 /// Modifier keys held around a pointer gesture ([`Node::click_with`], [`Drag::modifiers`]): the
 /// protocol's type.
 pub use winit_automation_protocol::Modifiers;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use super::app::App;
 use super::failure::coded;
 use winit_automation_client::Client;
-use winit_automation_protocol::DIR_ENV;
+use winit_automation_protocol::{CLOCK_ENV, DIR_ENV};
 use winit_automation_protocol::{
     ClientCode, Code, Coded, Command, Quality, SnapshotHeader, SnapshotOptions, TraceCommand,
 };
@@ -192,6 +192,13 @@ impl Spawn {
     pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Spawn {
         self.env.push((key.into(), Some(value.into())));
         self
+    }
+
+    /// Starts the app on the virtual clock (`WINIT_AUTOMATION_CLOCK=virtual`): its time stands
+    /// still from its first frame until the test moves it ([`App::clock`](crate::App::clock)),
+    /// so the same commands see the same times, the same frames.
+    pub fn virtual_clock(self) -> Spawn {
+        self.env(CLOCK_ENV, "virtual")
     }
 
     /// Removes an environment variable for the app.

@@ -15,7 +15,7 @@ use winit::window::WindowId;
 
 use crate::feature;
 use crate::frame::Frame;
-use winit_automation_link::Options;
+use winit_automation_link::{ClockMode, ClockReading, Options};
 
 /// Whether this build carries the automation plugin (the `automation` feature).
 pub const ENABLED: bool = cfg!(feature = "automation");
@@ -86,6 +86,16 @@ impl Builder {
     /// default the plugin captures the texture handed to [`Frame::capture`].
     pub fn app_screenshots(mut self, yes: bool) -> Self {
         self.options.app_screenshots = yes;
+        self
+    }
+
+    /// The clock frames start on: [`ClockMode::Real`] (the wall clock, the default) or
+    /// [`ClockMode::Virtual`] (the plugin's own time, standing still until a `clock` command, a
+    /// settle or a gesture's hold moves it: the same commands see the same times).
+    /// `WINIT_AUTOMATION_CLOCK=virtual` (or `real`) in the environment wins over it. Read a
+    /// frame's time with [`Frame::time`](crate::Frame::time).
+    pub fn clock(mut self, clock: ClockMode) -> Self {
+        self.options.clock = Some(clock);
         self
     }
 
@@ -168,6 +178,7 @@ impl Automation {
                 waker: None,
                 app_screenshots: false,
                 hover_frame: false,
+                clock: None,
             },
         }
     }
@@ -186,6 +197,15 @@ impl Automation {
     /// end it with the frame it joined.
     pub fn frame(&self) -> Frame {
         Frame::open(&self.render)
+    }
+
+    /// How the clock stands: its mode, whether the virtual clock is paused (time moves only when
+    /// a command moves it, so a frame the app would draw by itself for an animation shows
+    /// nothing new: a toolkit adapter may skip asking for one), the open frame's time (the last
+    /// one's between frames: what [`Frame::time`] says, for code with no frame at hand) and the
+    /// virtual clock's step.
+    pub fn clock(&self) -> ClockReading {
+        self.render.clock()
     }
 
     /// Runs a headless app (no window system): opens a frame, hands it to `frame`, and waits for

@@ -68,6 +68,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
+use std::time::Duration;
 
 use winit::window::WindowId;
 
@@ -139,6 +140,21 @@ impl Frame<Building> {
             },
             stage: PhantomData,
         }
+    }
+
+    /// This frame's time since the plugin started: animate by it, not by `Instant::now()`. On
+    /// the real clock (the default) it follows the wall clock; on the virtual clock
+    /// ([`Builder::clock`](crate::Builder::clock), `WINIT_AUTOMATION_CLOCK=virtual`) it is the
+    /// plugin's own and moves only in steps, so the same commands see the same times. Read it
+    /// after [`Frame::input`]: a `clock` command moves it there.
+    pub fn time(&self) -> Duration {
+        self.end.render.frame_time().0
+    }
+
+    /// The time since the frame before: [`Frame::time`]'s step (zero while a virtual clock
+    /// stands still).
+    pub fn delta(&self) -> Duration {
+        self.end.render.frame_time().1
     }
 
     /// The input injected for this frame, in command order, taken when asked for: once (a second

@@ -42,5 +42,6 @@ pub use input::{Input, KeyInput, Request};
 pub use surface::{CapturePath, FrameTarget, WindowSurface};
 pub use toolkit_capture::ToolkitCapture;
 pub use winit_automation_link::{
-    Bounds, GpuInfo, Layers, SurfaceInfo, Widget, WidgetStates, WindowState,
+    Bounds, ClockMode, ClockReading, GpuInfo, Layers, SurfaceInfo, Widget, WidgetStates,
+    WindowState,
 };

@@ -1,7 +1,7 @@
 //! The start of a frame: each order's next input stage is handed to the app, in command order,
 //! and an order whose deadline passed is dropped (answered `expired`), releasing what it pressed.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::expired::expired;
 use super::{Awaiting, Held, Pending, RenderEnd, Sizing, State, Waited, scale_of};
@@ -40,6 +40,7 @@ impl RenderEnd {
         }
         state.open = true;
         state.superseded = false;
+        state.clock.open_frame(Instant::now());
         true
     }
 
@@ -55,6 +56,7 @@ impl RenderEnd {
         let mut guard = self.state();
         let state = &mut *guard;
         self.receive_orders(state);
+        self.move_clock(state);
         if state.pending.is_empty() {
             return Vec::new().into_iter();
         }
@@ -175,6 +177,7 @@ impl RenderEnd {
             numbers,
             windows,
             pictures,
+            clock,
             ..
         } = state;
         let Some(p) = pending.front_mut() else {
@@ -185,11 +188,12 @@ impl RenderEnd {
         };
         let scale = scale_of(windows, plan.window);
         let gate = plan.stages.get(p.next).map(|s| &s.gate);
-        if !gate.is_none_or(|g| self.gate_open(g, p.stage_at)) {
+        let now = clock.frame_time().0;
+        if !gate.is_none_or(|g| self.gate_open(g, p.stage_at, now)) {
             // The order keeps its turn; later orders wait behind it.
             return Next::Frame;
         }
-        p.stage_at = Some(Instant::now());
+        p.stage_at = Some(now);
         if plan.press.as_ref().is_some_and(|c| c.stage == p.next) {
             p.awaiting = Some(Awaiting::new());
         }
@@ -201,6 +205,10 @@ impl RenderEnd {
             .flat_map(|s| s.steps.drain(..))
         {
             match step {
+                Step::Clock(change) => {
+                    clock.apply(change, Instant::now());
+                    stage.clock = true;
+                }
                 Step::Capture { to, crop } => {
                     stage.captured = true;
                     stage.for_trace |= to.is_trace();
@@ -231,7 +239,10 @@ impl RenderEnd {
         if more {
             return Next::Frame;
         }
-        if !stage.captured {
+        if stage.clock {
+            let reading = clock.reading(self.link.counters.building());
+            self.replier.send_clock(p.seq, p.command.verb(), reading);
+        } else if !stage.captured {
             // A screenshot is answered by the service thread once its PNG is written.
             self.finish(state, stage.resized);
         }
@@ -245,10 +256,11 @@ impl RenderEnd {
         }
     }
 
-    /// Whether a stage's gate is open, the previous stage having gone out at `previous`: a
-    /// [`Gate::Still`] begins its wait in the frame that first asks.
-    fn gate_open(&self, gate: &Gate, previous: Option<Instant>) -> bool {
-        let waited = |d| previous.is_none_or(|at| at.elapsed() >= d);
+    /// Whether a stage's gate is open at `now`, the previous stage having gone out at `previous`
+    /// (both on the frames' clock): a [`Gate::Still`] begins its wait in the frame that first
+    /// asks.
+    fn gate_open(&self, gate: &Gate, previous: Option<Duration>, now: Duration) -> bool {
+        let waited = |d| previous.is_none_or(|at| now.saturating_sub(at) >= d);
         match gate {
             Gate::Frame => true,
             Gate::After(d) => waited(*d),
@@ -256,6 +268,29 @@ impl RenderEnd {
                 still.begin(self.link.counters.building());
                 still.is_still() || waited(*at_most)
             }
+        }
+    }
+
+    /// Moves the virtual clock by what this frame takes by itself (`Clock::own_advance`): a step
+    /// while it runs or a settle drives it, else what the front order's timed gate still waits
+    /// (a long press's hold passes in frames, not in wall time). A `clock run` stage due now
+    /// moves it itself.
+    fn move_clock(&self, state: &mut State) {
+        let front = state.pending.front();
+        let stage = front.and_then(|p| Some(p.plan.as_ref()?.stages.get(p.next)?));
+        if stage.is_some_and(|s| s.steps.iter().any(|s| matches!(s, Step::Clock(_)))) {
+            return;
+        }
+        let now = state.clock.frame_time().0;
+        let left = match (stage.map(|s| &s.gate), front.and_then(|p| p.stage_at)) {
+            (Some(Gate::After(d)), Some(at)) => Some(d.saturating_sub(now.saturating_sub(at))),
+            (Some(Gate::Still { at_most, .. }), Some(at)) => {
+                Some(at_most.saturating_sub(now.saturating_sub(at)))
+            }
+            _ => None,
+        };
+        if let Some(by) = state.clock.own_advance(&self.link.counters.clock, left) {
+            state.clock.advance(by);
         }
     }
 
@@ -318,9 +353,11 @@ struct FrameInput {
     replaced: Option<bool>,
 }
 
-/// What a delivered stage held besides input: a screenshot (a trace's, too) and a resize.
+/// What a delivered stage held besides input: a screenshot (a trace's, too), a resize, a clock
+/// change.
 #[derive(Default)]
 struct Stage {
+    clock: bool,
     captured: bool,
     for_trace: bool,
     resized: Option<(u32, u32)>,

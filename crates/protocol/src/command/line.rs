@@ -15,9 +15,11 @@ use crate::target::Target;
 use crate::verbs::dashed;
 use crate::{ErrorCode, ParseError, Verb};
 
+mod clock;
 mod pointer;
 mod trace;
 
+use clock::{clock_from_args, clock_step, clock_words};
 use pointer::{
     button_from_args, drag_from_args, pinch_from_args, scroll_from_args, steps_from_args,
     stroke_from_args,
@@ -167,6 +169,7 @@ impl Command {
             Verb::Resize => resize_from_args(a)?,
             Verb::Screenshot => screenshot_from_args(a)?,
             Verb::Trace => Command::Trace(trace_from_args(a)?),
+            Verb::Clock => Command::Clock(clock_from_args(a)?),
         })
     }
 
@@ -218,6 +221,7 @@ impl Command {
             Command::Resize { width, height, .. } => vec![width.to_string(), height.to_string()],
             Command::Screenshot { label, .. } => vec![label.to_string()],
             Command::Trace(trace) => trace_words(trace),
+            Command::Clock(clock) => clock_words(clock),
         }
     }
 
@@ -332,6 +336,7 @@ impl Command {
                 flags.switch("screenshots", *screenshots);
                 flags.switch("replaceable", *replaceable);
             }
+            Command::Clock(clock) => flags.value("step", clock_step(clock)),
         }
         flags
     }

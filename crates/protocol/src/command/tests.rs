@@ -214,3 +214,44 @@ fn trace_starts_saves_and_stops_and_refuses_what_belongs_to_the_other() {
         absolute
     );
 }
+
+#[test]
+fn clock_reads_switches_and_runs_and_refuses_what_sets_nothing() {
+    for line in [
+        "clock",
+        "clock pause",
+        "clock resume",
+        "clock real",
+        "clock virtual",
+        "clock virtual --step 40",
+        "clock run 3000",
+        "clock run 3000 --step 100",
+    ] {
+        let command = parse(line);
+        assert_eq!(command.to_line(), line);
+        assert_eq!(parse(&command.to_line()), command);
+    }
+    assert_eq!(
+        parse("clock --step 100 run 250"),
+        Command::Clock(ClockCommand::Run {
+            ms: 250,
+            step_ms: Some(100)
+        })
+    );
+    assert_eq!(code("clock stop"), ErrorCode::BadArgument);
+    assert_eq!(code("clock run"), ErrorCode::MissingArgument);
+    assert_eq!(code("clock run 0"), ErrorCode::BadArgument);
+    assert_eq!(code("clock run -5"), ErrorCode::BadArgument);
+    assert_eq!(code("clock pause 100"), ErrorCode::UnexpectedArgument);
+    assert_eq!(code("clock virtual --step 0"), ErrorCode::BadArgument);
+    assert_eq!(code("clock virtual --step 60001"), ErrorCode::BadArgument);
+    // --step only where it sets something.
+    let e = Command::parse("clock pause --step 10").unwrap_err();
+    assert_eq!(e.code, ErrorCode::BadArgument);
+    assert!(e.hint.contains("clock virtual"), "{}", e.hint);
+    assert_eq!(code("clock --step 10"), ErrorCode::BadArgument);
+    // A run draws at most 10,000 frames; the hint names a step that fits.
+    let e = Command::parse("clock run 200000 --step 1").unwrap_err();
+    assert_eq!(e.code, ErrorCode::BadArgument);
+    assert!(e.hint.contains("--step 20"), "{}", e.hint);
+}

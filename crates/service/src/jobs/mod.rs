@@ -115,6 +115,9 @@ pub(crate) struct Settling {
     pub deadline: Instant,
     /// The last published frame after which the app was asked for another frame.
     pub woken_at: u64,
+    /// On the virtual clock, the timeout counts the frames' time from this one (the last
+    /// published frame's when the settle began).
+    pub clock_from: std::time::Duration,
 }
 
 impl Job {

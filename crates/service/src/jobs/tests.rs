@@ -28,6 +28,7 @@ fn reply(seq: u64, frame: u64) -> Reply {
         frame,
         result: Ok(String::new()),
         hit: None,
+        clock: None,
     }
 }
 

@@ -466,6 +466,7 @@ fn path_of(command: &Command) -> Option<&'static str> {
         Command::Action { .. } | Command::Focus { .. } => "action",
         Command::Resize { .. } | Command::Quit => "window",
         Command::Screenshot { .. } => "capture",
+        Command::Clock(_) => "clock",
         _ => return None,
     })
 }

@@ -104,7 +104,8 @@ pub(crate) fn input(injected: Injected) -> Input {
             size: LogicalSize::new(f64::from(width), f64::from(height)),
         },
         Step::Quit => Input::Quit,
-        // The render end keeps captures for the frame's texture: none reaches the app.
-        Step::Capture { .. } => Input::Quit,
+        // The render end keeps captures for the frame's texture and carries clock changes out
+        // itself: neither reaches the app.
+        Step::Capture { .. } | Step::Clock(_) => Input::Quit,
     }
 }

@@ -5,25 +5,48 @@
 use std::convert::Infallible;
 use std::fmt;
 use std::path::Path;
-use std::time::Duration;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use crate::input::Input;
 use crate::protocol::Command;
 use crate::protocol::{DirError, Failure};
 use winit_automation_link::Options;
-use winit_automation_link::{Layers, Widget, WindowState};
+use winit_automation_link::{ClockMode, ClockReading, DEFAULT_STEP, Layers, Widget, WindowState};
 
 /// Starts nothing: the options are dropped.
 pub(crate) fn start(_: Options) -> Result<Render, StartFailure> {
-    Ok(Render)
+    Ok(Render {
+        start: Instant::now(),
+        times: Mutex::new((Duration::ZERO, Duration::ZERO)),
+    })
 }
 
-/// The render side of a plugin that is not there.
-pub(crate) struct Render;
+/// The render side of a plugin that is not there: frames still carry the wall clock's time.
+pub(crate) struct Render {
+    start: Instant,
+    /// The open frame's time and the one before's.
+    times: Mutex<(Duration, Duration)>,
+}
 
 impl Render {
     pub fn open_frame(&self) -> bool {
+        let mut times = self.times.lock().unwrap_or_else(PoisonError::into_inner);
+        *times = (self.start.elapsed(), times.0);
         true
+    }
+    pub fn frame_time(&self) -> (Duration, Duration) {
+        let (now, before) = *self.times.lock().unwrap_or_else(PoisonError::into_inner);
+        (now, now.saturating_sub(before))
+    }
+    pub fn clock(&self) -> ClockReading {
+        ClockReading {
+            mode: ClockMode::Real,
+            paused: false,
+            time: self.frame_time().0,
+            step: DEFAULT_STEP,
+            frames: 0,
+        }
     }
     pub fn take_input(&self) -> std::vec::IntoIter<Injected> {
         Vec::new().into_iter()

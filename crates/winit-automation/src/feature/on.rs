@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use winit::event::WindowEvent;
 use winit_automation_link::{
-    GpuInfo, Layers, Options, RenderEnd, SurfaceInfo, Widget, WindowState,
+    ClockReading, GpuInfo, Layers, Options, RenderEnd, SurfaceInfo, Widget, WindowState,
 };
 pub(crate) use winit_automation_link::{Injected, PublishedFrame, Request, ToolkitCapture};
 pub(crate) use winit_automation_service::StartError as StartFailure;
@@ -34,6 +34,12 @@ pub(crate) struct Render {
 impl Render {
     pub fn open_frame(&self) -> bool {
         self.end.open_frame()
+    }
+    pub fn frame_time(&self) -> (Duration, Duration) {
+        self.end.frame_time()
+    }
+    pub fn clock(&self) -> ClockReading {
+        self.end.clock()
     }
     pub fn take_input(&self) -> std::vec::IntoIter<Injected> {
         self.end.take_input()

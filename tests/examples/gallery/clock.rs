@@ -1,0 +1,85 @@
+//! The virtual clock on egui's gallery, through the harness (`Spawn::virtual_clock`,
+//! `App::clock`): the same commands give the same frames and the same tree, time moves only when
+//! told, and a tooltip's delay passes in frames.
+use std::time::Duration;
+
+use winit_automation_testing::{App, By, Spawn};
+
+/// The gallery on the virtual clock, once its side panel is there. Actions do not settle: a
+/// settle moves virtual time, and these tests move it themselves.
+fn gallery_on_the_virtual_clock() -> App {
+    let app = Spawn::example("egui_gallery")
+        .headless(1280, 800)
+        .virtual_clock()
+        .settle_actions(false)
+        .start();
+    app.wait_for(&By::role("button").and_name("♫ Dancing Strings"));
+    app
+}
+
+/// A hash of bytes (FNV-1a): equal frames, equal hashes.
+fn hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[test]
+fn five_runs_on_the_virtual_clock_draw_the_same_frames_of_a_demo_that_animates_forever() {
+    let mut runs = Vec::new();
+    for _ in 0..5 {
+        let app = gallery_on_the_virtual_clock();
+        // Dancing Strings redraws forever, its strings a function of egui's time.
+        app.get_by_role_and_name("button", "♫ Dancing Strings")
+            .click();
+        let at = app.clock().run_for(Duration::from_millis(500));
+        assert!(at.virtual_clock && at.paused, "{at:?}");
+        assert_eq!(at.time, Duration::from_millis(500), "from the first frame");
+        let first = app.screenshot();
+        let tree = app.tree_with("--raw");
+        app.clock()
+            .run_for_in_steps(Duration::from_millis(100), Duration::from_millis(50));
+        let later = app.screenshot();
+        runs.push((hash(&first.image.pixels), hash(&later.image.pixels), tree));
+    }
+    // The frames drawn differ (start-up frames come as fast as the machine draws); what they
+    // show at a time does not.
+    let (first, later, tree) = &runs[0];
+    assert_ne!(first, later, "100 ms later the strings have moved");
+    for (i, run) in runs.iter().enumerate().skip(1) {
+        assert_eq!(
+            run.0, *first,
+            "run {i}'s frame at 500 ms differs from run 0's"
+        );
+        assert_eq!(
+            run.1, *later,
+            "run {i}'s frame at 600 ms differs from run 0's"
+        );
+        assert_eq!(&run.2, tree, "run {i}'s tree differs from run 0's");
+    }
+}
+
+#[test]
+fn a_tooltip_waits_for_virtual_time_and_appears_once_the_clock_runs_past_its_delay() {
+    let app = gallery_on_the_virtual_clock();
+    app.get_by_role_and_name("button", "💬 Tooltips").click();
+    app.clock().run_for(Duration::from_millis(500));
+    app.get(&By::text("All labels in this demo have tooltips."))
+        .hover();
+    // Time stands still: however long the test waits, egui's tooltip delay never passes.
+    let waited = app.send("wait role=tooltip --timeout 1500");
+    assert!(waited.error_text().is_some(), "{waited:?}");
+    let before = app.clock().now();
+    let after = app.clock().run_for(Duration::from_millis(700));
+    assert_eq!(after.time - before.time, Duration::from_millis(700));
+    app.wait_for(&By::role("tooltip"));
+    // Back on the wall clock, time goes on from where the virtual clock left it.
+    let real = app.clock().set_real();
+    assert!(!real.virtual_clock && real.time >= after.time, "{real:?}");
+    let refused = app.send("clock run 100");
+    assert_eq!(
+        refused.error_code().map(|c| c.as_str()),
+        Some("clock_state"),
+        "{refused:?}"
+    );
+}
