@@ -63,4 +63,4 @@ pub use verbs::{Arg, ArgKind, Arity, Flag, FlagRule, Side, ValueKind, Verb, Verb
 
 /// The protocol version this crate speaks. A client refuses an app with another version.
 /// docs/protocol.md section 7 says when it changes; `tests/app/protocol_version.rs` pins what it covers.
-pub const PROTOCOL_VERSION: u32 = 4;
+pub const PROTOCOL_VERSION: u32 = 5;

@@ -1,4 +1,4 @@
-//! Gestures (protocol 4): a drag that presses through egui's drag source over its label, a
+//! Gestures (since protocol 4): a drag that presses through egui's drag source over its label, a
 //! stroke on a canvas, a pinch of two touches, clicks with modifiers, a long press, and drags that
 //! wait at their end for an animated list to catch up. egui's own "Drag and Drop", "Painting" and
 //! "Multi Touch" demos, and the gallery's own "Gestures" window (examples/shared/gestures.rs).

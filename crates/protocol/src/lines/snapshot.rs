@@ -142,11 +142,11 @@ mod tests {
     #[test]
     fn a_newer_apps_fields_are_skipped_and_a_malformed_header_is_refused() {
         let newer =
-            SnapshotHeader::parse("snapshot frame=1 windows=2 protocol=4 quality=healthy x=\"y\"")
+            SnapshotHeader::parse("snapshot frame=1 windows=2 protocol=5 quality=healthy x=\"y\"")
                 .unwrap();
         assert_eq!(
             newer.to_string(),
-            "snapshot frame=1 protocol=4 quality=healthy"
+            "snapshot frame=1 protocol=5 quality=healthy"
         );
         for line in [
             "",
