@@ -2,8 +2,10 @@
 //! waits (`wait_for`, `wait_gone`); what they find comes back as [`Node`]s.
 
 use super::app::App;
+use super::has::Has;
 use super::node::Node;
 use super::query::By;
+use super::script::{DEFAULT_EXPECT_TIMEOUT, Expect, RunOptions, check};
 use winit_automation_protocol::{Command, FindAnswer};
 
 impl App {
@@ -120,6 +122,30 @@ impl App {
     #[track_caller]
     pub fn wait_for(&self, by: &By) -> Node<'_> {
         self.wait_line(by, false);
+        self.get(by)
+    }
+
+    /// Waits (up to 5 s, as a script's `expect` line does) until a node matches `by` with what
+    /// `has` says, then returns it: exactly one node must match `by` then.
+    /// `app.expect(&By::role("spinbutton").and_name("Age"), &Has::value("43"))`.
+    #[track_caller]
+    pub fn expect(&self, by: &By, has: &Has) -> Node<'_> {
+        let Some(selector) = by.selector() else {
+            panic!("a query needs at least one term");
+        };
+        let expect = Expect::Node {
+            selector,
+            value: has.value.clone(),
+            states: has.states.clone(),
+            timeout: DEFAULT_EXPECT_TIMEOUT,
+        };
+        let options = RunOptions {
+            base: Default::default(),
+            update: false,
+        };
+        if let Err(stop) = check(self.client(), &expect, &options, 0) {
+            panic!("expected {by} {has}: {}\n{}", stop.reason, self.context());
+        }
         self.get(by)
     }
 

@@ -18,4 +18,5 @@ mod parse;
 mod run;
 
 pub use parse::{DEFAULT_EXPECT_TIMEOUT, Expect, STATES, Script, ScriptError, Step, StepKind};
+pub(crate) use run::check;
 pub use run::{RunFailure, RunOptions, RunSummary, is_replayed};

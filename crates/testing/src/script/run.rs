@@ -113,8 +113,8 @@ impl Script {
     }
 }
 
-pub(super) struct Stop {
-    pub(super) reason: String,
+pub(crate) struct Stop {
+    pub(crate) reason: String,
     pub(super) no_answer: bool,
 }
 
@@ -148,7 +148,7 @@ pub(super) fn run_command(client: &Client, line: &str) -> Result<String, Stop> {
     }
 }
 
-pub(super) fn check(
+pub(crate) fn check(
     client: &Client,
     expect: &Expect,
     options: &RunOptions,
