@@ -1,6 +1,6 @@
 //! `run FILE` replays a script; `record FILE` writes one from the app's journal (docs/scripts.md).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -8,13 +8,14 @@ use std::process::ExitCode;
 
 use winit_automation_client::{Client, ClientError};
 use winit_automation_protocol::{
-    Command, FindAnswer, JournalAnswer, NodeLine, NodeRef, NodeValue, Response, Selector, Side,
-    Term, TraceCommand, quote, response_file,
+    Command, JournalAnswer, NodeLine, Response, Side, TraceCommand, quote, response_file,
 };
 use winit_automation_testing::script::{RunOptions, Script, is_replayed};
 
 use crate::exit::{EXIT_APP_ERROR, EXIT_NO_APP, EXIT_OK, EXIT_USAGE, fail};
 use crate::rust_test::{Launch, RustFile};
+
+mod expect;
 
 /// `run`'s options.
 pub(crate) struct RunArgs {
@@ -138,9 +139,6 @@ fn no_app(e: &ClientError) -> ExitCode {
     fail(false, e)
 }
 
-/// At most this many `expect` lines are written for one group of actions.
-const MAX_EXPECTS: usize = 8;
-
 /// How long one journal poll waits in the app for a new entry.
 const POLL_MS: u64 = 1_000;
 
@@ -183,12 +181,18 @@ impl Recorder<'_> {
     }
 
     fn write(&mut self, line: &str) -> std::io::Result<()> {
+        self.write_all(&[line.to_owned()])
+    }
+
+    /// Writes lines in one go: a reader of the file sees all of them or none.
+    fn write_all(&mut self, lines: &[String]) -> std::io::Result<()> {
         match &mut self.out {
             Out::Script(file) => {
-                writeln!(file, "{line}")?;
+                let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+                file.write_all(text.as_bytes())?;
                 file.flush()
             }
-            Out::Rust(file) => file.push(line),
+            Out::Rust(file) => file.push_all(lines),
         }
     }
 
@@ -256,98 +260,6 @@ impl Recorder<'_> {
         }
         Ok(acted)
     }
-
-    /// `expect` lines for what changed between the last look and `now`: role, name, value and
-    /// state (a node that only moved is no change).
-    fn expectations(&mut self, now: Vec<NodeLine>) -> Result<(), RecordError> {
-        let was: HashMap<NodeRef, &NodeLine> = self.tree.iter().map(|n| (n.r#ref, n)).collect();
-        let is: HashSet<NodeRef> = now.iter().map(|n| n.r#ref).collect();
-        let mut lines = Vec::new();
-        let mut unnamed = 0;
-        for node in &now {
-            let before = was.get(&node.r#ref).copied();
-            if before.is_some_and(|b| same_state(b, node)) {
-                continue;
-            }
-            let Some(selector) = selector_of(node) else {
-                unnamed += 1;
-                continue;
-            };
-            let mut line = format!("expect {selector}");
-            if let Some(v) = node.value.as_ref().filter(|_| !node.name.is_empty()) {
-                line.push_str(&format!(" value={}", quote(v.as_str())));
-            }
-            for s in node.states() {
-                line.push(' ');
-                line.push_str(s);
-            }
-            for (was, opposite) in [("checked", "unchecked"), ("expanded", "collapsed")] {
-                // The regular view prints `unchecked` and `collapsed` itself.
-                if before.is_some_and(|b| b.has(was)) && !node.has(was) && !node.has(opposite) {
-                    line.push(' ');
-                    line.push_str(opposite);
-                }
-            }
-            lines.push(line);
-        }
-        let gone: Vec<Selector> = self
-            .tree
-            .iter()
-            .filter(|n| !is.contains(&n.r#ref))
-            .filter_map(selector_of)
-            .collect();
-        for selector in gone {
-            // Out of the interactive view is not gone: it may be scrolled away or under a modal.
-            let find = Command::Find {
-                selector: selector.clone(),
-            };
-            let r = self.send(&find.to_line())?;
-            let none = r.is_ok() && FindAnswer::parse(r.body()).is_ok_and(|f| f.is_empty());
-            if none {
-                lines.push(format!("expect gone {selector}"));
-            }
-        }
-        let extra = lines.len().saturating_sub(MAX_EXPECTS);
-        for line in lines.into_iter().take(MAX_EXPECTS) {
-            self.write(&line)?;
-        }
-        if extra > 0 {
-            self.write(&format!(
-                "# {extra} more changes were not turned into expectations"
-            ))?;
-        }
-        if unnamed > 0 {
-            self.write(&format!("# {unnamed} nodes with no name changed too"))?;
-        }
-        self.tree = now;
-        Ok(())
-    }
-}
-
-/// The selector an `expect` names a node by: `role=R name="N"`, or `role=R text="V"` for a node
-/// with no name but a text value (egui puts a label's text there); `None` for a node with neither
-/// (a number is no text: `text=` does not match it).
-fn selector_of(node: &NodeLine) -> Option<Selector> {
-    let role = Term::Role(node.role.clone());
-    let named = if !node.name.is_empty() {
-        Term::Name(node.name.clone())
-    } else {
-        let text = node
-            .value
-            .as_ref()
-            .and_then(NodeValue::as_text)
-            .filter(|v| !v.is_empty())?;
-        Term::Text(text.to_owned())
-    };
-    Some(Selector {
-        terms: vec![role, named],
-        nth: None,
-    })
-}
-
-/// Whether two lines of one node say the same but for where it is and what it can do.
-fn same_state(a: &NodeLine, b: &NodeLine) -> bool {
-    (&a.role, &a.name, &a.value, a.states()) == (&b.role, &b.name, &b.value, b.states())
 }
 
 enum RecordError {
@@ -485,29 +397,5 @@ fn record_loop(rec: &mut Recorder<'_>, from_start: bool, app: &str) -> Result<()
                 break;
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn line(text: &str) -> NodeLine {
-        NodeLine::parse(text).unwrap()
-    }
-
-    #[test]
-    fn labels_are_named_by_their_text_and_numbers_are_not_text() {
-        let written = |text: &str| selector_of(&line(text)).map(|s| s.to_string());
-        assert_eq!(
-            written("@e3 text value=\"Hello, Ada\"").as_deref(),
-            Some("role=text text=\"Hello, Ada\"")
-        );
-        assert_eq!(
-            written("@e8 text \"Status\" value=\"Ready\"").as_deref(),
-            Some("role=text name=\"Status\"")
-        );
-        assert_eq!(selector_of(&line("@e5 slider value=50")), None);
-        assert_eq!(selector_of(&line("@e61 unknown")), None);
     }
 }
