@@ -181,6 +181,18 @@ fn the_readme_test_example_is_the_harness_test() {
     );
 }
 
+#[test]
+fn the_recorded_test_in_the_testing_guide_is_the_checked_in_one() {
+    let (guide, recorded) = (
+        read("docs/testing.md"),
+        read("tests/examples/recorded_gallery_cli.rs"),
+    );
+    assert!(
+        guide.contains(&format!("```rust\n{recorded}```")),
+        "docs/testing.md's recorded test is not tests/examples/recorded_gallery_cli.rs"
+    );
+}
+
 /// The protocol versions a text names: `protocol=N` (a snapshot header), `protocol N` (a
 /// `ready.txt` or golden line), `protocol version N` and `protocol, version N`, with their line.
 /// A history section (`### Changes from version N`, up to the next `## `) names old versions on
