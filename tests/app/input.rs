@@ -10,7 +10,7 @@ use common::{Frame, Handed, TestApp, all, window_state};
 use fixture::Form;
 use winit::event::MouseButton;
 use winit_automation::Input;
-use winit_automation_protocol::{ErrorCode, Outcome, Response};
+use winit_automation_protocol::{ErrorCode, NodeLine, Outcome, Response};
 
 /// The test app showing `tree` at `scale`, its UI reacting to input with `react`.
 fn start_app(
@@ -501,6 +501,20 @@ fn a_tree_that_never_stops_changing_is_not_settled_at_the_timeout() {
         response.body().contains("slider \"Volume\""),
         "{response:?}"
     );
+    // It names what kept changing: the slider, by the ref `find` gives it, its value one step
+    // apart in the last frames; nothing else changed, and no window said it animates.
+    let found = app.ok("find role=slider");
+    let volume = &NodeLine::all(&found)[0];
+    let (_, named) = message
+        .split_once("; changing: ")
+        .unwrap_or_else(|| panic!("no changing part: {message}"));
+    let (before, after) = named
+        .strip_prefix(&format!("{} slider \"Volume\" value ", volume.r#ref))
+        .and_then(|values| values.split_once(" -> "))
+        .unwrap_or_else(|| panic!("the slider is not named: {message}"));
+    let (before, after): (f64, f64) = (before.parse().unwrap(), after.parse().unwrap());
+    assert_eq!(after - before, 1.0, "{message}");
+    assert!(!message.contains("animating"), "{message}");
 }
 
 #[test]
@@ -655,6 +669,10 @@ fn a_settle_waits_while_a_window_says_it_is_animating() {
     assert!(
         message.contains("a window was still animating"),
         "{message}"
+    );
+    assert!(
+        message.ends_with("; animating: window 1"),
+        "it names the window that animates: {message}"
     );
     // The animation ends: two unchanged frames after it, the tree has settled.
     let seq = app

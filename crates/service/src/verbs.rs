@@ -311,10 +311,15 @@ impl Service {
                 } else {
                     "the tree was still changing"
                 };
+                // What kept it from settling, each a part of the message: the nodes that changed
+                // in its last frames, the windows the app says are animating (a part for a paused
+                // virtual clock while the app asks for frames goes here too).
+                let why = self.trees.unsettled(s.from_frame, s.frames);
+                let why: String = why.iter().map(|part| format!("; {part}")).collect();
                 let failure = Failure::new(
                     ErrorCode::NotSettled,
                     format!(
-                        "{what} after {} ms (last change in frame {last_change}, now frame {published}; {} unchanged frames needed)",
+                        "{what} after {} ms (last change in frame {last_change}, now frame {published}; {} unchanged frames needed){why}",
                         now.duration_since(s.started).as_millis(),
                         s.frames
                     ),

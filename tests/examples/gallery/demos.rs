@@ -1,5 +1,6 @@
 //! Demo windows opened from the side panel: a multi-line text edit, two scroll areas, a window
-//! dragged by its title and closed by its close button, an `egui_extras` table.
+//! dragged by its title and closed by its close button, an `egui_extras` table; a scroll area
+//! that never stops changing, which a settle names.
 
 use super::*;
 
@@ -115,5 +116,66 @@ fn a_text_area_a_scroll_area_a_dragged_window_and_a_table() {
         "{body}"
     );
 
+    demo.quit();
+}
+
+/// A settle that times out names what kept it from settling. egui's "Stick to end" scroll area
+/// adds a row in every frame, forever, and asks for the next frame.
+#[test]
+fn a_settle_that_times_out_names_the_nodes_that_kept_changing() {
+    let (demo, _) = gallery();
+    demo.ok("click role=button name=\"↕️ Scrolling\" --settle --timeout 20000");
+    demo.ok("click role=button name=\"Stick to end\"");
+    let response = demo.send("settle --timeout 3000");
+    let Outcome::Error { message, .. } = &response.outcome else {
+        panic!("settled: {response:?}");
+    };
+    assert_eq!(
+        response.error_code(),
+        Some(ErrorCode::NotSettled),
+        "{message}"
+    );
+    // egui says the window animates (it asked for the next frame).
+    assert!(message.ends_with("; animating: window 1"), "{message}");
+    let (_, changing) = message
+        .split_once("; changing: ")
+        .unwrap_or_else(|| panic!("no changing nodes named: {message}"));
+    let changing = changing.trim_end_matches("; animating: window 1");
+    // A few nodes by ref, then how many more.
+    let named: Vec<&str> = changing.split(", ").collect();
+    assert!(
+        named.len() == 4 && named[3].starts_with("and ") && named[3].ends_with(" more"),
+        "{message}"
+    );
+    let refs: Vec<&str> = named[..3]
+        .iter()
+        .map(|node| node.split(' ').next().unwrap_or_default())
+        .collect();
+    assert!(
+        refs.iter().all(|r| NodeRef::parse(r).is_some()),
+        "{message}"
+    );
+    // Each is a node that keeps changing: its line now, and after more frames (another settle
+    // that times out) it has moved or is gone.
+    let lines = || -> Vec<Option<String>> {
+        refs.iter()
+            .map(|r| {
+                let got = demo.send(&format!("get {r}"));
+                got.is_ok()
+                    .then(|| got.body().lines().next().unwrap_or_default().to_owned())
+            })
+            .collect()
+    };
+    let before = lines();
+    assert!(
+        before.iter().all(Option::is_some),
+        "the nodes named are in the tree: {before:?}\n{message}"
+    );
+    let again = demo.send("settle --timeout 1000");
+    assert_eq!(again.error_code(), Some(ErrorCode::NotSettled), "{again:?}");
+    let after = lines();
+    for ((r, b), a) in refs.iter().zip(&before).zip(&after) {
+        assert_ne!(b, a, "{r} did not change\n{message}");
+    }
     demo.quit();
 }

@@ -10,6 +10,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use accesskit::{Node, NodeId, Rect, Role, Toggled, TreeId, TreeInfo, TreeUpdate};
 use accesskit_consumer::{NodeRef, Tree, TreeChangeHandler as ChangeHandler};
 
+use super::churn::{Changed, Churn, What};
+
 use winit_automation_link::SceneChange;
 use winit_automation_link::Widget;
 use winit_automation_link::{GpuInfo, Layers, SurfaceInfo, WindowState};
@@ -91,12 +93,18 @@ impl WindowMirror {
         }
     }
 
-    fn apply(&mut self, update: TreeUpdate) -> bool {
+    /// Applies an update of window `id`, recording what it changed in `churn`; returns whether
+    /// anything changed.
+    fn apply(&mut self, id: u64, update: TreeUpdate, churn: &mut Churn) -> bool {
         let result = catch_unwind(AssertUnwindSafe(|| match self.tree.as_mut() {
             Some(tree) => {
-                let mut counter = Changes(0);
+                let mut counter = Changes {
+                    count: 0,
+                    window: id,
+                    churn: &mut *churn,
+                };
                 tree.update_and_process_changes(update, &mut counter);
-                Ok(counter.0 > 0)
+                Ok(counter.count > 0)
             }
             None if update.tree.is_some() => {
                 self.tree = Some(Tree::new(update, true));
@@ -227,21 +235,40 @@ impl WindowMirror {
     }
 }
 
-/// Counts what an update changed.
-struct Changes(usize);
+/// Counts what an update of `window` changed, and records each node's change.
+struct Changes<'a> {
+    count: usize,
+    window: u64,
+    churn: &'a mut Churn,
+}
 
-impl ChangeHandler for Changes {
-    fn node_added(&mut self, _: &NodeRef) {
-        self.0 += 1;
+impl Changes<'_> {
+    fn record(&mut self, node: &NodeRef, what: What) {
+        self.churn.push(Changed {
+            window: self.window,
+            node: Some(node.id()),
+            what,
+        });
     }
-    fn node_updated(&mut self, _: &NodeRef, _: &NodeRef) {
-        self.0 += 1;
+}
+
+impl ChangeHandler for Changes<'_> {
+    fn node_added(&mut self, node: &NodeRef) {
+        self.count += 1;
+        self.record(node, What::Added);
+    }
+    fn node_updated(&mut self, old: &NodeRef, new: &NodeRef) {
+        self.count += 1;
+        if let Some(what) = What::of(old, new) {
+            self.record(new, what);
+        }
     }
     fn focus_moved(&mut self, _: Option<&NodeRef>, _: Option<&NodeRef>) {
-        self.0 += 1;
+        self.count += 1;
     }
-    fn node_removed(&mut self, _: &NodeRef) {
-        self.0 += 1;
+    fn node_removed(&mut self, node: &NodeRef) {
+        self.count += 1;
+        self.record(node, What::Removed);
     }
 }
 
@@ -254,6 +281,8 @@ pub(crate) struct Mirror {
     /// Layers and animation said of a window the app has not shown yet (no tree, widgets, state
     /// or surface): kept for it, so such a call does not make an empty window appear.
     early: BTreeMap<u64, (Option<Layers>, Option<bool>)>,
+    /// What the last changes were, for a settle that times out to name.
+    pub churn: Churn,
 }
 
 impl Mirror {
@@ -272,6 +301,21 @@ impl Mirror {
 
     /// Applies one change the render side sent; returns whether anything changed.
     pub fn apply(&mut self, msg: SceneChange) -> bool {
+        let mut churn = std::mem::take(&mut self.churn);
+        let changed = self.apply_recording(msg, &mut churn);
+        self.churn = churn;
+        changed
+    }
+
+    /// [`Mirror::apply`], recording what changed in `churn`.
+    fn apply_recording(&mut self, msg: SceneChange, churn: &mut Churn) -> bool {
+        let mut window_changed = |id, what| {
+            churn.push(Changed {
+                window: id,
+                node: None,
+                what,
+            })
+        };
         match msg {
             SceneChange::Update(id, update) => {
                 let w = self.window(id);
@@ -279,7 +323,7 @@ impl Mirror {
                     w.source = Source::AccessKit;
                     w.tree = None;
                 }
-                w.apply(update)
+                w.apply(id, update, churn)
             }
             SceneChange::Widgets(id, widgets) => {
                 let w = self.window(id);
@@ -288,17 +332,23 @@ impl Mirror {
                     w.tree = None;
                 }
                 let update = w.widgets_update(widgets);
-                w.apply(update)
+                w.apply(id, update, churn)
             }
             SceneChange::State(id, state) => {
                 let w = self.window(id);
                 let changed = w.state.as_ref() != Some(&state);
+                if changed {
+                    window_changed(id, What::of_window(w.state.as_ref(), &state));
+                }
                 w.state = Some(state);
                 changed
             }
             SceneChange::Layers(id, layers) => match self.windows.get_mut(&id) {
                 Some(w) => {
                     let changed = w.layers != layers;
+                    if changed {
+                        window_changed(id, What::Window("layers"));
+                    }
                     w.layers = layers;
                     changed
                 }
@@ -310,6 +360,9 @@ impl Mirror {
             SceneChange::Surface(id, surface) => {
                 let w = self.window(id);
                 let changed = w.surface.as_ref() != Some(&surface);
+                if changed {
+                    window_changed(id, What::Window("surface"));
+                }
                 w.surface = Some(surface);
                 changed
             }

@@ -13,6 +13,7 @@
 //! a `History` and answers the service.
 
 mod aim;
+mod churn;
 mod format;
 mod geometry;
 mod gestures;
@@ -94,6 +95,7 @@ impl Trees {
     /// Records that the trees changed in `frame` (the frame being built when the change arrived).
     pub fn changed_in(&mut self, frame: u64) {
         self.history.changed_in(frame);
+        self.live.mirror.churn.stamp(frame);
     }
 
     /// Whether any window is animating (the app said it wants frames with no input).
