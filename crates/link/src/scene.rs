@@ -7,7 +7,8 @@ use crate::window::{GpuInfo, Layers, SurfaceInfo, WindowState};
 
 /// A change of what the app shows, sent by the render thread: a window's AccessKit update or
 /// widget records, its state, layers or surface, the GPU adapter, or its closing. The service
-/// thread's mirror applies it.
+/// thread's mirror applies it. A window is named by its number (1, 2, ... in the order the app
+/// first reported it: `render/numbers.rs`), never by the app's id for it.
 pub enum SceneChange {
     /// An AccessKit update (full or incremental).
     Update(u64, TreeUpdate),

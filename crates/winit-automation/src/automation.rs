@@ -233,7 +233,9 @@ impl Automation {
     /// Tells the plugin a window's title, logical size, scale factor and focus, for the snapshot
     /// header, the visible-area projection and logical coordinates ([`window_state_of`] reads
     /// them from a winit window). Call it when the window is created and whenever its title
-    /// changes; [`Automation::window_event`] follows the rest.
+    /// changes; [`Automation::window_event`] follows the rest. Snapshots number windows 1, 2, ...
+    /// in the order the app first reports them (here, or with a tree, widgets, layers, a surface);
+    /// input for a window ([`Input::window`](crate::Input::window)) carries its `WindowId`.
     pub fn window_state(&self, window: WindowId, state: crate::WindowState) {
         self.render.window_state(u64::from(window), state);
     }
@@ -247,7 +249,8 @@ impl Automation {
         self.render.window_event(u64::from(window), event);
     }
 
-    /// Tells the plugin a window is gone: its tree leaves the snapshot and its refs go stale.
+    /// Tells the plugin a window is gone: its tree leaves the snapshot and its refs go stale. Its
+    /// number is not given to another window; the same `WindowId` reported again is a new window.
     pub fn window_closed(&self, window: WindowId) {
         self.render.window_closed(u64::from(window));
     }
