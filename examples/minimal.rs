@@ -18,9 +18,9 @@ const SWITCH: Bounds = Bounds::new(20.0, 60.0, 120.0, 32.0);
 #[derive(Default)]
 struct Ui {
     yellow: bool,
-    cursor: (f64, f64), // logical pixels
+    cursor: (f64, f64),         // logical pixels
+    since: std::time::Duration, // when it switched, by the frames' clock (`Frame::time`)
 }
-
 impl Ui {
     /// A pointer event, the window's or injected (physical pixels): a release on the button.
     fn pointer(&mut self, event: &WindowEvent, scale: f64) {
@@ -32,6 +32,7 @@ impl Ui {
     }
     /// A frame's input and widgets, published before drawing (answers go out); `None` on quit.
     fn update(&mut self, mut frame: Frame, id: WindowId, scale: f64) -> Option<Drawn> {
+        let before = self.yellow;
         for input in frame.input() {
             match input {
                 Input::Pointer { event, .. } => self.pointer(&event, scale),
@@ -41,14 +42,15 @@ impl Ui {
             }
         }
         let (name, colour) = COLOURS[usize::from(self.yellow)];
-        let label = Widget::new("colour", Role::Label, format!("Colour: {name}")).bounds(LABEL);
+        self.since = if self.yellow == before { self.since } else { frame.time() };
+        let shown = format!("for {} s", (frame.time() - self.since).as_secs()); // not Instant::now
+        let label = Widget::new("colour", Role::Label, format!("Colour: {name}")).value(shown);
         let button = Widget::new("switch", Role::Button, "Switch").action(Action::Click);
-        frame.widgets(id, vec![label, button.bounds(SWITCH)]);
+        frame.widgets(id, vec![label.bounds(LABEL), button.bounds(SWITCH)]);
         Some((frame.publish(), colour))
     }
 }
 type Drawn = (Frame<Published>, [f64; 3]);
-
 /// Draws into `texture`, copied when a screenshot waits for this frame; the submit ends it.
 fn draw((mut frame, [r, g, b]): Drawn, gpu: &Gpu, texture: &wgpu::Texture) {
     let (clear, view) = (wgpu::Color { r, g, b, a: 1.0 }, texture.create_view(&Default::default()));
@@ -66,7 +68,6 @@ fn draw((mut frame, [r, g, b]): Drawn, gpu: &Gpu, texture: &wgpu::Texture) {
     frame.capture(gpu.window, &gpu.device, &mut encoder, texture);
     frame.submit(&gpu.queue, [encoder.finish()]); // ends the frame
 }
-
 struct Gpu {
     adapter: wgpu::Adapter,
     device: wgpu::Device,
@@ -81,7 +82,6 @@ fn gpu(automation: &Automation, instance: &Instance, surface: Option<&wgpu::Surf
     let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
     Gpu { adapter, device, queue, window: WindowId::from(1) } // headless: any stable id
 }
-
 struct App {
     automation: Automation,
     ui: Ui,

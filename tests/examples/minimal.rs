@@ -154,3 +154,38 @@ fn the_minimal_example_switches_its_colour_in_a_window_on_vulkan_under_xvfb() {
 fn the_minimal_example_switches_its_colour_in_a_window_on_gl_through_the_blit_under_xvfb() {
     switches_its_colour(start(Mode::Window("gl")));
 }
+
+/// The example reads its time from the frame (`Frame::time`): on the virtual clock the label's
+/// "for N s" moves only as `clock run` moves the clock, and a switch starts it again from 0.
+#[test]
+fn the_example_s_time_is_the_frames_and_follows_the_virtual_clock() {
+    let app = Spawn::example("minimal")
+        .startup(Duration::from_secs(120))
+        .settle_actions(false)
+        .virtual_clock()
+        .arg("--headless")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .start();
+    let value = |app: &App| {
+        let snapshot = app.ok("snapshot --force");
+        let colour = NodeLine::all(&snapshot)
+            .into_iter()
+            .find(|n| n.name.starts_with("Colour: "))
+            .unwrap_or_else(|| panic!("no colour label in\n{snapshot}"));
+        let value = colour.value.as_ref().map(|v| v.as_str().to_owned());
+        format!("{} {}", colour.name, value.unwrap_or_default())
+    };
+    wait_for(&app, "text \"Colour: blue\"");
+    assert_eq!(value(&app), "Colour: blue for 0 s", "time stands still");
+    app.ok("clock run 3000 --step 500");
+    assert_eq!(value(&app), "Colour: blue for 3 s");
+    app.ok("click role=button name=Switch");
+    app.ok("clock run 1500 --step 500");
+    assert_eq!(
+        value(&app),
+        "Colour: yellow for 1 s",
+        "from the switch's frame"
+    );
+    app.quit();
+}
