@@ -31,15 +31,19 @@ fn example(kind: ArgKind, field: &str) -> &'static str {
 
 /// Script lines that together use every positional argument and every flag the rules allow
 /// together (the first of each pair that excludes each other): one line, except for `trace`,
-/// whose FILE belongs to `stop` and whose flag to `start`.
+/// whose FILE belongs to `stop` and whose flag to `start`, and `clock`, whose MS belongs to `run`.
 fn script_lines(verb: Verb) -> Vec<String> {
-    if verb == Verb::Trace {
-        return vec![
+    match verb {
+        Verb::Trace => vec![
             "trace start --screenshots --replaceable".to_owned(),
             format!("trace stop {}", example(ArgKind::Path, "file")),
-        ];
+        ],
+        Verb::Clock => vec![
+            "clock".to_owned(),
+            format!("clock run {} --step 3", example(ArgKind::Size, "ms")),
+        ],
+        _ => vec![script_line(verb)],
     }
-    vec![script_line(verb)]
 }
 
 /// A script line with every positional argument and every flag the rules allow together.

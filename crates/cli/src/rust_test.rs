@@ -171,6 +171,7 @@ mod tests {
         let launch = Launch {
             program: launch::Program::Example("demo".into()),
             args: lines("--headless\n--size\n800x600"),
+            virtual_clock: false,
         };
         let file = render(
             "demo",

@@ -14,7 +14,7 @@
 use std::fmt::Write as _;
 
 use winit_automation_protocol::{
-    Button, Command, DragMotion, Modifiers, Press, Selector, Target, Term,
+    Button, ClockCommand, Command, DragMotion, Modifiers, Press, Selector, Target, Term,
 };
 
 /// Why a line is sent as written: what the harness has no call for.
@@ -106,6 +106,7 @@ fn call(command: &Command) -> Result<String, NoCall> {
             return Err("the harness's screenshots draw no refs".into());
         }
         Command::Quit => "app.quit();\n".into(),
+        Command::Clock(clock) => format!("app.clock().{};\n", clock_call(clock)),
         _ => return Err(format!("the harness has no call for `{verb}`")),
     })
 }
@@ -338,3 +339,24 @@ fn modifiers_expr(m: Modifiers) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// The harness's clock call for a `clock` command (`app.clock().` goes before it).
+fn clock_call(clock: &ClockCommand) -> String {
+    let ms = |ms: u64| format!("std::time::Duration::from_millis({ms})");
+    match *clock {
+        ClockCommand::Read => "now()".into(),
+        ClockCommand::Pause => "pause()".into(),
+        ClockCommand::Resume => "resume()".into(),
+        ClockCommand::Real => "set_real()".into(),
+        ClockCommand::Virtual { step_ms: None } => "set_virtual(None)".into(),
+        ClockCommand::Virtual { step_ms: Some(s) } => format!("set_virtual(Some({}))", ms(s)),
+        ClockCommand::Run {
+            ms: t,
+            step_ms: None,
+        } => format!("run_for({})", ms(t)),
+        ClockCommand::Run {
+            ms: t,
+            step_ms: Some(s),
+        } => format!("run_for_in_steps({}, {})", ms(t), ms(s)),
+    }
+}

@@ -10,6 +10,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use winit_automation_protocol::CLOCK_ENV;
+
 /// How the recorded app was started, to start it again in the test.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Launch {
@@ -17,6 +19,8 @@ pub(crate) struct Launch {
     pub program: Program,
     /// Its arguments, but for `--dir` (the harness gives each app a private drop-box).
     pub args: Vec<String>,
+    /// It started on the virtual clock (`WINIT_AUTOMATION_CLOCK=virtual`): the test does too.
+    pub virtual_clock: bool,
 }
 
 /// What the test starts.
@@ -45,7 +49,14 @@ impl Launch {
             .filter(|a| !a.is_empty())
             .map(|a| String::from_utf8_lossy(a).into_owned())
             .collect();
-        Some(Launch::of(&exe, argv.get(1..).unwrap_or_default()))
+        let mut launch = Launch::of(&exe, argv.get(1..).unwrap_or_default());
+        // Its environment as it started: on the virtual clock, the recorded times are virtual.
+        let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        let virtual_clock = format!("{CLOCK_ENV}=virtual");
+        launch.virtual_clock = environ
+            .split(|b| *b == 0)
+            .any(|v| v.eq_ignore_ascii_case(virtual_clock.as_bytes()));
+        Some(launch)
     }
 
     /// The launch of `exe` with `args`.
@@ -76,6 +87,7 @@ impl Launch {
         Launch {
             program,
             args: kept,
+            virtual_clock: false,
         }
     }
 
@@ -110,6 +122,9 @@ impl Launch {
         }
         if !args.is_empty() {
             let _ = write!(out, "\n        .args({args:?})");
+        }
+        if self.virtual_clock {
+            out.push_str("\n        .virtual_clock()");
         }
         out.push_str("\n        .start();\n");
         out
@@ -228,6 +243,23 @@ mod tests {
             statement.contains("Spawn::binary(\"path/to/viewer\")\n        .headless(640, 480)")
         );
         assert!(!statement.contains("/opt/app"), "{statement}");
+    }
+
+    #[test]
+    fn an_app_recorded_on_the_virtual_clock_starts_on_it_again() {
+        let t = target();
+        let mut launch = Launch::of(
+            &t.path().join("debug/examples/egui_gallery"),
+            &args("--headless --size 1280x800"),
+        );
+        launch.virtual_clock = true;
+        assert!(
+            launch
+                .statement()
+                .ends_with(".headless(1280, 800)\n        .virtual_clock()\n        .start();\n"),
+            "{}",
+            launch.statement()
+        );
     }
 
     #[test]

@@ -277,7 +277,7 @@ impl RenderEnd {
     /// moves it itself.
     fn move_clock(&self, state: &mut State) {
         let front = state.pending.front();
-        let stage = front.and_then(|p| Some(p.plan.as_ref()?.stages.get(p.next)?));
+        let stage = front.and_then(|p| p.plan.as_ref()?.stages.get(p.next));
         if stage.is_some_and(|s| s.steps.iter().any(|s| matches!(s, Step::Clock(_)))) {
             return;
         }

@@ -114,6 +114,7 @@ fn step(s: &Step) -> Value {
         "answer": s.answer,
         "start_ms": s.start_ms,
         "end_ms": s.end_ms,
+        "clock_ms": s.clock_ms,
         "frame": s.frame,
         "targets": s.targets.iter().map(|t| json!({
             "end": t.end.map(|e| e.word()),
@@ -144,6 +145,7 @@ mod tests {
             answer: "ok\n".into(),
             start_ms: 0.0,
             end_ms: 1.0,
+            clock_ms: None,
             frame: Some(3),
             targets: Vec::new(),
             path: Vec::new(),

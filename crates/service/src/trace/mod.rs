@@ -60,6 +60,9 @@ struct Step {
     /// Read and answered, in milliseconds since the trace started.
     start_ms: f64,
     end_ms: f64,
+    /// On the virtual clock, the app's time when it was answered (the last published frame's),
+    /// in milliseconds: beside the wall time, what the app saw.
+    clock_ms: Option<f64>,
     frame: Option<u64>,
     targets: Vec<Target>,
     /// Where the pointer went, in order (logical pixels).
@@ -173,14 +176,17 @@ impl Trace {
     }
 
     /// Command `seq` was answered with `response` (its journal entry, read at `read_at`,
-    /// answered at `answered_at`); `tree` is the regular projection of every window now. Returns
-    /// the step and the window of the frame to capture for it, if one is wanted.
+    /// answered at `answered_at`, the virtual clock at `clock` when the app is on it); `tree` is
+    /// the regular projection of every window now. Returns the step and the window of the frame
+    /// to capture for it, if one is wanted.
+    #[allow(clippy::too_many_arguments)]
     pub fn answered(
         &mut self,
         entry: &JournalEntry,
         command: &Command,
         read_at: Instant,
         answered_at: Instant,
+        clock: Option<std::time::Duration>,
         response: &Response,
         tree: String,
     ) -> Option<(usize, u64)> {
@@ -221,6 +227,7 @@ impl Trace {
             answer,
             start_ms: ms(read_at),
             end_ms: ms(answered_at),
+            clock_ms: clock.map(|d| d.as_secs_f64() * 1000.0),
             frame: entry.frame,
             targets,
             path: aimed.as_ref().map(|a| a.path.clone()).unwrap_or_default(),

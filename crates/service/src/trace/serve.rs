@@ -237,8 +237,10 @@ impl Service {
         let Some(trace) = self.tracing.running.as_mut() else {
             return;
         };
+        let clock = &self.link.ends().counters.clock;
+        let clock = clock.is_virtual().then(|| clock.published_time());
         let Some((step, window)) =
-            trace.answered(entry, command, read_at, answered_at, response, tree)
+            trace.answered(entry, command, read_at, answered_at, clock, response, tree)
         else {
             return;
         };

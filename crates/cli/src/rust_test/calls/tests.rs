@@ -70,6 +70,22 @@ fn gestures_and_secrets_become_harness_calls() {
         ),
         ("screenshot", "app.screenshot();\n".to_owned()),
         ("quit", "app.quit();\n".to_owned()),
+        ("clock", "app.clock().now();\n".to_owned()),
+        ("clock pause", "app.clock().pause();\n".to_owned()),
+        ("clock resume", "app.clock().resume();\n".to_owned()),
+        ("clock real", "app.clock().set_real();\n".to_owned()),
+        (
+            "clock virtual --step 40",
+            "app.clock().set_virtual(Some(std::time::Duration::from_millis(40)));\n".to_owned(),
+        ),
+        (
+            "clock run 3000",
+            "app.clock().run_for(std::time::Duration::from_millis(3000));\n".to_owned(),
+        ),
+        (
+            "clock run 3000 --step 100",
+            "app.clock().run_for_in_steps(std::time::Duration::from_millis(3000), std::time::Duration::from_millis(100));\n".to_owned(),
+        ),
     ] {
         assert_eq!(command(line), statement, "{line}");
     }
@@ -129,16 +145,10 @@ fn what_the_harness_has_no_call_for_is_sent_as_written_with_the_reason() {
 
 /// Verbs a recording never turns into a harness call, with the reason. Anything else the recorder
 /// keeps (`is_replayed`) must have a call in `call`.
-const NO_CALL: &[(&str, &str)] = &[
-    (
-        "trace",
-        "the journal keeps no trace commands, so a recording never holds one",
-    ),
-    (
-        "clock",
-        "the harness's clock calls are new: map `clock` in `call` to them, then drop this line",
-    ),
-];
+const NO_CALL: &[(&str, &str)] = &[(
+    "trace",
+    "the journal keeps no trace commands, so a recording never holds one",
+)];
 
 /// A line of `verb` with a sample for each required argument, from the verb table.
 fn sample(verb: Verb) -> Option<String> {
