@@ -312,15 +312,14 @@ impl Service {
                     "the tree was still changing"
                 };
                 // What kept it from settling, each a part of the message: the nodes that changed
-                // in its last frames, the windows the app says are animating (a part for a paused
-                // virtual clock while the app asks for frames goes here too).
+                // in its last frames, the windows the app says are animating.
                 let why = self.trees.unsettled(s.from_frame, s.frames);
                 let why: String = why.iter().map(|part| format!("; {part}")).collect();
                 let failure = Failure::new(
                     ErrorCode::NotSettled,
                     format!(
-                        "{what} after {} ms (last change in frame {last_change}, now frame {published}; {} unchanged frames needed){why}",
-                        now.duration_since(s.started).as_millis(),
+                        "{what} after {} (last change in frame {last_change}, now frame {published}; {} unchanged frames needed){why}",
+                        settle_span(&s, now, clock),
                         s.frames
                     ),
                     "something animates or updates every frame; raise --timeout, lower --frames, or snapshot instead",
@@ -357,4 +356,24 @@ fn settle_timed_out(s: &Settling, now: Instant, clock: &ClockShare) -> bool {
     let timeout = s.deadline.saturating_duration_since(s.started);
     clock.published_time().saturating_sub(s.clock_from) >= timeout
         || now >= s.deadline + VIRTUAL_GRACE
+}
+
+/// How long a settle waited, as its timeout counts it: wall milliseconds, or on the virtual clock
+/// the virtual time it moved (and the wall time that took; none moved when the app drew no frame).
+fn settle_span(s: &Settling, now: Instant, clock: &ClockShare) -> String {
+    let wall = now.duration_since(s.started).as_millis();
+    if !clock.is_virtual() {
+        return format!("{wall} ms");
+    }
+    let moved = clock
+        .published_time()
+        .saturating_sub(s.clock_from)
+        .as_millis();
+    if moved == 0 {
+        return format!(
+            "{wall} ms with no frame drawn (the virtual clock stood at {} ms)",
+            s.clock_from.as_millis()
+        );
+    }
+    format!("{moved} ms of virtual time ({wall} ms of wall time)")
 }

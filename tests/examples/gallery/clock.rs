@@ -83,3 +83,30 @@ fn a_tooltip_waits_for_virtual_time_and_appears_once_the_clock_runs_past_its_del
         "{refused:?}"
     );
 }
+
+#[test]
+fn a_settle_on_the_virtual_clock_moves_time_itself_and_times_out_in_virtual_time() {
+    let app = gallery_on_the_virtual_clock();
+    // A window opening fades in over egui's time: the settle moves the clock until it holds still.
+    let before = app.clock().now();
+    let opened = app.ok("click role=button name=\"🔲 Window Options\" --settle");
+    assert!(opened.contains("settled frame"), "{opened}");
+    let settled = app.clock().now();
+    assert!(settled.time > before.time, "{before:?} -> {settled:?}");
+    assert!(settled.paused, "a settle leaves the clock as it found it");
+    // A demo that animates forever never settles: the timeout is virtual time, the clock moved it.
+    app.ok("click role=button name=\"♫ Dancing Strings\"");
+    let refused = app.send("settle --timeout 400");
+    let message = refused.error_text().unwrap_or_default();
+    assert!(
+        message.contains("not_settled")
+            && message.contains("ms of virtual time")
+            && message.contains("animating: window 1"),
+        "{refused:?}"
+    );
+    let after = app.clock().now();
+    assert!(
+        after.time - settled.time >= Duration::from_millis(400),
+        "{settled:?} -> {after:?}"
+    );
+}
