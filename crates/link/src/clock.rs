@@ -274,7 +274,7 @@ mod tests {
         clock.apply(ClockChange::Resume, wall);
         assert_eq!(clock.own_advance(&share, None), Some(DEFAULT_STEP));
         clock.apply(ClockChange::Virtual { step: Some(ms(40)) }, wall);
-        assert_eq!(clock.reading(7).paused, true, "`clock virtual` pauses");
+        assert!(clock.reading(7).paused, "`clock virtual` pauses");
         share.drive();
         assert_eq!(
             clock.own_advance(&share, None),
