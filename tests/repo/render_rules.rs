@@ -8,8 +8,14 @@
 
 use std::path::{Path, PathBuf};
 
-/// The crates that run on the render thread.
-const RENDER_SIDE: [&str; 3] = ["crates/link", "crates/winit-automation", "crates/egui"];
+/// The crates that run on the render thread (the Bevy plugin's systems run on Bevy's main
+/// thread, in its frame).
+const RENDER_SIDE: [&str; 4] = [
+    "crates/link",
+    "crates/winit-automation",
+    "crates/egui",
+    "crates/bevy",
+];
 
 /// The pure crate, with rules of its own.
 const PURE: &str = "crates/protocol";

@@ -1,0 +1,169 @@
+//! A small game with winit-automation in one line: a menu (a Play button and a volume slider
+//! from bevy_ui_widgets) and a game scene whose player the arrow keys move. Run it with the
+//! plugin on: `cargo run -p bevy_winit_automation --features automation --example game`, then
+//! drive it with `winit-automation snapshot -i`, `click`, `key ArrowRight`, `screenshot`.
+
+use bevy::input_focus::tab_navigation::TabIndex;
+use bevy::prelude::*;
+use bevy::ui::prelude::AccessibleLabel;
+use bevy::ui_widgets::{
+    Activate, Button as PlayButton, Slider, SliderPrecision, SliderRange, SliderThumb, SliderValue,
+    observe, slider_self_update,
+};
+use bevy_winit_automation::{Automated, AutomationPlugin};
+
+#[derive(States, Default, Debug, Clone, PartialEq, Eq, Hash)]
+enum Screen {
+    #[default]
+    Menu,
+    Game,
+}
+
+/// The player: a square the arrow keys move by one step a press.
+#[derive(Component)]
+struct Player;
+
+/// How far a key press moves the player, in world units (pixels with the 2D camera).
+const STEP: f32 = 40.0;
+
+fn main() {
+    let window = Window {
+        title: "Bevy game".into(),
+        resolution: (640, 480).into(),
+        ..default()
+    };
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(window),
+        ..default()
+    }));
+    app.add_plugins(AutomationPlugin::default());
+    app.init_state::<Screen>()
+        .add_systems(Startup, |mut commands: Commands| {
+            commands.spawn(Camera2d);
+        })
+        .add_systems(OnEnter(Screen::Menu), menu)
+        .add_systems(OnEnter(Screen::Game), game)
+        .add_systems(Update, thumb)
+        .add_systems(Update, walk.run_if(in_state(Screen::Game)))
+        .run();
+}
+
+fn menu(mut commands: Commands) {
+    commands.spawn((
+        DespawnOnExit(Screen::Menu),
+        Node {
+            width: percent(100),
+            height: percent(100),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            justify_content: JustifyContent::Center,
+            row_gap: px(24),
+            ..default()
+        },
+        children![
+            (Text::new("Bevy game"), TextFont::from_font_size(40.0)),
+            (
+                PlayButton,
+                Node {
+                    padding: UiRect::axes(px(32), px(12)),
+                    ..default()
+                },
+                BackgroundColor(Color::srgb(0.2, 0.4, 0.8)),
+                observe(|_: On<Activate>, mut next: ResMut<NextState<Screen>>| {
+                    next.set(Screen::Game);
+                }),
+                children![Text::new("Play")],
+            ),
+            (Text::new("Volume")),
+            volume(),
+        ],
+    ));
+}
+
+/// A volume slider from bevy_ui_widgets: a rail and a thumb that follows the value.
+fn volume() -> impl Bundle {
+    (
+        Slider::default(),
+        SliderValue(50.0),
+        SliderRange::new(0.0, 100.0),
+        SliderPrecision(0),
+        AccessibleLabel::new("Volume"),
+        TabIndex(0),
+        observe(slider_self_update),
+        Node {
+            width: px(240),
+            height: px(16),
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.3, 0.3, 0.3)),
+        children![(
+            // The thumb's room: the rail less the thumb's width.
+            Node {
+                position_type: PositionType::Absolute,
+                left: px(0),
+                right: px(16),
+                top: px(0),
+                bottom: px(0),
+                ..default()
+            },
+            children![(
+                SliderThumb,
+                Node {
+                    position_type: PositionType::Absolute,
+                    width: px(16),
+                    height: px(16),
+                    ..default()
+                },
+                BackgroundColor(Color::WHITE),
+            )],
+        )],
+    )
+}
+
+/// The thumb sits where the value is.
+fn thumb(
+    sliders: Query<(&SliderValue, &SliderRange), Changed<SliderValue>>,
+    mut thumbs: Query<(&mut Node, &ChildOf), With<SliderThumb>>,
+    parents: Query<&ChildOf>,
+) {
+    for (mut node, room) in &mut thumbs {
+        let Ok(slider) = parents.get(room.parent()) else {
+            continue;
+        };
+        if let Ok((value, range)) = sliders.get(slider.parent()) {
+            node.left = percent(range.thumb_position(value.0) * 100.0);
+        }
+    }
+}
+
+fn game(mut commands: Commands) {
+    commands.spawn((
+        DespawnOnExit(Screen::Game),
+        Text::new("Arrow keys move the player"),
+        Node {
+            margin: UiRect::all(px(12)),
+            ..default()
+        },
+    ));
+    commands.spawn((
+        DespawnOnExit(Screen::Game),
+        Player,
+        Automated,
+        Name::new("Player"),
+        Sprite::from_color(Color::srgb(0.9, 0.6, 0.1), Vec2::splat(48.0)),
+    ));
+}
+
+fn walk(keys: Res<ButtonInput<KeyCode>>, mut player: Single<&mut Transform, With<Player>>) {
+    for (key, step) in [
+        (KeyCode::ArrowLeft, Vec3::NEG_X),
+        (KeyCode::ArrowRight, Vec3::X),
+        (KeyCode::ArrowUp, Vec3::Y),
+        (KeyCode::ArrowDown, Vec3::NEG_Y),
+    ] {
+        if keys.just_pressed(key) {
+            player.translation += step * STEP;
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! The plugin's systems and the state they share ([`Link`]): the frame opens in `First`, where
+//! the commands' input goes in; it is published in `Last`, with its tree, the node a press went
+//! to and its screenshots.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bevy::ecs::world::Mut;
+use bevy::picking::PickingSystems;
+use bevy::prelude::*;
+use bevy::time::{TimeSystems, TimeUpdateStrategy};
+use bevy::window::PrimaryWindow;
+use bevy::winit::{EventLoopProxyWrapper, WinitUserEvent};
+
+use winit_automation_link::{ClockMode, Options, RenderEnd, WindowState};
+use winit_automation_protocol::Command;
+
+use crate::AutomationPlugin;
+
+/// What the plugin's systems share: the render end and what they remember between frames.
+#[derive(Resource)]
+pub(crate) struct Link {
+    pub(crate) end: RenderEnd,
+    /// The windows a press was delivered to this frame (their hover data is reported in `Last`).
+    pub(crate) pressed: Vec<Entity>,
+    /// The modifier keys held, as the last `Modifiers` step said.
+    pub(crate) modifiers: winit_automation_protocol::Modifiers,
+    /// Each window's state as last told.
+    windows: HashMap<Entity, WindowState>,
+    /// The tree last sent, to send only what changed.
+    pub(crate) tree: crate::tree::Sent,
+    /// Whether the virtual clock drove Bevy's time last frame.
+    virtual_time: bool,
+}
+
+/// The id a Bevy window has in the drop-box's messages: its entity's bits.
+pub(crate) fn window_id(window: Entity) -> u64 {
+    window.to_bits()
+}
+
+pub(crate) fn build(app: &mut App) {
+    app.add_systems(
+        First,
+        begin_frame
+            .before(TimeSystems)
+            .before(PickingSystems::Input)
+            .run_if(resource_exists::<Link>),
+    )
+    .add_systems(
+        PreUpdate,
+        crate::tree::report_hits
+            .after(PickingSystems::Hover)
+            .run_if(resource_exists::<Link>),
+    )
+    .add_systems(
+        Last,
+        (window_states, crate::tree::publish_tree, publish)
+            .chain()
+            .run_if(resource_exists::<Link>),
+    );
+}
+
+/// Starts the service when the app is built: its waker is winit's event loop proxy (a reactive
+/// app sleeps until asked), when Bevy runs on winit.
+pub(crate) fn finish(plugin: &AutomationPlugin, app: &mut App) {
+    let waker: Option<winit_automation_link::Waker> = app
+        .world()
+        .get_resource::<EventLoopProxyWrapper>()
+        .map(|proxy| {
+            let proxy = std::sync::Mutex::new((**proxy).clone());
+            Arc::new(move || {
+                if let Ok(proxy) = proxy.lock() {
+                    let _ = proxy.send_event(WinitUserEvent::WakeUp);
+                }
+            }) as winit_automation_link::Waker
+        });
+    let options = Options {
+        name: plugin.app_name.clone(),
+        dir: plugin.dir.clone(),
+        capacity: 256,
+        max_bytes: Command::DEFAULT_MAX_BYTES,
+        reap_after: Duration::from_secs(2),
+        response_ttl: Duration::from_secs(60),
+        waker,
+        app_screenshots: false,
+        // bevy_picking releases on the entities hovered the frame before: the pointer moves one
+        // frame before it presses, as a real pointer does.
+        hover_frame: true,
+        clock: None,
+    };
+    match winit_automation_service::start(options) {
+        Ok(end) => {
+            app.insert_resource(Link {
+                end,
+                pressed: Vec::new(),
+                modifiers: winit_automation_protocol::Modifiers::NONE,
+                windows: HashMap::new(),
+                tree: crate::tree::Sent::default(),
+                virtual_time: false,
+            });
+        }
+        Err(error) => log::error!("winit-automation did not start: {error}"),
+    }
+}
+
+/// `First`: opens the frame and writes its input as Bevy's messages, in command order; Bevy's
+/// time follows the plugin's clock when it is virtual.
+fn begin_frame(world: &mut World) {
+    world.resource_scope(|world, mut link: Mut<Link>| {
+        let link = &mut *link;
+        link.pressed.clear();
+        if !link.end.open_frame() {
+            return;
+        }
+        for injected in link.end.take_input() {
+            crate::input::deliver(world, link, injected);
+        }
+        let virtual_clock = link.end.clock().mode == ClockMode::Virtual;
+        if virtual_clock {
+            let (_, step) = link.end.frame_time();
+            world.insert_resource(TimeUpdateStrategy::ManualDuration(step));
+        } else if link.virtual_time {
+            world.insert_resource(TimeUpdateStrategy::Automatic);
+        }
+        link.virtual_time = virtual_clock;
+    });
+}
+
+/// `Last`: tells the plugin each window's title, logical size, scale and focus when they change,
+/// and which windows closed.
+fn window_states(
+    mut link: ResMut<Link>,
+    windows: Query<(Entity, &Window)>,
+    primary: Query<Entity, With<PrimaryWindow>>,
+) {
+    let link = &mut *link;
+    // The primary window first: it is window 1 of the drop-box.
+    let mut order: Vec<(Entity, &Window)> = windows.iter().collect();
+    order.sort_by_key(|(e, _)| (!primary.contains(*e), *e));
+    for (entity, window) in order {
+        let (width, height) = (window.width(), window.height());
+        let scale = window.scale_factor();
+        let same = link.windows.get(&entity).is_some_and(|s| {
+            s.title == window.title
+                && s.width == f64::from(width)
+                && s.height == f64::from(height)
+                && s.scale_factor == f64::from(scale)
+                && s.focused == window.focused
+        });
+        if same {
+            continue;
+        }
+        let state = WindowState {
+            title: window.title.clone(),
+            width: f64::from(width),
+            height: f64::from(height),
+            scale_factor: f64::from(scale),
+            focused: window.focused,
+        };
+        link.end.window_state(window_id(entity), state.clone());
+        link.windows.insert(entity, state);
+    }
+    let end = &link.end;
+    link.windows.retain(|&entity, _| {
+        let open = windows.contains(entity);
+        if !open {
+            end.window_closed(window_id(entity));
+        }
+        open
+    });
+}
+
+/// `Last`: publishes the frame (its answers go out now) and hands the screenshots asked of it to
+/// Bevy's screenshot path, which captures this frame as it is rendered.
+fn publish(link: Res<Link>, windows: Query<Entity, With<Window>>, mut commands: Commands) {
+    let end = &link.end;
+    let mut published = end.publish(true);
+    for window in &windows {
+        let id = window_id(window);
+        if !end.wants_capture(id, Some(&published)) {
+            continue;
+        }
+        let frame = published.number;
+        if let Some(capture) = end.toolkit_capture(id, frame, Some(&mut published)) {
+            crate::shots::take(&mut commands, window, capture);
+        }
+    }
+    end.end_frame(Some(published), true);
+}

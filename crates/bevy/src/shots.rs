@@ -1,0 +1,84 @@
+//! Screenshots through Bevy's own path: a `Screenshot` entity for the window, spawned in `Last`
+//! after the frame is published, so Bevy renders and reads back that very frame; its
+//! `ScreenshotCaptured` hands the pixels to the service thread, which encodes them (BGRA or RGBA,
+//! as the surface holds them: no swizzle here).
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use bevy::prelude::*;
+use bevy::render::render_resource::TextureFormat;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+
+use winit_automation_link::{CaptureJob, FrameImage, Reader, ToolkitCapture};
+use winit_automation_protocol::{ErrorCode, Failure};
+
+/// Asks Bevy for a screenshot of `window`'s frame being published; `capture` answers it.
+pub(crate) fn take(commands: &mut Commands, window: Entity, capture: ToolkitCapture) {
+    let shot = Mutex::new(Some(capture));
+    commands.spawn(Screenshot::window(window)).observe(
+        move |mut captured: On<ScreenshotCaptured>| {
+            let taken = shot.lock().unwrap_or_else(PoisonError::into_inner).take();
+            if let Some(capture) = taken {
+                deliver(capture, &mut captured.event_mut().image);
+            }
+        },
+    );
+}
+
+/// Hands Bevy's image to the service thread, one job per screenshot waiting.
+fn deliver(mut capture: ToolkitCapture, image: &mut Image) {
+    let (width, height) = (image.width(), image.height());
+    let bgra = match image.texture_descriptor.format {
+        TextureFormat::Bgra8Unorm | TextureFormat::Bgra8UnormSrgb => Some(true),
+        TextureFormat::Rgba8Unorm | TextureFormat::Rgba8UnormSrgb => Some(false),
+        _ => None,
+    };
+    let bytes = image.data.take().unwrap_or_default();
+    let stride = width as usize * 4;
+    let need = stride * height as usize;
+    let Some(bgra) = bgra.filter(|_| bytes.len() >= need && need > 0) else {
+        let format = image.texture_descriptor.format;
+        capture.refuse(&Failure::new(
+            ErrorCode::Unsupported,
+            format!(
+                "Bevy read back a {width}x{height} {format:?} frame of {} bytes; the plugin reads 8-bit RGBA or BGRA",
+                bytes.len()
+            ),
+            "render the window to an 8-bit sRGB surface (Bevy's default)",
+        ));
+        return;
+    };
+    let pixels = Arc::new(bytes);
+    for wanted in std::mem::take(&mut capture.wanted) {
+        let (px, scale) = (Arc::clone(&pixels), capture.scale);
+        let read: Reader = Box::new(move |visit: &mut dyn FnMut(&FrameImage<'_>)| {
+            visit(&FrameImage {
+                width,
+                height,
+                scale,
+                stride,
+                bgra,
+                bytes: &px[..need],
+            });
+            Ok(())
+        });
+        let job = CaptureJob {
+            seq: wanted.seq,
+            verb: wanted.command.verb(),
+            frame: capture.frame,
+            to: wanted.to.clone(),
+            crop: wanted.crop,
+            read,
+        };
+        if capture.captures.try_send(job).is_err() {
+            wanted.refuse(
+                &capture.replier,
+                Failure::new(
+                    ErrorCode::AppError,
+                    "the screenshot could not be handed to the service thread",
+                    "the app is shutting down, or too many screenshots are waiting; try again",
+                ),
+            );
+        }
+    }
+}

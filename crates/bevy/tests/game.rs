@@ -1,0 +1,178 @@
+//! The Bevy example (`examples/game.rs`) driven end to end in a window under Xvfb, through the
+//! harness and through the CLI: a verified menu click opens the game, arrow keys move the marked
+//! player in the tree, a drag moves the volume slider, screenshots hold the frame's pixels, and
+//! `quit` ends the app.
+//!
+//! Needs `xvfb-run` (Debian package `xvfb`) and a Vulkan driver (`mesa-vulkan-drivers`):
+//! `bash scripts/setup-system.sh` installs both.
+
+// A test is a client: it reads files and waits, as the render side never does.
+#![allow(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    reason = "the test process is a client of the app, not its render side"
+)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use winit_automation_testing::{App, Spawn};
+
+fn have(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(program).is_file()))
+}
+
+/// The example in a window on a virtual X server, with a private drop-box (the harness kills
+/// the process group when the `App` is dropped).
+fn start() -> App {
+    assert!(
+        have("xvfb-run") && have("Xvfb"),
+        "xvfb-run is not installed: run `bash scripts/setup-system.sh` (or `apt-get install xvfb xauth`)"
+    );
+    Spawn::example("game")
+        .startup(Duration::from_secs(120))
+        .under("xvfb-run", ["-a", "-s", "-screen 0 1280x800x24"])
+        .start()
+}
+
+/// A node's bounds from its line: x, y, width, height in logical pixels.
+fn bounds(app: &App, role: &str, name: &str) -> [f64; 4] {
+    let node = app.get_by_role_and_name(role, name);
+    node.line().bounds.expect("a node with bounds")
+}
+
+/// Whether two colours are within a few steps of each other (lavapipe's blending rounds).
+fn near(a: [u8; 4], b: [u8; 3]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 6)
+}
+
+#[test]
+fn the_harness_clicks_into_the_game_and_moves_the_player_with_keys() {
+    let app = start();
+    let answer = app.get_by_role_and_name("button", "Play").click();
+    assert!(answer.contains("hit verified"), "{answer}");
+    // The click's effect: the menu is gone, the game's player and hint are in the tree.
+    assert!(
+        app.query_by_role_and_name("button", "Play").is_none(),
+        "{}",
+        app.tree()
+    );
+    let before = bounds(&app, "image", "Player");
+    assert_eq!((before[2], before[3]), (48.0, 48.0), "the sprite's size");
+    app.key("ArrowRight");
+    let right = bounds(&app, "image", "Player");
+    assert_eq!((right[0], right[1]), (before[0] + 40.0, before[1]));
+    app.key("ArrowUp");
+    let up = bounds(&app, "image", "Player");
+    assert_eq!(
+        (up[0], up[1]),
+        (right[0], right[1] - 40.0),
+        "world y up is screen y down"
+    );
+
+    // The screenshot is the frame the tree shows: the player's orange where its node is.
+    let shot = app.screenshot();
+    let centre = |b: [f64; 4]| ((b[0] + b[2] / 2.0) as u32, (b[1] + b[3] / 2.0) as u32);
+    let (x, y) = centre(up);
+    let pixel = shot.pixel(x, y).expect("inside the frame");
+    assert!(
+        near(pixel, [230, 153, 26]),
+        "the player's colour: {pixel:?}"
+    );
+    let (x, y) = centre(before);
+    let pixel = shot.pixel(x, y).expect("inside the frame");
+    assert!(!near(pixel, [230, 153, 26]), "the player left: {pixel:?}");
+    app.quit();
+}
+
+/// The CLI cargo built beside this test (`target/<profile>/winit-automation`): the workspace's
+/// `cargo test` builds it.
+fn cli() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let path = exe
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("winit-automation");
+    assert!(
+        path.is_file(),
+        "{} is missing: build the CLI first (`cargo build -p winit-automation-cli`)",
+        path.display()
+    );
+    path
+}
+
+/// Runs one CLI command against the app's drop-box; its output, which must be an `ok`.
+fn run(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(cli())
+        .args(args)
+        .arg("--dir")
+        .arg(dir)
+        .output()
+        .expect("the CLI runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "winit-automation {args:?} failed:\n{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+#[test]
+fn the_cli_drags_the_slider_screenshots_the_frame_and_quits() {
+    let app = start();
+    let dir = app.dir().to_owned();
+    let slider = bounds(&app, "slider", "Volume");
+    let (y, from) = (slider[1] + slider[3] / 2.0, slider[0] + slider[2] / 2.0);
+    let to = format!("{},{}", from + 56.0, y);
+    let drag = run(&dir, &["drag", "role=slider", &to, "--settle"]);
+    assert!(drag.contains("hit verified"), "{drag}");
+    // 56 of the 224 pixels the thumb travels: a quarter of the range more.
+    let snapshot = run(&dir, &["snapshot"]);
+    assert!(
+        snapshot.contains(r#"slider "Volume" value=75"#),
+        "{snapshot}"
+    );
+
+    let shot = run(&dir, &["screenshot", "menu"]);
+    let frame = shot
+        .lines()
+        .find_map(|l| l.strip_prefix("frame "))
+        .and_then(|f| f.parse::<u64>().ok());
+    assert!(
+        frame.is_some_and(|f| f > 0),
+        "the answer names its frame:\n{shot}"
+    );
+    let png = dir.join("screenshot-menu.png");
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (640, 480));
+    // The Play button's blue, left of its caption, where the tree puts the button.
+    let play = bounds(&app, "button", "Play");
+    let (x, y) = ((play[0] + 6.0) as usize, (play[1] + play[3] / 2.0) as usize);
+    let at = (y * 640 + x) * 4;
+    let pixel = [buf[at], buf[at + 1], buf[at + 2], buf[at + 3]];
+    assert!(
+        near(pixel, [51, 102, 204]),
+        "the button's colour: {pixel:?}"
+    );
+
+    let bye = run(&dir, &["quit"]);
+    assert!(bye.contains("quit"), "{bye}");
+    // The app exits: the service removes ready.txt as the plugin's render end goes.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while dir.join("ready.txt").exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the app did not exit after quit:\n{}",
+            app.output()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
