@@ -261,3 +261,42 @@ fn an_old_version_is_found_outside_a_history_section() {
                 protocol 2\n## 8. Next\nprotocol version 4\n";
     assert_eq!(named_versions(text), [(1, 2), (2, 7), (3, 9), (7, 4)]);
 }
+
+/// The first ```rust code block after the README's `Bevy 0.19:` line.
+fn bevy_sketch(readme: &str) -> &str {
+    let section = &readme[readme
+        .find("\nBevy 0.19:")
+        .expect("README.md has a \"Bevy 0.19:\" paragraph")..];
+    let start = section
+        .find("```rust")
+        .expect("a rust block in the Bevy section");
+    let body = &section[start..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    &body[..body.find("\n```").expect("the block's closing fence") + 1]
+}
+
+#[test]
+fn the_readme_bevy_row_is_excerpts_of_the_bevy_example() {
+    let (readme, example) = (read("README.md"), read("crates/bevy/examples/game.rs"));
+    let block = bevy_sketch(&readme);
+    assert!(
+        block.lines().count() <= 10,
+        "the Bevy row is {} lines",
+        block.lines().count()
+    );
+    assert!(block.contains("app.add_plugins(AutomationPlugin::default());"));
+    let stale = drifted(block, &example);
+    assert!(
+        stale.is_empty(),
+        "these lines of README.md's Bevy row are not in crates/bevy/examples/game.rs as they \
+         stand; copy them again from the file:\n{}",
+        stale
+            .iter()
+            .map(|e| e.join("\n"))
+            .collect::<Vec<_>>()
+            .join("\n// ...\n")
+    );
+    // The positive control: a one-character drift is found.
+    let changed = block.replacen("default()", "default ()", 1);
+    assert_eq!(drifted(&changed, &example).len(), 1);
+}

@@ -37,6 +37,7 @@ fn main() {
         primary_window: Some(window),
         ..default()
     }));
+    // Behind the app's feature: automation = ["bevy_winit_automation/automation"]
     app.add_plugins(AutomationPlugin::default());
     app.init_state::<Screen>()
         .add_systems(Startup, |mut commands: Commands| {
