@@ -14,9 +14,15 @@
 //!   and writes it as Bevy's messages (`CursorMoved`, `MouseButtonInput`, `MouseWheel`,
 //!   `KeyboardInput` with their `WindowEvent`s, `ActionRequest`, `AppExit`), moves the
 //!   `Window`'s cursor, and drives `Time` from the plugin's clock when it is virtual.
+//! - `PreUpdate`, after bevy_picking's hover step: which node took a press (its `HoverMap`),
+//!   before a state transition can despawn it.
 //! - `Last`: window state, the tree (UI nodes with an `AccessibilityNode` or a `Text`, and
-//!   entities marked [`Automated`]), which node took a press (bevy_picking's `HoverMap`), the
-//!   frame's publication and its screenshots (a `Screenshot` entity per window asked for).
+//!   entities marked [`Automated`]), the frame's publication and its screenshots (a `Screenshot`
+//!   entity per window asked for; `RequestRedraw` while Bevy has yet to read one back).
+//!
+//! `ButtonInput::just_pressed` sees one press of a key per frame: `key ArrowRight ArrowRight`
+//! taps twice in one frame, so a game that counts presses that way sees one (send one chord per
+//! command, or read `KeyboardInput` messages).
 
 use bevy::prelude::*;
 

@@ -10,7 +10,7 @@ use bevy::ecs::world::Mut;
 use bevy::picking::PickingSystems;
 use bevy::prelude::*;
 use bevy::time::{TimeSystems, TimeUpdateStrategy};
-use bevy::window::PrimaryWindow;
+use bevy::window::{PrimaryWindow, RequestRedraw};
 use bevy::winit::{EventLoopProxyWrapper, WinitUserEvent};
 
 use winit_automation_link::{ClockMode, Options, RenderEnd, WindowState};
@@ -32,6 +32,8 @@ pub(crate) struct Link {
     pub(crate) tree: crate::tree::Sent,
     /// Whether the virtual clock drove Bevy's time last frame.
     virtual_time: bool,
+    /// Screenshots handed to Bevy and not yet delivered, with when.
+    shots: Vec<(std::time::Instant, crate::shots::Shot)>,
 }
 
 /// The id a Bevy window has in the drop-box's messages: its entity's bits.
@@ -40,6 +42,8 @@ pub(crate) fn window_id(window: Entity) -> u64 {
 }
 
 pub(crate) fn build(app: &mut App) {
+    // Written while screenshots wait; registered here too for an app without bevy_window's plugin.
+    app.add_message::<RequestRedraw>();
     app.add_systems(
         First,
         begin_frame
@@ -98,6 +102,7 @@ pub(crate) fn finish(plugin: &AutomationPlugin, app: &mut App) {
                 windows: HashMap::new(),
                 tree: crate::tree::Sent::default(),
                 virtual_time: false,
+                shots: Vec::new(),
             });
         }
         Err(error) => log::error!("winit-automation did not start: {error}"),
@@ -173,7 +178,13 @@ fn window_states(
 
 /// `Last`: publishes the frame (its answers go out now) and hands the screenshots asked of it to
 /// Bevy's screenshot path, which captures this frame as it is rendered.
-fn publish(link: Res<Link>, windows: Query<Entity, With<Window>>, mut commands: Commands) {
+fn publish(
+    mut link: ResMut<Link>,
+    windows: Query<Entity, With<Window>>,
+    mut commands: Commands,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let link = &mut *link;
     let end = &link.end;
     let mut published = end.publish(true);
     for window in &windows {
@@ -183,8 +194,12 @@ fn publish(link: Res<Link>, windows: Query<Entity, With<Window>>, mut commands: 
         }
         let frame = published.number;
         if let Some(capture) = end.toolkit_capture(id, frame, Some(&mut published)) {
-            crate::shots::take(&mut commands, window, capture);
+            let shot = crate::shots::take(&mut commands, window, capture);
+            link.shots.push((std::time::Instant::now(), shot));
         }
     }
     end.end_frame(Some(published), true);
+    if crate::shots::expire(&mut link.shots) {
+        redraw.write(RequestRedraw);
+    }
 }

@@ -3,7 +3,8 @@
 //! `ScreenshotCaptured` hands the pixels to the service thread, which encodes them (BGRA or RGBA,
 //! as the surface holds them: no swizzle here).
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy::render::render_resource::TextureFormat;
@@ -12,17 +13,55 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use winit_automation_link::{CaptureJob, FrameImage, Reader, ToolkitCapture};
 use winit_automation_protocol::{ErrorCode, Failure};
 
+/// How long Bevy may take to read a screenshot's frame back before the screenshot is answered
+/// with why (a minimized window renders nothing).
+const READ_BACK: Duration = Duration::from_secs(5);
+
+/// A screenshot handed to Bevy, shared by its observer and the plugin, which answers it if Bevy
+/// takes too long: whichever takes it first answers it.
+pub(crate) type Shot = Arc<Mutex<Option<ToolkitCapture>>>;
+
+fn lock(shot: &Shot) -> MutexGuard<'_, Option<ToolkitCapture>> {
+    shot.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Asks Bevy for a screenshot of `window`'s frame being published; `capture` answers it.
-pub(crate) fn take(commands: &mut Commands, window: Entity, capture: ToolkitCapture) {
-    let shot = Mutex::new(Some(capture));
+pub(crate) fn take(commands: &mut Commands, window: Entity, capture: ToolkitCapture) -> Shot {
+    let shot: Shot = Arc::new(Mutex::new(Some(capture)));
+    let mine = Arc::clone(&shot);
     commands.spawn(Screenshot::window(window)).observe(
         move |mut captured: On<ScreenshotCaptured>| {
-            let taken = shot.lock().unwrap_or_else(PoisonError::into_inner).take();
+            let taken = lock(&mine).take();
             if let Some(capture) = taken {
                 deliver(capture, &mut captured.event_mut().image);
             }
         },
     );
+    shot
+}
+
+/// Keeps the screenshots Bevy has yet to deliver, answering those it has not read back within
+/// [`READ_BACK`]; returns whether any still waits (the app is then asked for frames: Bevy reads
+/// a frame back in a later one, which a reactive app would not run).
+pub(crate) fn expire(shots: &mut Vec<(Instant, Shot)>) -> bool {
+    shots.retain(|(since, shot)| {
+        if since.elapsed() < READ_BACK {
+            return lock(shot).is_some();
+        }
+        if let Some(mut capture) = lock(shot).take() {
+            let window = capture.window();
+            capture.refuse(&Failure::new(
+                ErrorCode::AppError,
+                format!(
+                    "Bevy did not read window {window}'s frame back within {} s",
+                    READ_BACK.as_secs()
+                ),
+                "the window may be minimized or hidden; show it and try again",
+            ));
+        }
+        false
+    });
+    !shots.is_empty()
 }
 
 /// Hands Bevy's image to the service thread, one job per screenshot waiting.
