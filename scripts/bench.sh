@@ -39,6 +39,8 @@ cargo build --release --quiet --workspace --all-features --examples --bins
 cargo bench --quiet --all-features --bench floor --bench versus --bench backlog --bench trees --bench frame --bench clicks --bench trace
 # The same render loop with the feature off (the shim).
 cargo bench --quiet --bench frame_off
+# The Bevy plugin's cost per frame inside Bevy (a release build of Bevy: long the first time).
+cargo bench --quiet -p bevy_winit_automation --features automation --bench frame_cost
 
 # The feature off: the demo built without it has no automation thread at run time and no
 # automation code in its symbol table.
