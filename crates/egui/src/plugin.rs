@@ -95,6 +95,8 @@ struct Viewport {
     /// is asked for frames (eframe reads a frame back when it paints the next, which an idle app
     /// would not do); one egui has not read back within [`READ_BACK`] is answered with why.
     shots: Vec<(std::time::Instant, Shot)>,
+    /// The time its last pass was given (`clock_time`).
+    time: Option<f64>,
 }
 
 impl Viewport {
@@ -112,6 +114,7 @@ impl Viewport {
             pixels_per_point: 1.0,
             title: None,
             shots: Vec::new(),
+            time: None,
         }
     }
 }
@@ -363,7 +366,7 @@ impl egui::Plugin for Plugin {
             self.waiting.extend(frame.input());
         }
         self.window_state(viewport, ctx, raw);
-        clock_time(&automation, raw);
+        clock_time(&automation, &mut self.viewport(viewport).time, raw);
         let window = window_id(viewport);
         let mut waiting = std::mem::take(&mut self.waiting);
         let v = self.viewport(viewport);
@@ -509,14 +512,20 @@ impl egui::Plugin for Plugin {
 }
 
 /// egui's time is the plugin's clock's (after the root's input, which a `clock` command moves):
-/// the wall clock's by default, the virtual clock's when the run is on it, whose step is then
-/// egui's predicted frame time too (eframe's guess from the monitor would differ between runs).
-fn clock_time(automation: &Automation, raw: &mut RawInput) {
+/// the wall clock's by default, the virtual clock's when the run is on it. On the virtual clock
+/// egui's predicted frame time is the time since the viewport's last pass too (0 in a frame that
+/// did not move the clock): egui's animations step by `stable_dt`, which is that time or the
+/// predicted one depending on whether the frame before asked for a repaint; equal, they move by
+/// the clock alone, however many frames the app draws at one time.
+fn clock_time(automation: &Automation, last: &mut Option<f64>, raw: &mut RawInput) {
     let clock = automation.clock();
-    raw.time = Some(clock.time.as_secs_f64());
+    let now = clock.time.as_secs_f64();
+    raw.time = Some(now);
     if clock.mode == ClockMode::Virtual {
-        raw.predicted_dt = clock.step.as_secs_f32();
+        let since = last.map_or(clock.step.as_secs_f64(), |last| (now - last).max(0.0));
+        raw.predicted_dt = since as f32;
     }
+    *last = Some(now);
 }
 
 /// The title of a window whose title nobody says (winit cannot read a title back on X11 and

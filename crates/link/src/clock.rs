@@ -86,6 +86,8 @@ pub struct ClockShare {
     published_micros: AtomicU64,
     step_micros: AtomicU64,
     driven: AtomicBool,
+    /// The frame that took the service's last step.
+    driven_in: AtomicU64,
 }
 
 impl ClockShare {
@@ -119,9 +121,20 @@ impl ClockShare {
         self.driven.store(true, Ordering::SeqCst);
     }
 
-    /// The render side takes the service's step, if it asked for one.
-    fn take_drive(&self) -> bool {
-        self.driven.swap(false, Ordering::SeqCst)
+    /// Whether the service's last step is still to be taken, or was taken by a frame after
+    /// `published` (its effect is not in the trees yet): the service asks for the next step only
+    /// once it has seen what the last one did, so every run moves time in the same steps.
+    pub fn step_outstanding(&self, published: u64) -> bool {
+        self.driven.load(Ordering::SeqCst) || self.driven_in.load(Ordering::SeqCst) > published
+    }
+
+    /// The render side takes the service's step in frame `building`, if it asked for one.
+    fn take_drive(&self, building: u64) -> bool {
+        let taken = self.driven.swap(false, Ordering::SeqCst);
+        if taken {
+            self.driven_in.store(building, Ordering::SeqCst);
+        }
+        taken
     }
 }
 
@@ -172,13 +185,18 @@ impl Clock {
         (self.frame, self.frame.saturating_sub(self.previous))
     }
 
-    /// How far this frame moves the virtual clock by itself: a step while it runs or a settle
-    /// drives it, `gate` (the least a timed gate still waits, capped at a step) otherwise.
-    pub fn own_advance(&self, share: &ClockShare, gate: Option<Duration>) -> Option<Duration> {
+    /// How far frame `building` moves the virtual clock by itself: a step while it runs or a
+    /// settle drives it, `gate` (the least a timed gate still waits, capped at a step) otherwise.
+    pub fn own_advance(
+        &self,
+        share: &ClockShare,
+        gate: Option<Duration>,
+        building: u64,
+    ) -> Option<Duration> {
         if self.mode != ClockMode::Virtual {
             return None;
         }
-        if share.take_drive() || self.running {
+        if share.take_drive(building) || self.running {
             return Some(self.step);
         }
         gate.map(|left| left.min(self.step))
@@ -266,23 +284,23 @@ mod tests {
             (ms(0), ms(0)),
             "paused: the wall clock moves nothing"
         );
-        assert_eq!(clock.own_advance(&share, None), None);
+        assert_eq!(clock.own_advance(&share, None, 1), None);
         // A gate waiting 5 ms more moves it 5 ms, not a whole step.
-        assert_eq!(clock.own_advance(&share, Some(ms(5))), Some(ms(5)));
+        assert_eq!(clock.own_advance(&share, Some(ms(5)), 1), Some(ms(5)));
         clock.apply(ClockChange::Advance(ms(100)), wall);
         assert_eq!(clock.frame_time(), (ms(100), ms(100)));
         clock.apply(ClockChange::Resume, wall);
-        assert_eq!(clock.own_advance(&share, None), Some(DEFAULT_STEP));
+        assert_eq!(clock.own_advance(&share, None, 1), Some(DEFAULT_STEP));
         clock.apply(ClockChange::Virtual { step: Some(ms(40)) }, wall);
         assert!(clock.reading(7).paused, "`clock virtual` pauses");
         share.drive();
         assert_eq!(
-            clock.own_advance(&share, None),
+            clock.own_advance(&share, None, 1),
             Some(ms(40)),
             "a settle drives it"
         );
         assert_eq!(
-            clock.own_advance(&share, None),
+            clock.own_advance(&share, None, 1),
             None,
             "one step per frame asked for"
         );

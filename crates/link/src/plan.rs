@@ -124,6 +124,16 @@ pub enum Gate {
         /// The longest wait.
         at_most: Duration,
     },
+    /// The UI holds still with time standing, or `frames` frames were published since the wait
+    /// began: the state a `clock run` moves the virtual clock from, the same in every run
+    /// (a click's window lays out over a frame or two before time moves). Nothing moves the
+    /// clock while it waits.
+    Quiet {
+        /// The service's word that the trees stopped changing.
+        still: Still,
+        /// The most frames it waits.
+        frames: u64,
+    },
 }
 
 /// One frame's worth of a plan: its steps, once its gate opens.

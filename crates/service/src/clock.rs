@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use winit_automation_link::{
-    ClockChange, ClockMode, ClockReading, ClockShare, Gate, Plan, Stage, Step,
+    ClockChange, ClockMode, ClockReading, ClockShare, Gate, Plan, Stage, Step, Still,
 };
 use winit_automation_protocol::{ClockAnswer, ClockCommand, ErrorCode, Failure};
 
@@ -46,7 +46,12 @@ pub(crate) fn plan(clock: &ClockCommand, share: &ClockShare) -> Result<Plan, Fai
     })
 }
 
-/// `total` in stages of `step`, one per frame: the last takes what is left.
+/// The most frames a `clock run` waits for the UI to hold still before its first step.
+const QUIET_FRAMES: u64 = 30;
+
+/// `total` in stages of `step`, one per frame: the last takes what is left. The first waits for
+/// the UI to hold still at the time it stands at ([`Gate::Quiet`]), so each run moves time from
+/// the same state (a window a click opened has laid out).
 fn run_stages(total: Duration, step: Duration) -> Vec<Stage> {
     let step = step.max(Duration::from_micros(1));
     let mut stages = Vec::new();
@@ -54,8 +59,16 @@ fn run_stages(total: Duration, step: Duration) -> Vec<Stage> {
     while !left.is_zero() {
         let by = left.min(step);
         left -= by;
+        let gate = if stages.is_empty() {
+            Gate::Quiet {
+                still: Still::default(),
+                frames: QUIET_FRAMES,
+            }
+        } else {
+            Gate::Frame
+        };
         stages.push(Stage {
-            gate: Gate::Frame,
+            gate,
             steps: vec![Step::Clock(ClockChange::Advance(by))],
         });
     }

@@ -291,7 +291,7 @@ impl Service {
         let claim = Claim::default();
         // A drag's dwell waits for the trees to hold still, which this thread sees.
         for stage in plan.iter().flat_map(|p| &p.stages) {
-            if let Gate::Still { still, .. } = &stage.gate {
+            if let Gate::Still { still, .. } | Gate::Quiet { still, .. } = &stage.gate {
                 self.changes.watch(still.clone());
             }
         }

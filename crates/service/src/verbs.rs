@@ -332,9 +332,16 @@ impl Service {
             }
         }
         if wake {
-            // On the virtual clock the frame asked for moves time one step: a settle waits in
-            // the app's time, which stands still otherwise.
-            if clock.is_virtual() {
+            // On the virtual clock, while a window animates, the frame asked for moves time one
+            // step (a settle waits in the app's time, which stands still otherwise), in lock
+            // step: only once the last step's frame is published and that frame changed nothing
+            // in the trees (while the app still converges at this time, a layout's second pass or
+            // start-up, time waits), so every run moves it from the same states.
+            if clock.is_virtual()
+                && animating
+                && !clock.step_outstanding(published)
+                && self.changes.last_change() < published
+            {
                 clock.drive();
             }
             self.wake_app();

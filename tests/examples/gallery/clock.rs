@@ -14,6 +14,9 @@ fn gallery_on_the_virtual_clock() -> App {
         .settle_actions(false)
         .start();
     app.wait_for(&By::role("button").and_name("♫ Dancing Strings"));
+    // The start-up frames done (egui lays out and fades its windows in over its first frames):
+    // every run acts on the same state at the same time.
+    app.settle();
     app
 }
 
@@ -25,37 +28,59 @@ fn hash(bytes: &[u8]) -> u64 {
 }
 
 #[test]
-fn five_runs_on_the_virtual_clock_draw_the_same_frames_of_a_demo_that_animates_forever() {
+fn five_runs_on_the_virtual_clock_draw_the_same_frames_of_an_animation_a_collapsing_header_and_a_tooltip()
+ {
     let mut runs = Vec::new();
     for _ in 0..5 {
         let app = gallery_on_the_virtual_clock();
+        let start = app.clock().now();
+        // A collapsing header opens over egui's time: caught half open.
+        app.wait_for(&By::role("disclosuretriangle").and_name("Theme"))
+            .click();
+        app.clock().run_for(Duration::from_millis(48));
+        let half_open = app.screenshot();
         // Dancing Strings redraws forever, its strings a function of egui's time.
         app.get_by_role_and_name("button", "♫ Dancing Strings")
             .click();
         let at = app.clock().run_for(Duration::from_millis(500));
         assert!(at.virtual_clock && at.paused, "{at:?}");
-        assert_eq!(at.time, Duration::from_millis(500), "from the first frame");
+        assert_eq!(at.time - start.time, Duration::from_millis(548));
         let first = app.screenshot();
-        let tree = app.tree_with("--raw");
+        // The start-up settle moved the clock as far in every run.
+        let tree = format!("settled at {:?}\n{}", start.time, app.tree_with("--raw"));
         app.clock()
             .run_for_in_steps(Duration::from_millis(100), Duration::from_millis(50));
         let later = app.screenshot();
-        runs.push((hash(&first.image.pixels), hash(&later.image.pixels), tree));
+        // A tooltip shown after its delay, with the strings still dancing behind it.
+        app.get_by_role_and_name("button", "💬 Tooltips").click();
+        app.clock().run_for(Duration::from_millis(300));
+        app.get(&By::text("All labels in this demo have tooltips."))
+            .hover();
+        app.clock().run_for(Duration::from_millis(700));
+        app.wait_for(&By::role("tooltip"));
+        let shown = app.screenshot();
+        runs.push((
+            [
+                hash(&half_open.image.pixels),
+                hash(&first.image.pixels),
+                hash(&later.image.pixels),
+                hash(&shown.image.pixels),
+            ],
+            tree,
+        ));
     }
     // The frames drawn differ (start-up frames come as fast as the machine draws); what they
     // show at a time does not.
-    let (first, later, tree) = &runs[0];
+    let ([_, first, later, _], tree) = &runs[0];
     assert_ne!(first, later, "100 ms later the strings have moved");
-    for (i, run) in runs.iter().enumerate().skip(1) {
-        assert_eq!(
-            run.0, *first,
-            "run {i}'s frame at 500 ms differs from run 0's"
-        );
-        assert_eq!(
-            run.1, *later,
-            "run {i}'s frame at 600 ms differs from run 0's"
-        );
-        assert_eq!(&run.2, tree, "run {i}'s tree differs from run 0's");
+    for (i, (hashes, run_tree)) in runs.iter().enumerate().skip(1) {
+        for (at, (hash, first)) in ["48 ms", "548 ms", "648 ms", "1648 ms"]
+            .iter()
+            .zip(hashes.iter().zip(&runs[0].0))
+        {
+            assert_eq!(hash, first, "run {i}'s frame at {at} differs from run 0's");
+        }
+        assert_eq!(run_tree, tree, "run {i}'s tree differs from run 0's");
     }
 }
 
@@ -87,10 +112,12 @@ fn a_tooltip_waits_for_virtual_time_and_appears_once_the_clock_runs_past_its_del
 #[test]
 fn a_settle_on_the_virtual_clock_moves_time_itself_and_times_out_in_virtual_time() {
     let app = gallery_on_the_virtual_clock();
-    // A window opening fades in over egui's time: the settle moves the clock until it holds still.
+    // A collapsing header opens over egui's time: the settle moves the clock, a step at a time,
+    // until it holds still.
     let before = app.clock().now();
-    let opened = app.ok("click role=button name=\"🔲 Window Options\" --settle");
+    let opened = app.ok("click role=disclosuretriangle name=Theme --settle");
     assert!(opened.contains("settled frame"), "{opened}");
+    assert!(opened.contains("expanded"), "{opened}");
     let settled = app.clock().now();
     assert!(settled.time > before.time, "{before:?} -> {settled:?}");
     assert!(settled.paused, "a settle leaves the clock as it found it");

@@ -268,6 +268,11 @@ impl RenderEnd {
                 still.begin(self.link.counters.building());
                 still.is_still() || waited(*at_most)
             }
+            Gate::Quiet { still, frames } => {
+                let building = self.link.counters.building();
+                still.begin(building);
+                still.is_still() || still.since().is_some_and(|f| building >= f + frames)
+            }
         }
     }
 
@@ -289,7 +294,8 @@ impl RenderEnd {
             }
             _ => None,
         };
-        if let Some(by) = state.clock.own_advance(&self.link.counters.clock, left) {
+        let building = self.link.counters.building();
+        if let Some(by) = state.clock.own_advance(&self.link.counters.clock, left, building) {
             state.clock.advance(by);
         }
     }
