@@ -295,7 +295,10 @@ impl RenderEnd {
             _ => None,
         };
         let building = self.link.counters.building();
-        if let Some(by) = state.clock.own_advance(&self.link.counters.clock, left, building) {
+        if let Some(by) = state
+            .clock
+            .own_advance(&self.link.counters.clock, left, building)
+        {
             state.clock.advance(by);
         }
     }
