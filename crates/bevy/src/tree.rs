@@ -179,6 +179,31 @@ fn parent_in(
     None
 }
 
+/// Declares what the pointer does to a control whose node declares no action (Bevy declares
+/// none): a click on a button, a check box, a radio button, a link, a tab or a menu item; a
+/// focus on a slider. The snapshot's interactive projection and `screenshot --refs` list them.
+fn pointer_actions(node: &mut Node) {
+    let declares = (0u8..)
+        .map_while(accesskit::Action::n)
+        .any(|a| node.supports_action(a));
+    if declares {
+        return;
+    }
+    match node.role() {
+        Role::Button
+        | Role::CheckBox
+        | Role::RadioButton
+        | Role::Switch
+        | Role::Link
+        | Role::Tab
+        | Role::MenuItem
+        | Role::MenuItemCheckBox
+        | Role::MenuItemRadio => node.add_action(accesskit::Action::Click),
+        Role::Slider | Role::SpinButton => node.add_action(accesskit::Action::Focus),
+        _ => {}
+    }
+}
+
 /// The text of an entity's first child that has one (a button's caption).
 fn child_text<'a>(scene: &'a Scene, entity: Entity) -> Option<&'a str> {
     let children = scene.children.get(entity).ok()?;
@@ -221,6 +246,7 @@ fn ui_entries(scene: &Scene) -> Vec<Entry> {
         {
             node.set_label(caption);
         }
+        pointer_actions(&mut node);
         let center = transform.translation;
         let half = computed.size * 0.5;
         node.set_bounds(Rect::new(

@@ -126,6 +126,12 @@ fn run(dir: &Path, args: &[&str]) -> String {
 fn the_cli_drags_the_slider_screenshots_the_frame_and_quits() {
     let app = start();
     let dir = app.dir().to_owned();
+    // The controls are what the interactive projection lists.
+    let interactive = run(&dir, &["snapshot", "-i"]);
+    assert!(
+        interactive.contains(r#"button "Play""#) && interactive.contains(r#"slider "Volume""#),
+        "{interactive}"
+    );
     let slider = bounds(&app, "slider", "Volume");
     let (y, from) = (slider[1] + slider[3] / 2.0, slider[0] + slider[2] / 2.0);
     let to = format!("{},{}", from + 56.0, y);
