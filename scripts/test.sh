@@ -3,9 +3,8 @@
 # (scripts/setup-system.sh), then every crate's tests with all features (the workspace build also
 # builds the examples and the CLI the end-to-end tests run; the Bevy plugin's crate is one of them:
 # a cold build of its tests takes about 6 minutes on two cores, its tests about 5 s), then the
-# feature-gate test with the
-# feature off (it proves the no-op build spawns no thread and creates no file), then names the
-# adapter the GPU tests ran on.
+# feature-gate test with the feature off (it proves the no-op build spawns no thread and creates
+# no file), then names the adapter the GPU tests ran on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-system.sh
