@@ -335,6 +335,16 @@ pub enum Command {
         /// `--refs`: each interactive node's box and ref drawn onto the image.
         refs: bool,
     },
+    /// `audit [TARGET] [--keyboard] [--screenshot LABEL]`
+    Audit {
+        /// The subtree to audit; `None`: the default window.
+        scope: Option<Target>,
+        /// `--keyboard`: also send Tab through the window and check what focus reaches (it moves
+        /// the focus, then gives it back).
+        keyboard: bool,
+        /// `--screenshot LABEL`: write the frame with each finding's box and rule drawn on it.
+        screenshot: Option<Label>,
+    },
     /// `trace start [--screenshots]`, `trace save FILE` or `trace stop FILE`
     Trace(TraceCommand),
     /// `clock [pause|resume|real|virtual|run MS] [--step MS]`

@@ -48,7 +48,7 @@ pub use key::{Key, KeyChord, Modifiers, NamedKey};
 pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
 pub use lines::write_logical;
 pub use lines::{
-    ClockAnswer, DragEnd, FindAnswer, JournalAnswer, JournalEntry, JournalTarget, NodeLine,
+    AuditAnswer, Checked, ClockAnswer, Finding, Impact, NotRun, Rule, DragEnd, FindAnswer, JournalAnswer, JournalEntry, JournalTarget, NodeLine,
     NodeValue, Quality, ScreenshotAnswer, SnapshotHeader, Toggled,
 };
 pub use names::{

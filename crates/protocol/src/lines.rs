@@ -1,7 +1,7 @@
 //! Typed lines of the app's answers, each with its writer and its parser: a node line (snapshots,
 //! `find`, `get`: docs/protocol.md, section 6.2), a snapshot's header line and its quality verdict
 //! (section 6.2), a `find` answer (section 6.3), a `journal` answer and its entries (section
-//! 6.5), a `screenshot` answer (section 5), a `clock` answer (section 4.9). The service writes these answers from the values, and
+//! 6.5), a `screenshot` answer (section 5), a `clock` answer (section 4.9), an `audit` answer (section 4.10). The service writes these answers from the values, and
 //! the readers (the harness, scripts, the CLI, the MCP server) parse them back into the values
 //! rather than search their text.
 //!
@@ -30,6 +30,7 @@
 //! assert_eq!(line.to_string(), r#"@e3 textbox "Name" value="Ada" focused bounds=120,60,300x32 actions=focus,set_value"#);
 //! ```
 
+mod audit;
 mod clock;
 mod find;
 mod journal;
@@ -39,6 +40,7 @@ mod node;
 mod screenshot;
 mod snapshot;
 
+pub use audit::{AuditAnswer, Checked, Finding, Impact, NotRun, Rule};
 pub use clock::ClockAnswer;
 pub use find::FindAnswer;
 pub use journal::{DragEnd, JournalAnswer, JournalEntry, JournalTarget};

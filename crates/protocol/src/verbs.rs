@@ -375,6 +375,14 @@ verbs! {
             FlagRule::Free(Flag::target("ref", "crop to this node's bounds")),
             FlagRule::Free(Flag::switch("refs", "draw each interactive node's box and ref (as `snapshot -i` prints them) onto the image, for vision models")),
         ];
+    Audit => "audit", App,
+        "Checks the window (or the subtree TARGET) against WCAG 2.2: controls with no name, small targets, text contrast from the frame's pixels, images with no name; one finding per line.",
+        "Each finding is `RULE CRITERION IMPACT \"EVIDENCE\" NODE-LINE`: the rule (name 4.1.2, target-size 2.5.8, contrast 1.4.3, image-name 1.1.1; with --keyboard also keyboard 2.1.1 and focus-order 2.4.3), what was measured, and the node's line with its ref. Contrast is measured in the next frame's pixels inside each text's bounds; a rule that cannot run (no pixels: the app answers screenshots itself; --keyboard not given) is listed `not-run` with why, never as clean. Audit a settled app: the tree is read when the command is planned, the pixels a frame later. docs/accessibility.md says what each rule checks and what it cannot know.",
+        &[Arg::one("TARGET", "target", ArgKind::Target, "only this subtree (a ref, a point or a selector); none: the whole default window").optional()],
+        &[
+            FlagRule::Free(Flag::switch("keyboard", "also press Tab through the window and report controls focus never reaches (2.1.1) and a focus order against reading order (2.4.3); the focus is given back after")),
+            FlagRule::Free(Flag::worded("screenshot", "LABEL", "also write screenshot-LABEL.png: the frame with each finding's box and criterion drawn on it")),
+        ];
     Clock => "clock", App,
         "Reads or sets the app's clock: real (the wall clock, the default) or virtual (the plugin's own time, moved in steps: the same commands see the same times).",
         "`clock` says how it stands (mode, time, step, frames drawn). `clock virtual` stops time where it is (it then moves only as told: `clock run`, a settle, a gesture's hold); `clock resume` moves it one step per frame, `clock pause` stops it again, `clock real` goes back to the wall clock from the time reached. `clock run 3000 --step 100` moves it 3000 ms in 30 frames, answered when the last is drawn: a tooltip's delay or an animation costs frames, not seconds. Time never runs backwards. An app started with WINIT_AUTOMATION_CLOCK=virtual is on the virtual clock from its first frame.",

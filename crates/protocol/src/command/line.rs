@@ -168,6 +168,7 @@ impl Command {
             Verb::Action => action_from_args(a)?,
             Verb::Resize => resize_from_args(a)?,
             Verb::Screenshot => screenshot_from_args(a)?,
+            Verb::Audit => audit_from_args(a)?,
             Verb::Trace => Command::Trace(trace_from_args(a)?),
             Verb::Clock => Command::Clock(clock_from_args(a)?),
         })
@@ -220,6 +221,7 @@ impl Command {
             }
             Command::Resize { width, height, .. } => vec![width.to_string(), height.to_string()],
             Command::Screenshot { label, .. } => vec![label.to_string()],
+            Command::Audit { scope, .. } => scope.iter().map(Target::to_string).collect(),
             Command::Trace(trace) => trace_words(trace),
             Command::Clock(clock) => clock_words(clock),
         }
@@ -328,6 +330,14 @@ impl Command {
             Command::Screenshot { crop, refs, .. } => {
                 flags.value("ref", crop.as_ref().map(target_word));
                 flags.switch("refs", *refs);
+            }
+            Command::Audit {
+                keyboard,
+                screenshot,
+                ..
+            } => {
+                flags.switch("keyboard", *keyboard);
+                flags.value("screenshot", screenshot.as_ref());
             }
             Command::Trace(TraceCommand::Start {
                 screenshots,
@@ -481,6 +491,27 @@ fn screenshot_from_args(a: &Args) -> Result<Command, ParseError> {
         label,
         crop: a.target_flag("ref", "\"role=dialog\"")?,
         refs: a.has("refs"),
+    })
+}
+
+/// `audit [TARGET] [--keyboard] [--screenshot LABEL]`.
+fn audit_from_args(a: &Args) -> Result<Command, ParseError> {
+    let (scope, used) = match a.positional.first() {
+        Some(_) => {
+            let (target, used) = a.target_at(0, "TARGET")?;
+            (Some(target), used)
+        }
+        None => (None, 0),
+    };
+    a.done(used)?;
+    let screenshot = match a.value("screenshot") {
+        Some(t) => Some(Label::new(&t.text())?),
+        None => None,
+    };
+    Ok(Command::Audit {
+        scope,
+        keyboard: a.has("keyboard"),
+        screenshot,
     })
 }
 

@@ -43,6 +43,9 @@ fn every_verb_has_a_canonical_line_that_parses_back() {
         "resize 800 600",
         "screenshot home --ref @e3",
         "screenshot latest",
+        "audit",
+        "audit @e4 --keyboard --screenshot found",
+        "audit role=dialog name=\"Settings\"",
         "quit",
     ] {
         let command = parse(line);
@@ -213,6 +216,21 @@ fn trace_starts_saves_and_stops_and_refuses_what_belongs_to_the_other() {
             .with_paths_from(std::path::Path::new("/work")),
         absolute
     );
+}
+
+#[test]
+fn audit_takes_one_scope_and_a_label_that_is_a_file_name_part() {
+    assert_eq!(
+        parse("audit --screenshot a11y"),
+        Command::Audit {
+            scope: None,
+            keyboard: false,
+            screenshot: Some(crate::Label::new("a11y").unwrap()),
+        }
+    );
+    assert_eq!(code("audit @e1 @e2"), ErrorCode::UnexpectedArgument);
+    assert_eq!(code("audit --screenshot ../x"), ErrorCode::BadArgument);
+    assert_eq!(code("audit --screenshot"), ErrorCode::MissingArgument);
 }
 
 #[test]
