@@ -34,6 +34,8 @@
 //!   mouse.move_to((120.0, 110.0));
 //!   mouse.up();
 //!   ```
+//! - [`Audit`]: the accessibility audit ([`App::audit`], [`Node::audit`]): the typed
+//!   [`AuditAnswer`], and [`Audit::assert_clean`] with an allow-list ([`Allow`]).
 //! - [`compare`]: screenshot comparison with a per-pixel threshold and a budget of failed pixels,
 //!   the measure egui_kittest uses (through `dify`).
 //! - [`script`]: replayable scripts of protocol lines and `expect` lines (the CLI's `run` and
@@ -42,6 +44,7 @@
 
 mod app;
 mod artifacts;
+mod audit;
 mod clock;
 pub mod compare;
 mod failure;
@@ -57,6 +60,7 @@ mod spawn;
 mod tree_text;
 
 pub use app::App;
+pub use audit::{Allow, Audit};
 pub use clock::Clock;
 pub use compare::Tolerance;
 pub use has::Has;
@@ -72,3 +76,5 @@ pub use winit_automation_protocol::ClockAnswer;
 pub use winit_automation_protocol::Modifiers;
 /// A node line of the app's answers: the protocol's type.
 pub use winit_automation_protocol::NodeLine;
+/// The answer to an audit ([`Audit::run`]) and its parts: the protocol's types.
+pub use winit_automation_protocol::{AuditAnswer, Checked, Finding, Impact, NotRun, Rule};

@@ -2,12 +2,11 @@
 //! as a [`Screenshot`], which compares itself with a reference PNG.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 
 use super::app::App;
 use super::compare::{Rgba, Tolerance, check_reference, reference_siblings};
 use winit_automation_client::screenshot_path;
-use winit_automation_protocol::{Command, Label, Target};
+use winit_automation_protocol::{Command, Target};
 
 /// A screenshot the app took (the exact frame it drew), decoded.
 #[derive(Debug, Clone)]
@@ -59,6 +58,16 @@ impl Screenshot {
         source.write(None, &[new, diff])
     }
 
+    /// Reads the PNG the app wrote (`traced`: whether the app runs the test's trace).
+    pub(super) fn read(path: PathBuf, traced: bool) -> Result<Screenshot, String> {
+        let image = Rgba::read(&path).map_err(|e| e.to_string())?;
+        Ok(Screenshot {
+            image,
+            path,
+            traced,
+        })
+    }
+
     /// The colour of one pixel, `[r, g, b, a]`; `None` outside the image.
     pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
         self.image.pixel(x, y)
@@ -74,13 +83,8 @@ impl App {
 
     #[track_caller]
     pub(super) fn screenshot_of(&self, crop: Option<Target>) -> Screenshot {
-        let n = self.screenshots.fetch_add(1, Ordering::Relaxed);
-        let label = match Label::new(&format!("test-{n}")) {
-            Ok(label) => label,
-            Err(e) => unreachable!("test-N is a label: {e}"),
-        };
         let body = self.ok_command(&Command::Screenshot {
-            label,
+            label: self.next_label("test"),
             crop,
             refs: false,
         });
@@ -89,14 +93,9 @@ impl App {
             Ok(path) => path,
             Err(why) => panic!("{why}"),
         };
-        let image = match Rgba::read(&path) {
-            Ok(image) => image,
+        match Screenshot::read(path, self.trace.is_some()) {
+            Ok(screenshot) => screenshot,
             Err(e) => panic!("{e}"),
-        };
-        Screenshot {
-            image,
-            path,
-            traced: self.trace.is_some(),
         }
     }
 }

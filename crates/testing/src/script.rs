@@ -9,11 +9,13 @@
 //! expect role=textbox name="Name" value="Ada"
 //! expect gone role=dialog name="Confirm"
 //! expect screenshot form.png --threshold 0.6 --max-failed 0
+//! expect audit clean --allow target-size --allow contrast role=text name~="hint"
 //! ```
 //!
 //! A script is checked whole before anything is sent: a line that does not parse is an error
 //! with its line number, and nothing reaches the app.
 
+mod audit;
 mod parse;
 mod run;
 

@@ -94,6 +94,18 @@ pub enum Expect {
         /// `--ref`: crop to this target.
         crop: Option<Target>,
     },
+    /// `expect audit clean [TARGET] [--keyboard] [--allow RULE|SELECTOR|RULE SELECTOR]...`: an
+    /// audit of the window (or the subtree of TARGET) finds nothing the allows do not cover, and
+    /// every rule asked for ran ([`Audit::assert_clean`](crate::Audit::assert_clean)). Checked
+    /// once, not waited for.
+    Audit {
+        /// The subtree audited; `None`: the default window.
+        scope: Option<Target>,
+        /// `--keyboard`: the keyboard's rules too.
+        keyboard: bool,
+        /// `--allow`: what may be found, or not run.
+        allow: Vec<crate::Allow>,
+    },
 }
 
 /// A line of a script that does not parse.
@@ -129,7 +141,7 @@ impl Coded for ScriptError {
 
 impl ScriptError {
     /// A line's parse error, as the protocol's parser gave it.
-    fn parse(line: usize, e: &winit_automation_protocol::ParseError) -> ScriptError {
+    pub(super) fn parse(line: usize, e: &winit_automation_protocol::ParseError) -> ScriptError {
         ScriptError {
             code: Code::Protocol(e.code),
             line,
@@ -139,7 +151,7 @@ impl ScriptError {
     }
 }
 
-pub(super) const EXPECT_HINT: &str = "expect SELECTOR [value=TEXT] [checked|focused|...] [--timeout MS] | expect gone SELECTOR [--timeout MS] | expect screenshot FILE [--threshold T] [--max-failed N] [--ref TARGET]";
+pub(super) const EXPECT_HINT: &str = "expect SELECTOR [value=TEXT] [checked|focused|...] [--timeout MS] | expect gone SELECTOR [--timeout MS] | expect screenshot FILE [--threshold T] [--max-failed N] [--ref TARGET] | expect audit clean [TARGET] [--keyboard] [--allow RULE|SELECTOR|RULE SELECTOR]...";
 
 impl Script {
     /// Parses a script: `#` comments, blank lines, protocol lines and `expect` lines.
@@ -194,6 +206,7 @@ pub(super) fn parse_expect(text: &str, line: usize) -> Result<Expect, ScriptErro
     match rest.first().map(|t| (t.bare.as_str(), t.quoted.is_some())) {
         None => Err(bad(line, "`expect` needs what it expects")),
         Some(("screenshot", false)) => parse_screenshot(&rest[1..], line),
+        Some(("audit", false)) => super::audit::parse(&rest[1..], line),
         Some(("gone", false)) => {
             let mut terms = Vec::new();
             let mut it = rest[1..].iter();

@@ -239,6 +239,11 @@ pub(crate) fn check(
             let _ = std::fs::remove_file(&file);
             Ok(format!("matches {}", reference.display()))
         }
+        Expect::Audit {
+            scope,
+            keyboard,
+            allow,
+        } => super::audit::check(client, scope, *keyboard, allow, n),
     }
 }
 

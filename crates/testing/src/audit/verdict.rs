@@ -1,0 +1,273 @@
+//! What an audit assertion makes of an answer: the findings no [`Allow`] covers and the rules that
+//! did not run, listed for the failure message.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::allow::Allow;
+use winit_automation_protocol::{AuditAnswer, Finding, NodeRef, NotRun, Rule, Selector};
+
+/// The findings and rules that fail an assertion, and how many findings were allowed.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Verdict {
+    /// Findings no allow covers, in the answer's order.
+    pub findings: Vec<Finding>,
+    /// Rules the assertion asked for that did not run, that no allow covers.
+    pub not_run: Vec<NotRun>,
+    /// Findings an allow covered.
+    pub allowed: usize,
+    /// Rules that did not run and were not asked for (the keyboard's, without `--keyboard`).
+    pub not_asked: Vec<Rule>,
+}
+
+impl Verdict {
+    /// Whether the assertion passes.
+    pub fn passed(&self) -> bool {
+        self.findings.is_empty() && self.not_run.is_empty()
+    }
+
+    /// The failure's account: a heading with the counts, then each finding's and each failing
+    /// `not-run` line as the app wrote it, indented; `allow_hint` says how to allow one.
+    pub fn report(&self, answer: &AuditAnswer, allow_hint: &str) -> String {
+        let c = answer.checked;
+        let mut out = format!(
+            "the audit of window {}{} (frame {}) is not clean: {} finding(s), {} rule(s) not run",
+            answer.window,
+            answer
+                .scope
+                .map(|s| format!(", the subtree of {s}"))
+                .unwrap_or_default(),
+            answer.frame,
+            self.findings.len(),
+            self.not_run.len(),
+        );
+        if self.allowed > 0 {
+            let _ = write!(out, "; {} finding(s) allowed", self.allowed);
+        }
+        let _ = write!(
+            out,
+            "\n  checked {} controls, {} texts ({} unmeasured), {} images",
+            c.controls, c.texts, c.unmeasured, c.images
+        );
+        for finding in &self.findings {
+            let _ = write!(out, "\n  {finding}");
+        }
+        for not_run in &self.not_run {
+            let _ = write!(out, "\n  {not_run}");
+        }
+        if !self.not_asked.is_empty() {
+            let rules: Vec<&str> = self.not_asked.iter().map(|r| r.as_str()).collect();
+            let _ = write!(out, "\n  not asked for (--keyboard): {}", rules.join(", "));
+        }
+        let _ = write!(out, "\n{allow_hint}");
+        out
+    }
+}
+
+/// Judges `answer` against `allow`. `keyboard`: whether the audit was asked for the keyboard's
+/// rules (`--keyboard`); without it their `not-run` is no failure: they were not asked for.
+/// `find` gives the refs of the nodes a selector finds now; it is asked once per selector, and
+/// only while a finding is left to allow.
+pub(crate) fn judge<E>(
+    answer: &AuditAnswer,
+    allow: &[Allow],
+    keyboard: bool,
+    mut find: impl FnMut(&Selector) -> Result<Vec<NodeRef>, E>,
+) -> Result<Verdict, E> {
+    let mut verdict = Verdict::default();
+    let mut found: BTreeMap<String, Vec<NodeRef>> = BTreeMap::new();
+    'findings: for finding in &answer.findings {
+        for a in allow {
+            if a.allowed_rule().is_some_and(|r| r != finding.rule) {
+                continue;
+            }
+            let covered = match a.selector() {
+                None => true,
+                Some(selector) => {
+                    let key = selector.to_string();
+                    if !found.contains_key(&key) {
+                        found.insert(key.clone(), find(selector)?);
+                    }
+                    found[&key].contains(&finding.node.r#ref)
+                }
+            };
+            if covered {
+                verdict.allowed += 1;
+                continue 'findings;
+            }
+        }
+        verdict.findings.push(finding.clone());
+    }
+    for not_run in &answer.not_run {
+        if allow.iter().any(|a| a.allows_not_run(not_run.rule)) {
+            continue;
+        }
+        if !keyboard && matches!(not_run.rule, Rule::Keyboard | Rule::FocusOrder) {
+            verdict.not_asked.push(not_run.rule);
+            continue;
+        }
+        verdict.not_run.push(not_run.clone());
+    }
+    Ok(verdict)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::query::By;
+    use super::*;
+    use winit_automation_protocol::{Checked, NodeLine};
+
+    /// An answer as the app writes it: a name finding on @e12, a target-size one on @e12 and
+    /// @e14, a contrast one on @e30, the keyboard's rules not run, contrast's neither.
+    const BODY: &str = r#"frame 412
+audit window=1 findings=4 controls=23 texts=41 unmeasured=1 images=2
+not-run keyboard "needs --keyboard: the audit would move the focus"
+not-run focus-order "needs --keyboard: the audit would move the focus"
+name 4.1.2 critical "no name and no label" @e12 button bounds=10,20,14x14 actions=click,focus
+target-size 2.5.8 serious "14x14 px; 24x24 needed, and no spacing exception" @e12 button bounds=10,20,14x14 actions=click,focus
+target-size 2.5.8 serious "16x16 px; 24x24 needed, and no spacing exception" @e14 button "×" bounds=40,20,16x16 actions=click,focus
+contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px text (line height)" @e30 text "Hint" bounds=10,60,100x16
+"#;
+
+    fn answer() -> AuditAnswer {
+        AuditAnswer::parse(BODY).unwrap()
+    }
+
+    /// The refs each selector finds in the app this answer came from.
+    fn find(selector: &Selector) -> Result<Vec<NodeRef>, String> {
+        Ok(match selector.to_string().as_str() {
+            r#"role=button name="×""# => vec![NodeRef(14)],
+            "role=text" => vec![NodeRef(30), NodeRef(31)],
+            "role=button" => vec![NodeRef(12), NodeRef(14)],
+            _ => Vec::new(),
+        })
+    }
+
+    fn rules(findings: &[Finding]) -> Vec<(Rule, u64)> {
+        findings.iter().map(|f| (f.rule, f.node.r#ref.0)).collect()
+    }
+
+    #[test]
+    fn the_app_s_answer_reads_into_its_findings_and_counts() {
+        let a = answer();
+        assert_eq!((a.frame, a.window, a.scope), (412, 1, None));
+        assert_eq!(
+            a.checked,
+            Checked {
+                controls: 23,
+                texts: 41,
+                unmeasured: 1,
+                images: 2
+            }
+        );
+        assert_eq!(
+            rules(&a.findings),
+            [
+                (Rule::Name, 12),
+                (Rule::TargetSize, 12),
+                (Rule::TargetSize, 14),
+                (Rule::Contrast, 30)
+            ]
+        );
+        assert_eq!(a.findings[2].node.name, "×");
+        assert!(!a.is_clean());
+    }
+
+    #[test]
+    fn with_nothing_allowed_every_finding_fails_and_the_keyboard_s_rules_were_not_asked_for() {
+        let v = judge(&answer(), &[], false, find).unwrap();
+        assert_eq!(v.findings, answer().findings);
+        assert!(v.not_run.is_empty());
+        assert_eq!(v.not_asked, [Rule::Keyboard, Rule::FocusOrder]);
+        assert!(!v.passed());
+        // Asked for, they fail as not run: never clean.
+        let asked = judge(&answer(), &[], true, find).unwrap();
+        let rules: Vec<Rule> = asked.not_run.iter().map(|n| n.rule).collect();
+        assert_eq!(rules, [Rule::Keyboard, Rule::FocusOrder]);
+    }
+
+    #[test]
+    fn a_rule_a_node_or_a_rule_on_nodes_allows_just_those_findings() {
+        let name = Allow::rule(Rule::Name);
+        let close = Allow::node(&By::role("button").and_name("×"));
+        let contrast_on_buttons = Allow::rule(Rule::Contrast).on(&By::role("button"));
+        let v = judge(&answer(), &[name, close, contrast_on_buttons], false, find).unwrap();
+        assert_eq!(
+            rules(&v.findings),
+            [(Rule::TargetSize, 12), (Rule::Contrast, 30)]
+        );
+        assert_eq!(v.allowed, 2);
+
+        let everything = [
+            Allow::rule(Rule::Name),
+            Allow::rule(Rule::TargetSize),
+            Allow::rule(Rule::Contrast).on(&By::role("text")),
+        ];
+        let v = judge(&answer(), &everything, false, find).unwrap();
+        assert!(v.passed(), "{v:?}");
+        assert_eq!(v.allowed, 4);
+    }
+
+    #[test]
+    fn a_rule_that_did_not_run_fails_unless_the_whole_rule_is_allowed() {
+        let mut a = answer();
+        a.findings.clear();
+        a.not_run.push(NotRun {
+            rule: Rule::Contrast,
+            why: "this app answers screenshots itself".into(),
+        });
+        let on_text = Allow::rule(Rule::Contrast).on(&By::role("text"));
+        let v = judge(&a, std::slice::from_ref(&on_text), false, find).unwrap();
+        assert_eq!(v.not_run.len(), 1);
+        assert!(!v.passed());
+        let v = judge(&a, &[on_text, Allow::rule(Rule::Contrast)], false, find).unwrap();
+        assert!(v.passed(), "{v:?}");
+    }
+
+    #[test]
+    fn selectors_are_looked_up_once_and_only_while_a_finding_is_left() {
+        let mut asked = Vec::new();
+        let allow = [
+            Allow::rule(Rule::Name).on(&By::role("button")),
+            Allow::node(&By::role("button")),
+        ];
+        let v = judge(&answer(), &allow, false, |s: &Selector| {
+            asked.push(s.to_string());
+            find(s)
+        })
+        .unwrap();
+        assert_eq!(asked, ["role=button"]);
+        assert_eq!(rules(&v.findings), [(Rule::Contrast, 30)]);
+
+        let mut clean = answer();
+        clean.findings.clear();
+        let v = judge(&clean, &allow, false, |_: &Selector| -> Result<_, ()> {
+            panic!("no finding: nothing to look up")
+        });
+        assert!(v.unwrap().passed());
+        let e = judge(&answer(), &allow, false, |_: &Selector| Err("gone"));
+        assert_eq!(e.unwrap_err(), "gone");
+    }
+
+    #[test]
+    fn the_report_lists_each_finding_and_rule_not_run_as_the_app_wrote_them() {
+        let v = judge(&answer(), &[Allow::rule(Rule::Name)], true, find).unwrap();
+        let report = v.report(&answer(), "allow one with --allow RULE");
+        let lines: Vec<&str> = report.lines().collect();
+        assert_eq!(
+            lines[0],
+            "the audit of window 1 (frame 412) is not clean: 3 finding(s), 2 rule(s) not run; 1 finding(s) allowed"
+        );
+        assert_eq!(
+            lines[1],
+            "  checked 23 controls, 41 texts (1 unmeasured), 2 images"
+        );
+        let body: Vec<&str> = BODY.lines().collect();
+        assert_eq!(lines[2], format!("  {}", body[5]));
+        assert_eq!(lines[4], format!("  {}", body[7]));
+        assert_eq!(lines[5], format!("  {}", body[2]));
+        assert_eq!(lines[7], "allow one with --allow RULE");
+        let line = NodeLine::parse(&body[7][body[7].find("@e30").unwrap()..]).unwrap();
+        assert_eq!(v.findings[2].node, line);
+    }
+}
