@@ -9,13 +9,14 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use winit_automation_protocol::Target;
+use winit_automation_testing::Allow;
 use winit_automation_testing::compare::Tolerance;
 use winit_automation_testing::script::{Expect, Script, StepKind};
 
 mod calls;
 mod launch;
 
-use calls::{by, command, query};
+use calls::{audit, by, command, query};
 pub(crate) use launch::Launch;
 
 /// A Rust test being recorded: the script lines so far, and the file they are rendered to, whole,
@@ -86,11 +87,17 @@ pub(crate) fn render(app: &str, launch: &Launch, lines: &[String]) -> String {
             }
         })
         .collect();
-    let imports: Vec<&str> = [("By", "By::"), ("Has", "Has::"), ("Spawn", "")]
-        .into_iter()
-        .filter(|(_, used)| body.contains(used))
-        .map(|(name, _)| name)
-        .collect();
+    let imports: Vec<&str> = [
+        ("Allow", "Allow::"),
+        ("By", "By::"),
+        ("Has", "Has::"),
+        ("Rule", "Rule::"),
+        ("Spawn", ""),
+    ]
+    .into_iter()
+    .filter(|(_, used)| body.contains(used))
+    .map(|(name, _)| name)
+    .collect();
     format!(
         "//! A session recorded by `winit-automation record --rust`: each command as the harness's\n\
          //! call, each change it made as an expectation. Run it with `cargo test`.\n\
@@ -155,6 +162,30 @@ fn expectation(expect: &Expect, line: &str) -> String {
             )
         }
         Expect::Screenshot { .. } => format!("// not turned into Rust: {line}\n"),
+        Expect::Audit {
+            scope,
+            keyboard,
+            allow,
+        } => match audit(scope, *keyboard) {
+            Ok(audit) => {
+                let allow: Vec<String> = allow.iter().map(allow_expr).collect();
+                format!("{audit}.assert_clean(&[{}]);\n", allow.join(", "))
+            }
+            Err(_) => format!("// not turned into Rust: {line}\n"),
+        },
+    }
+}
+
+/// The harness's expression for an `--allow`: `Allow::rule(Rule::Contrast).on(&By::..)`.
+fn allow_expr(allow: &Allow) -> String {
+    let rule = allow
+        .allowed_rule()
+        .map(|r| format!("Allow::rule(Rule::{r:?})"));
+    match (rule, allow.selector()) {
+        (Some(rule), Some(s)) => format!("{rule}.on(&{})", by(s)),
+        (Some(rule), None) => rule,
+        (None, Some(s)) => format!("Allow::node(&{})", by(s)),
+        (None, None) => unreachable!("an allow names a rule or nodes"),
     }
 }
 
@@ -215,5 +246,40 @@ fn recorded_session_of_demo() {
 }
 "#;
         assert_eq!(file, expected);
+    }
+
+    #[test]
+    fn an_audit_expectation_becomes_the_harness_s_assertion_with_its_allows() {
+        let launch = Launch {
+            program: launch::Program::Example("demo".into()),
+            args: Vec::new(),
+            virtual_clock: false,
+        };
+        let file = render(
+            "demo",
+            &launch,
+            &lines(
+                "audit --keyboard\n\
+                 expect audit clean\n\
+                 expect audit clean role=dialog --keyboard --allow target-size --allow contrast role=text name~=\"hint\" --allow role=button name=\"×\"\n\
+                 expect audit clean 10,20",
+            ),
+        );
+        let body: Vec<&str> = file
+            .lines()
+            .skip_while(|l| !l.ends_with(".start();"))
+            .skip(1)
+            .collect();
+        assert_eq!(
+            body,
+            [
+                "    app.audit().keyboard().run();",
+                "    app.audit().assert_clean(&[]);",
+                "    app.audit().within(&By::role(\"dialog\")).keyboard().assert_clean(&[Allow::rule(Rule::TargetSize), Allow::rule(Rule::Contrast).on(&By::role(\"text\").and_name_contains(\"hint\")), Allow::node(&By::role(\"button\").and_name(\"×\"))]);",
+                "    // not turned into Rust: expect audit clean 10,20",
+                "}",
+            ]
+        );
+        assert!(file.contains("use winit_automation_testing::{Allow, By, Rule, Spawn};"));
     }
 }

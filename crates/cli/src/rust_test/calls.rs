@@ -105,6 +105,18 @@ fn call(command: &Command) -> Result<String, NoCall> {
         Command::Screenshot { .. } => {
             return Err("the harness's screenshots draw no refs".into());
         }
+        Command::Audit {
+            scope,
+            keyboard,
+            screenshot,
+        } => {
+            let done = if screenshot.is_some() {
+                "marked"
+            } else {
+                "run"
+            };
+            format!("{}.{done}();\n", audit(scope, *keyboard)?)
+        }
         Command::Quit => "app.quit();\n".into(),
         Command::Clock(clock) => format!("app.clock().{};\n", clock_call(clock)),
         _ => return Err(format!("the harness has no call for `{verb}`")),
@@ -183,6 +195,25 @@ fn pointer_call(command: &Command) -> Result<Option<String>, NoCall> {
         }
         _ => return Ok(None),
     }))
+}
+
+/// The harness's audit of a scope, before the call that sends it: `app.audit()`, narrowed by
+/// `.within(&By..)` and with `.keyboard()`.
+pub(super) fn audit(scope: &Option<Target>, keyboard: bool) -> Result<String, NoCall> {
+    let mut audit = match scope {
+        None => "app.audit()".to_owned(),
+        Some(Target::Selector(s)) => format!("app.audit().within(&{})", by(s)),
+        Some(Target::Point(_)) => {
+            return Err("the harness audits the subtree of a node, not of a point".into());
+        }
+        Some(Target::Ref(_)) => {
+            return Err("the app could not name this ref's node by a selector".into());
+        }
+    };
+    if keyboard {
+        audit.push_str(".keyboard()");
+    }
+    Ok(audit)
 }
 
 /// The call on the node a target names: `None` for a ref the journal could not name or a point.

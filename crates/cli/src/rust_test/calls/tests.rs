@@ -70,6 +70,12 @@ fn gestures_and_secrets_become_harness_calls() {
         ),
         ("screenshot", "app.screenshot();\n".to_owned()),
         ("quit", "app.quit();\n".to_owned()),
+        ("audit", "app.audit().run();\n".to_owned()),
+        (
+            "audit role=dialog name=Settings --keyboard --screenshot a11y",
+            "app.audit().within(&By::role(\"dialog\").and_name(\"Settings\")).keyboard().marked();\n"
+                .to_owned(),
+        ),
         ("clock", "app.clock().now();\n".to_owned()),
         ("clock pause", "app.clock().pause();\n".to_owned()),
         ("clock resume", "app.clock().resume();\n".to_owned()),
@@ -131,6 +137,8 @@ fn what_the_harness_has_no_call_for_is_sent_as_written_with_the_reason() {
         ),
         ("pinch role=button name=Go 2 --pan 1,1", "pinches or pans"),
         ("screenshot --refs", "no refs"),
+        ("audit 10,20 --keyboard", "not of a point"),
+        ("audit @e3", "could not name this ref"),
     ] {
         let written = command(line);
         let expected = format!("app.ok({line:?});\n");
