@@ -8,6 +8,7 @@ mod args;
 mod exit;
 #[cfg(all(test, feature = "mcp"))]
 mod front_ends;
+mod json;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod rust_test;
@@ -23,31 +24,6 @@ use winit_automation_testing::compare::{CompareError, Tolerance, compare_files};
 
 use args::{Globals, Local, Parsed};
 use exit::{EXIT_APP_ERROR, EXIT_OK, fail};
-
-fn print_json_response(r: &Response) {
-    match &r.outcome {
-        Outcome::Ok { body } => println!(
-            "{{\"ok\":true,\"seq\":{},\"verb\":{},\"body\":{}}}",
-            r.seq,
-            quote(&r.verb),
-            quote(body)
-        ),
-        Outcome::Error {
-            code,
-            message,
-            hint,
-            body,
-        } => println!(
-            "{{\"ok\":false,\"seq\":{},\"verb\":{},\"code\":{},\"message\":{},\"hint\":{},\"body\":{}}}",
-            r.seq,
-            quote(&r.verb),
-            quote(code),
-            quote(message),
-            quote(hint),
-            quote(body)
-        ),
-    }
-}
 
 /// Copies the screenshot a response names to `out` (a name checked by
 /// [`winit_automation_client::screenshot_path`]).
@@ -200,7 +176,7 @@ fn send(globals: &Globals, outgoing: Outgoing, out: Option<&Path>) -> ExitCode {
         return fail(json, &e);
     }
     if json {
-        print_json_response(&response);
+        println!("{}", json::response(&response));
     }
     match &response.outcome {
         Outcome::Ok { body } => {

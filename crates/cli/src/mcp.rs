@@ -141,18 +141,28 @@ fn answer(response: &Response) -> CallToolResult {
     }
 }
 
-/// The PNG a screenshot's answer names, read from the app's directory.
-fn screenshot_png(dir: &Path, response: &Response) -> Option<Vec<u8>> {
+/// The PNG a screenshot's answer names, or an audit's frame with its findings marked
+/// (`--screenshot LABEL`), read from the app's directory.
+fn screenshot_png(dir: &Path, command: &Command, response: &Response) -> Option<Vec<u8>> {
     if !response.is_ok() {
         return None;
     }
-    let file = winit_automation_client::screenshot_path(dir, response.body()).ok()?;
+    let file = match command {
+        Command::Screenshot { .. } => {
+            winit_automation_client::screenshot_path(dir, response.body()).ok()?
+        }
+        Command::Audit {
+            screenshot: Some(label),
+            ..
+        } => dir.join(label.file_name()),
+        _ => return None,
+    };
     std::fs::read(file).ok()
 }
 
 impl Server {
-    /// Sends a verb's command and answers with the response; a screenshot's file comes back as an
-    /// image, and what an action changed is said as briefly as the interactive snapshot.
+    /// Sends a verb's command and answers with the response; a screenshot's file (and an audit's
+    /// marked frame) comes back as an image, and what an action changed is said as briefly as the interactive snapshot.
     async fn call(&self, verb: Verb, args: &JsonObject) -> CallToolResult {
         let (inv, dir) = match invocation(verb, args, self.timeout_ms) {
             Ok(v) => v,
@@ -173,9 +183,7 @@ impl Server {
                 .map_err(|e| refused(&e))?
                 .with_timeout(Duration::from_millis(wait));
             let response = client.send(&command).map_err(|e| refused(&e))?;
-            let image = (verb == Verb::Screenshot)
-                .then(|| screenshot_png(client.dir(), &response))
-                .flatten();
+            let image = screenshot_png(client.dir(), &command, &response);
             Ok::<_, CallToolResult>((response, image))
         })
         .await;
@@ -308,5 +316,22 @@ mod tests {
             compact(body),
             "warning \"@e3 button bounds=1,2,3x4\"\n  @e5 button \"a @e9 b\" value=\"actions=x bounds=1,2,3x4\"\n- @e7 text \"@e1 bounds=0,0,1x1\"\n"
         );
+    }
+
+    #[test]
+    fn an_audit_with_a_screenshot_label_comes_back_with_its_marked_frame() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("screenshot-a11y.png"), b"png bytes").unwrap();
+        let body = "frame 3\naudit window=1 findings=0 controls=1 texts=0 unmeasured=0 images=0\n";
+        let ok = Response::ok(1, Some(Verb::Audit), body);
+        let marked = Command::parse("audit --screenshot a11y").unwrap();
+        assert_eq!(
+            screenshot_png(dir.path(), &marked, &ok).as_deref(),
+            Some(&b"png bytes"[..])
+        );
+        let plain = Command::parse("audit").unwrap();
+        assert_eq!(screenshot_png(dir.path(), &plain, &ok), None);
+        let other = Command::parse("audit --screenshot other").unwrap();
+        assert_eq!(screenshot_png(dir.path(), &other, &ok), None);
     }
 }
