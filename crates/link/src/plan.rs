@@ -211,6 +211,9 @@ impl Still {
 pub enum CaptureTo {
     /// `screenshot-<label>.png`, answering the command that asked for it.
     File(Label),
+    /// An `audit`: the pixels go back to the service, which measures them and answers the
+    /// command (no file unless the audit asks for its marked frame).
+    Audit,
     /// A trace, as the frame after one of its steps: nobody waits for it, so a frame that
     /// cannot be captured is dropped without an answer.
     Trace {

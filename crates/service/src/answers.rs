@@ -20,6 +20,7 @@ impl Service {
             self.trees.pointer_unchanged(seq);
         }
         self.marks.forget(seq);
+        self.audits.forget(seq);
         match self.jobs.take(seq) {
             Some(job @ (Job::Unwritten(_) | Job::Stuck | Job::Answered { .. })) => {
                 log::error!("winit-automation: command {seq} was already answered; not again");
@@ -105,7 +106,9 @@ impl Service {
         // Every scene change sent before the frame was published is in the channel now.
         self.drain_scene();
         for (reply, settle) in self.jobs.take_replies(published, all) {
-            if let Some(reply) = self.step_replied(reply) {
+            if let Some(reply) = self.step_replied(reply)
+                && let Some(reply) = self.audit_replied(reply)
+            {
                 self.answer_reply(reply, settle);
             }
         }
@@ -173,6 +176,7 @@ impl Service {
         let label = match &job.to {
             CaptureTo::File(label) => label.clone(),
             CaptureTo::Trace { .. } => return self.trace_frame(job),
+            CaptureTo::Audit => return self.audit_pixels(job),
         };
         let (seq, verb, frame) = (job.seq, job.verb, job.frame);
         self.journal.carried(seq, frame);

@@ -33,6 +33,9 @@ impl Service {
         deadline: Option<Instant>,
     ) -> Forwarded {
         let verb = command.verb();
+        if verb == Verb::Audit {
+            return self.forward_audit(seq, command, deadline);
+        }
         self.drain_scene();
         let plan = match self.plan_or_refusal(seq, &command) {
             Ok(plan) => plan,
@@ -360,7 +363,7 @@ impl Service {
     }
 
     /// Command `seq`'s order is in the channel: its job waits for the render side's reply.
-    fn forwarded(
+    pub(super) fn forwarded(
         &mut self,
         seq: u64,
         verb: Verb,
@@ -382,7 +385,7 @@ impl Service {
     }
 
     /// The order channel is closed: the command is refused, the app is going.
-    fn render_side_gone(&mut self, seq: u64, verb: Verb) -> Forwarded {
+    pub(super) fn render_side_gone(&mut self, seq: u64, verb: Verb) -> Forwarded {
         self.fail(
             seq,
             Some(verb),
@@ -396,7 +399,12 @@ impl Service {
     }
 
     /// The command takes its turn again later (its entry is taken already); later ones wait.
-    fn again(&mut self, seq: u64, command: Command, deadline: Option<Instant>) -> Forwarded {
+    pub(super) fn again(
+        &mut self,
+        seq: u64,
+        command: Command,
+        deadline: Option<Instant>,
+    ) -> Forwarded {
         self.jobs.requeue(seq, command, deadline);
         Forwarded::Later
     }

@@ -16,6 +16,7 @@
 
 mod actionable;
 mod answers;
+mod audit;
 mod changes;
 mod clock;
 mod deadlines;
@@ -91,6 +92,8 @@ pub(crate) struct Service {
     held: Held,
     /// What each `screenshot --refs` draws, until its screenshot comes back (`marks.rs`).
     marks: PendingMarks,
+    /// The audits between their turns (`audit/`).
+    audits: audit::PendingAudits,
     /// The running trace and what it waits for (`trace/`).
     tracing: Tracing,
     /// Shutting down: nothing more is carried out, everything owed is answered.
@@ -195,6 +198,7 @@ impl Service {
             changes: TreeChanges::default(),
             held: Held::default(),
             marks: PendingMarks::default(),
+            audits: audit::PendingAudits::default(),
             tracing: Tracing::default(),
             stopping: false,
         }

@@ -25,19 +25,34 @@ pub(super) fn write_png(
         let marks = marks.map(|m| Marks::new(m, frame.scale, frame.width));
         encoded = Some(encode_png(frame, crop, marks.as_ref()));
     })?;
-    let Encoded {
-        bytes,
-        width: w,
-        height: h,
-        scale,
-    } = encoded.unwrap_or_else(|| {
+    let encoded = encoded.unwrap_or_else(|| {
         Err(Failure::new(
             ErrorCode::AppError,
             "the screenshot was read back but never handed over",
             "please report it",
         ))
     })?;
-    let encoded_at = started.elapsed();
+    log::debug!(
+        "winit-automation: {}: read back and encoded in {:?}",
+        label.file_name(),
+        started.elapsed()
+    );
+    publish_png(dir, job.frame, label, encoded)
+}
+
+/// Publishes an encoded frame as `screenshot-<label>.png`; returns the answer.
+pub(super) fn publish_png(
+    dir: &Path,
+    frame: u64,
+    label: Label,
+    encoded: Encoded,
+) -> Result<ScreenshotAnswer, Failure> {
+    let Encoded {
+        bytes,
+        width: w,
+        height: h,
+        scale,
+    } = encoded;
     let file = label.file_name();
     publish(dir, &file, &bytes).map_err(|e| {
         Failure::new(
@@ -46,12 +61,8 @@ pub(super) fn write_png(
             "check the free space and permissions of the automation directory",
         )
     })?;
-    log::debug!(
-        "winit-automation: {file}: read back and encoded in {encoded_at:?}, written by {:?}",
-        started.elapsed()
-    );
     Ok(ScreenshotAnswer {
-        frame: job.frame,
+        frame,
         file: label,
         size: Some((w, h)),
         scale: Some(scale),
@@ -60,7 +71,7 @@ pub(super) fn write_png(
 }
 
 /// A PNG file's bytes and what its answer states.
-struct Encoded {
+pub(super) struct Encoded {
     bytes: Vec<u8>,
     width: u32,
     height: u32,
@@ -69,7 +80,7 @@ struct Encoded {
 
 /// Encodes the frame (cropped to `crop`, logical x, y, width, height) as PNG, row by row from
 /// the mapped buffer.
-fn encode_png(
+pub(super) fn encode_png(
     frame: &FrameImage<'_>,
     crop: Option<[f64; 4]>,
     marks: Option<&Marks>,

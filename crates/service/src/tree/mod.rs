@@ -13,6 +13,7 @@
 //! a `History` and answers the service.
 
 mod aim;
+pub(crate) mod audit;
 mod churn;
 mod format;
 mod geometry;

@@ -75,7 +75,12 @@ impl Live {
         Ok((found, line))
     }
 
-    fn action_step(&self, found: Found, action: Action, data: Option<ActionData>) -> Step {
+    pub(super) fn action_step(
+        &self,
+        found: Found,
+        action: Action,
+        data: Option<ActionData>,
+    ) -> Step {
         let w = &self.mirror.windows[&found.window];
         let node = w
             .tree
