@@ -48,8 +48,9 @@ pub use key::{Key, KeyChord, Modifiers, NamedKey};
 pub use lexer::{Token, is_plain, quote, quote_into, tokenize, word};
 pub use lines::write_logical;
 pub use lines::{
-    AuditAnswer, Checked, ClockAnswer, Finding, Impact, NotRun, Rule, DragEnd, FindAnswer, JournalAnswer, JournalEntry, JournalTarget, NodeLine,
-    NodeValue, Quality, ScreenshotAnswer, SnapshotHeader, Toggled,
+    AuditAnswer, Checked, ClockAnswer, DragEnd, FindAnswer, Finding, Impact, JournalAnswer,
+    JournalEntry, JournalTarget, NodeLine, NodeValue, NotRun, Quality, Rule, ScreenshotAnswer,
+    SnapshotHeader, Toggled,
 };
 pub use names::{
     ACCESSIBILITY_FILE, LOCK_FILE, Label, READY_FILE, SNAPSHOT_FILE, TEMP_PREFIX, WINDOWS_FILE,
