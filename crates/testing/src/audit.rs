@@ -263,3 +263,6 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

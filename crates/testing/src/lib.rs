@@ -48,6 +48,8 @@ mod audit;
 mod clock;
 pub mod compare;
 mod failure;
+#[cfg(test)]
+mod fake_app;
 mod find;
 mod has;
 mod mouse;
