@@ -18,7 +18,7 @@ mod allow;
 mod verdict;
 
 pub use allow::Allow;
-pub(crate) use verdict::judge;
+pub(crate) use verdict::{Form, judge};
 
 /// An audit of the app's window, or of one subtree, against WCAG 2.2 ([`App::audit`],
 /// [`Node::audit`]): controls with no name, small targets, text contrast from the frame's pixels,
@@ -146,14 +146,11 @@ impl Audit<'_> {
             }
             return sent.answer;
         }
-        let report = verdict.report(&sent.answer, RUST_HINT);
+        let report = verdict.report(&sent.answer, Form::Rust);
         let context = self.app.context();
         panic!("{report}\n{}\n{context}", keep_marked(&sent.marked));
     }
 }
-
-/// How a failing assertion says to allow a finding.
-const RUST_HINT: &str = "allow what is meant to be: Allow::rule(Rule::TargetSize), Allow::node(&By::..), Allow::rule(Rule::Contrast).on(&By::..)";
 
 /// Copies the marked frame into the failure's artifacts as `audit.png` (after `App::context`
 /// wrote them) and says where it is, or why there is none.

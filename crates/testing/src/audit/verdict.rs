@@ -4,8 +4,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::super::query::By;
 use super::allow::Allow;
-use winit_automation_protocol::{AuditAnswer, Finding, NodeRef, NotRun, Rule, Selector};
+use winit_automation_protocol::{
+    AuditAnswer, Finding, NodeRef, NodeValue, NotRun, Rule, Selector, Term,
+};
 
 /// The findings and rules that fail an assertion, and how many findings were allowed.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -27,8 +30,8 @@ impl Verdict {
     }
 
     /// The failure's account: a heading with the counts, then each finding's and each failing
-    /// `not-run` line as the app wrote it, indented; `allow_hint` says how to allow one.
-    pub fn report(&self, answer: &AuditAnswer, allow_hint: &str) -> String {
+    /// `not-run` line as the app wrote it, indented, and how to allow the first, in `form`.
+    pub fn report(&self, answer: &AuditAnswer, form: Form) -> String {
         let c = answer.checked;
         let mut out = format!(
             "the audit of window {}{} (frame {}) is not clean: {} finding(s), {} rule(s) not run",
@@ -59,9 +62,73 @@ impl Verdict {
             let rules: Vec<&str> = self.not_asked.iter().map(|r| r.as_str()).collect();
             let _ = write!(out, "\n  not asked for (--keyboard): {}", rules.join(", "));
         }
-        let _ = write!(out, "\n{allow_hint}");
+        let _ = write!(out, "\n{}", self.suggestion(form));
         out
     }
+
+    /// How to allow the first failure if it is meant to be: its rule on its node (by role, and
+    /// name or text, when the node has one), or the whole rule.
+    fn suggestion(&self, form: Form) -> String {
+        let (rule, node) = match (self.findings.first(), self.not_run.first()) {
+            (Some(f), _) => (f.rule, Some(&f.node)),
+            (None, Some(n)) => (n.rule, None),
+            (None, None) => return String::new(),
+        };
+        let named = node.and_then(|n| {
+            let by = By::role(&n.role);
+            match n.value.as_ref().map(NodeValue::as_str) {
+                _ if !n.name.is_empty() => Some(by.and_name(&n.name)),
+                Some(text) if !text.is_empty() => Some(by.and_text(text)),
+                _ => None,
+            }
+        });
+        let whole = Allow::rule(rule);
+        let show = |on: Option<&By>| match (form, on) {
+            (Form::Script, None) => format!("--allow {whole}"),
+            (Form::Script, Some(by)) => format!("--allow {}", whole.clone().on(by)),
+            (Form::Rust, None) => format!("Allow::rule(Rule::{rule:?})"),
+            (Form::Rust, Some(by)) => format!("Allow::rule(Rule::{rule:?}).on(&{})", rust_by(by)),
+        };
+        match &named {
+            Some(by) => format!(
+                "if it is meant to be, allow it on its node: {}, or the whole rule: {}",
+                show(Some(by)),
+                show(None)
+            ),
+            None => format!("if it is meant to be, allow the rule: {}", show(None)),
+        }
+    }
+}
+
+/// Which language a report's suggestion is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// The harness's: `Allow::rule(Rule::Name)`.
+    Rust,
+    /// A script's: `--allow name`.
+    Script,
+}
+
+/// The Rust expression of a `By` of role and name or text, as the suggestion builds them.
+fn rust_by(by: &By) -> String {
+    let Some(selector) = by.selector() else {
+        return "By::default()".to_owned();
+    };
+    let mut out = String::from("By");
+    for (i, term) in selector.terms.iter().enumerate() {
+        let (method, value) = match term {
+            Term::Role(v) => ("role", v),
+            Term::Name(v) => ("name", v),
+            Term::Text(v) => ("text", v),
+            _ => continue,
+        };
+        let _ = if i == 0 {
+            write!(out, "::{method}({value:?})")
+        } else {
+            write!(out, ".and_{method}({value:?})")
+        };
+    }
+    out
 }
 
 /// Judges `answer` against `allow`. `keyboard`: whether the audit was asked for the keyboard's
@@ -113,7 +180,6 @@ pub(crate) fn judge<E>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::query::By;
     use super::*;
     use winit_automation_protocol::{Checked, NodeLine};
 
@@ -252,7 +318,7 @@ contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px 
     #[test]
     fn the_report_lists_each_finding_and_rule_not_run_as_the_app_wrote_them() {
         let v = judge(&answer(), &[Allow::rule(Rule::Name)], true, find).unwrap();
-        let report = v.report(&answer(), "allow one with --allow RULE");
+        let report = v.report(&answer(), Form::Script);
         let lines: Vec<&str> = report.lines().collect();
         assert_eq!(
             lines[0],
@@ -266,8 +332,31 @@ contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px 
         assert_eq!(lines[2], format!("  {}", body[5]));
         assert_eq!(lines[4], format!("  {}", body[7]));
         assert_eq!(lines[5], format!("  {}", body[2]));
-        assert_eq!(lines[7], "allow one with --allow RULE");
+        assert_eq!(
+            lines[7],
+            "if it is meant to be, allow the rule: --allow target-size"
+        );
         let line = NodeLine::parse(&body[7][body[7].find("@e30").unwrap()..]).unwrap();
         assert_eq!(v.findings[2].node, line);
+    }
+
+    #[test]
+    fn the_suggestion_names_the_node_by_its_text_when_it_has_no_name() {
+        let body = "frame 2\naudit window=1 findings=1 controls=0 texts=1 unmeasured=0 images=0\ncontrast 1.4.3 serious \"4.48:1\" @e12 text value=\"Faint text\" bounds=16,112,84.6x23\n";
+        let answer = AuditAnswer::parse(body).unwrap();
+        let v = judge(&answer, &[], false, find).unwrap();
+        let last = |form| v.report(&answer, form).lines().last().unwrap().to_owned();
+        assert_eq!(
+            last(Form::Script),
+            r#"if it is meant to be, allow it on its node: --allow contrast role=text text="Faint text", or the whole rule: --allow contrast"#
+        );
+        assert_eq!(
+            last(Form::Rust),
+            r#"if it is meant to be, allow it on its node: Allow::rule(Rule::Contrast).on(&By::role("text").and_text("Faint text")), or the whole rule: Allow::rule(Rule::Contrast)"#
+        );
+        // What it suggests reads back as the allow it names, and allows the finding.
+        let allow = Allow::parse(r#"contrast role=text text="Faint text""#).unwrap();
+        let found = |_: &Selector| Ok::<_, ()>(vec![NodeRef(12)]);
+        assert!(judge(&answer, &[allow], false, found).unwrap().passed());
     }
 }

@@ -6,7 +6,7 @@ use winit_automation_protocol::{Command, FindAnswer, Label, NodeRef, Selector, T
 
 use super::parse::{Expect, ScriptError, bad};
 use super::run::{Stop, refused};
-use crate::audit::{Allow, Failed, judge, send};
+use crate::audit::{Allow, Failed, Form, judge, send};
 
 /// Reads what follows `expect audit`: `clean`, the scope's target (a ref, a point or selector
 /// terms) up to the first flag, then `--keyboard` and `--allow` with the tokens up to the next
@@ -53,9 +53,6 @@ pub(super) fn parse(rest: &[Token], line: usize) -> Result<Expect, ScriptError> 
     })
 }
 
-/// How a failing `expect audit clean` says to allow a finding.
-const SCRIPT_HINT: &str = "allow what is meant to be: --allow target-size, --allow role=button name=\"×\", --allow contrast role=text";
-
 /// Audits once (with the findings marked: `screenshot-script-N.png`, kept in the app's
 /// directory when the expectation fails) and judges the answer against the allow-list.
 pub(super) fn check(
@@ -76,7 +73,7 @@ pub(super) fn check(
             Ok(path) => format!("the findings marked: {}", path.display()),
             Err(why) => format!("the findings marked: none ({why})"),
         };
-        let report = verdict.report(&sent.answer, SCRIPT_HINT);
+        let report = verdict.report(&sent.answer, Form::Script);
         return Err(refused(format!("{report}\n{marked}")));
     }
     if let Ok(marked) = &sent.marked {

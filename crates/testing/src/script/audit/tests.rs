@@ -140,6 +140,10 @@ fn findings_fail_the_run_with_their_lines_and_the_marked_frame_kept() {
     );
     assert_eq!(reason[2], format!("  {}", FINDINGS.lines().nth(2).unwrap()));
     assert_eq!(reason[3], format!("  {}", FINDINGS.lines().nth(3).unwrap()));
+    assert_eq!(
+        reason[4],
+        "if it is meant to be, allow the rule: --allow name"
+    );
     let marked = app.dir().join("screenshot-script-1.png");
     assert_eq!(
         reason.last().copied(),
@@ -201,6 +205,13 @@ fn a_rule_that_did_not_run_fails_unless_allowed_and_a_refused_screenshot_is_aske
         failure.reason.contains(
             "the findings marked: none (`--screenshot` was refused: error bad_argument: this app answers screenshots itself"
         ),
+        "{}",
+        failure.reason
+    );
+    assert!(
+        failure
+            .reason
+            .contains("\nif it is meant to be, allow the rule: --allow contrast\n"),
         "{}",
         failure.reason
     );
