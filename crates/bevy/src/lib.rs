@@ -31,6 +31,8 @@ mod convert;
 #[cfg(feature = "automation")]
 mod input;
 #[cfg(feature = "automation")]
+mod nodes;
+#[cfg(feature = "automation")]
 mod plugin;
 #[cfg(feature = "automation")]
 mod shots;

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::ecs::world::Mut;
 use bevy::picking::PickingSystems;
 use bevy::prelude::*;
@@ -55,14 +56,53 @@ pub(crate) fn build(app: &mut App) {
         PreUpdate,
         crate::tree::report_hits
             .after(PickingSystems::Hover)
-            .run_if(resource_exists::<Link>),
+            .run_if(pressed),
     )
-    .add_systems(
-        Last,
-        (window_states, crate::tree::publish_tree, publish)
-            .chain()
-            .run_if(resource_exists::<Link>),
-    );
+    // One system, so that an idle frame costs the scheduler one task.
+    .add_systems(Last, end_frame.run_if(resource_exists::<Link>));
+}
+
+/// Whether a press went to a window this frame (its node is then reported).
+fn pressed(link: Option<Res<Link>>) -> bool {
+    link.is_some_and(|l| !l.pressed.is_empty())
+}
+
+/// The windows, the primary one apart: it is window 1 of the drop-box.
+#[derive(SystemParam)]
+pub(crate) struct Windows<'w, 's> {
+    primary: Query<'w, 's, (Entity, &'static Window), With<PrimaryWindow>>,
+    others: Query<'w, 's, (Entity, &'static Window), Without<PrimaryWindow>>,
+}
+
+impl Windows<'_, '_> {
+    /// Every window, the primary one first.
+    fn iter(&self) -> impl Iterator<Item = (Entity, &Window)> {
+        self.primary.iter().chain(self.others.iter())
+    }
+}
+
+/// What the end of the frame reads and writes.
+type EndFrame = (
+    ResMut<'static, Link>,
+    Windows<'static, 'static>,
+    crate::tree::Scene<'static, 'static>,
+    crate::tree::Changes<'static, 'static>,
+    Commands<'static, 'static>,
+    MessageWriter<'static, RequestRedraw>,
+);
+
+/// `Last`: the window states, the tree, the frame's publication and its screenshots. An
+/// exclusive system: it runs on the schedule's own thread, so that an idle frame wakes no worker
+/// thread for it.
+fn end_frame(world: &mut World, state: &mut SystemState<EndFrame>) {
+    let Ok((mut link, windows, scene, mut changes, commands, redraw)) = state.get_mut(world) else {
+        return;
+    };
+    let link = &mut *link;
+    window_states(link, &windows);
+    crate::tree::publish_tree(link, &scene, &mut changes);
+    publish(link, &windows, commands, redraw);
+    state.apply(world);
 }
 
 /// Starts the service when the app is built: its waker is winit's event loop proxy (a reactive
@@ -132,18 +172,10 @@ fn begin_frame(world: &mut World) {
     });
 }
 
-/// `Last`: tells the plugin each window's title, logical size, scale and focus when they change,
-/// and which windows closed.
-fn window_states(
-    mut link: ResMut<Link>,
-    windows: Query<(Entity, &Window)>,
-    primary: Query<Entity, With<PrimaryWindow>>,
-) {
-    let link = &mut *link;
-    // The primary window first: it is window 1 of the drop-box.
-    let mut order: Vec<(Entity, &Window)> = windows.iter().collect();
-    order.sort_by_key(|(e, _)| (!primary.contains(*e), *e));
-    for (entity, window) in order {
+/// Tells the plugin each window's title, logical size, scale and focus when they change, and
+/// which windows closed.
+fn window_states(link: &mut Link, windows: &Windows) {
+    for (entity, window) in windows.iter() {
         let (width, height) = (window.width(), window.height());
         let scale = window.scale_factor();
         let same = link.windows.get(&entity).is_some_and(|s| {
@@ -166,9 +198,12 @@ fn window_states(
         link.end.window_state(window_id(entity), state.clone());
         link.windows.insert(entity, state);
     }
+    if link.windows.len() == windows.primary.iter().len() + windows.others.iter().len() {
+        return;
+    }
     let end = &link.end;
     link.windows.retain(|&entity, _| {
-        let open = windows.contains(entity);
+        let open = windows.primary.contains(entity) || windows.others.contains(entity);
         if !open {
             end.window_closed(window_id(entity));
         }
@@ -176,18 +211,17 @@ fn window_states(
     });
 }
 
-/// `Last`: publishes the frame (its answers go out now) and hands the screenshots asked of it to
+/// Publishes the frame (its answers go out now) and hands the screenshots asked of it to
 /// Bevy's screenshot path, which captures this frame as it is rendered.
 fn publish(
-    mut link: ResMut<Link>,
-    windows: Query<Entity, With<Window>>,
+    link: &mut Link,
+    windows: &Windows,
     mut commands: Commands,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let link = &mut *link;
     let end = &link.end;
     let mut published = end.publish(true);
-    for window in &windows {
+    for (window, _) in windows.iter() {
         let id = window_id(window);
         if !end.wants_capture(id, Some(&published)) {
             continue;

@@ -3,7 +3,12 @@
 //! entities marked [`Automated`], under one window node. Node ids are entity bits, so a ref stays
 //! with its entity. Bounds are physical pixels of the window (the service divides by the scale
 //! factor): a UI node's from its computed layout, a game object's projected through the camera.
-//! Only the nodes that changed since the last frame are sent.
+//!
+//! Built from Bevy's change detection: a frame in which nothing the tree reads changed costs a
+//! few queries that find nothing and allocates nothing; one in which nodes changed rebuilds and
+//! sends those nodes alone; one in which the tree's shape changed (a node added, removed, shown,
+//! hidden, moved in the hierarchy or in paint order) rebuilds the whole tree and sends what
+//! differs from what was sent.
 
 use std::collections::{HashMap, HashSet};
 
@@ -14,58 +19,37 @@ use bevy::input_focus::InputFocus;
 use bevy::picking::hover::HoverMap;
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
+use bevy::ui::prelude::AccessibleLabel;
 use bevy::ui::{ComputedNode, ComputedStackIndex, UiGlobalTransform};
 use bevy::window::PrimaryWindow;
 
 use accesskit::{Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
 
 use crate::Automated;
+use crate::nodes::{Around, MarkedItem, Order, UiFilter, UiItem, marked_node, ui_node};
 use crate::plugin::{Link, window_id};
 
-/// What was sent last: each node as the service has it.
+/// What was sent last: each node as the service has it, and where it hangs.
 #[derive(Default)]
 pub(crate) struct Sent {
-    nodes: HashMap<NodeId, Node>,
+    nodes: HashMap<Entity, Kept>,
+    /// The window's node as sent.
+    root: Option<Node>,
     focus: Option<NodeId>,
     /// The window the tree belongs to (the primary window).
     window: Option<Entity>,
+    /// The scale factor the game objects' bounds were projected with.
+    scale: f32,
+    /// The entities a frame looks at again (kept, so that a frame allocates nothing for it).
+    dirty: Vec<Entity>,
 }
 
-/// A node of this frame's tree with where it goes: its entity, its paint order (game objects
-/// below the UI, by depth; UI nodes by their stack index) and its node.
-struct Entry {
-    entity: Entity,
-    order: (u8, f32, u64),
+/// A node as sent, with its place among its siblings: a node whose order changes changes its
+/// parent's children.
+struct Kept {
     node: Node,
+    order: Order,
 }
-
-/// A UI node's components the tree reads.
-type UiItem = (
-    Entity,
-    Option<&'static AccessibilityNode>,
-    &'static ComputedNode,
-    &'static UiGlobalTransform,
-    Option<&'static ComputedStackIndex>,
-    Option<&'static Text>,
-    Option<&'static InheritedVisibility>,
-    Has<bevy::ui::prelude::AccessibleLabel>,
-);
-
-/// The UI nodes in the tree: those with an accessibility node or a text; marked entities apart.
-type UiFilter = (
-    Without<Automated>,
-    Or<(With<AccessibilityNode>, With<Text>)>,
-);
-
-/// A marked game object's components the tree reads.
-type MarkedItem = (
-    Entity,
-    Option<&'static Name>,
-    &'static GlobalTransform,
-    Option<&'static Aabb>,
-    Option<&'static AccessibilityNode>,
-    Option<&'static InheritedVisibility>,
-);
 
 /// The queries the tree reads.
 #[derive(SystemParam)]
@@ -81,77 +65,129 @@ pub(crate) struct Scene<'w, 's> {
     focus: Option<Res<'w, InputFocus>>,
 }
 
-/// `Last`: builds the primary window's tree and sends the nodes that changed.
-pub(crate) fn publish_tree(mut link: ResMut<Link>, scene: Scene) {
+impl Scene<'_, '_> {
+    fn around(&self) -> Around<'_, '_, '_> {
+        Around {
+            parents: &self.parents,
+            children: &self.children,
+            texts: &self.texts,
+            roles: &self.roles,
+        }
+    }
+
+    /// The first active camera, by order: game objects are projected through it.
+    fn camera(&self) -> Option<(&Camera, &GlobalTransform)> {
+        self.cameras
+            .iter()
+            .filter(|(c, _)| c.is_active)
+            .min_by_key(|(c, _)| c.order)
+    }
+}
+
+/// A UI node's components whose change changes its node or its place (`Changed` includes
+/// `Added`: a new node is one of them).
+type UiChanged = Or<(
+    Changed<AccessibilityNode>,
+    Changed<ComputedNode>,
+    Changed<UiGlobalTransform>,
+    Changed<Text>,
+    Changed<ComputedStackIndex>,
+    Changed<InheritedVisibility>,
+    Added<AccessibleLabel>,
+)>;
+
+/// A marked game object's components whose change changes its node.
+type MarkedChanged = Or<(
+    Changed<GlobalTransform>,
+    Changed<Name>,
+    Changed<AccessibilityNode>,
+    Changed<Aabb>,
+    Changed<InheritedVisibility>,
+    Added<Automated>,
+)>;
+
+/// A camera that moved or changed: every game object's bounds change.
+type CameraChanged = (
+    With<Camera>,
+    Or<(Changed<Camera>, Changed<GlobalTransform>)>,
+);
+
+/// What changed since the tree was last published (Bevy's change ticks and removals).
+#[derive(SystemParam)]
+pub(crate) struct Changes<'w, 's> {
+    ui: Query<'w, 's, Entity, (UiFilter, UiChanged)>,
+    /// Texts without a node of their own: a button's caption names the button.
+    captions: Query<'w, 's, &'static ChildOf, (Changed<Text>, Without<AccessibilityNode>)>,
+    marked: Query<'w, 's, Entity, (With<Automated>, MarkedChanged)>,
+    cameras: Query<'w, 's, (), CameraChanged>,
+    moved: Query<'w, 's, (), Changed<ChildOf>>,
+    gone_a11y: RemovedComponents<'w, 's, AccessibilityNode>,
+    gone_text: RemovedComponents<'w, 's, Text>,
+    gone_marked: RemovedComponents<'w, 's, Automated>,
+    gone_child: RemovedComponents<'w, 's, ChildOf>,
+    gone_layout: RemovedComponents<'w, 's, ComputedNode>,
+    gone_label: RemovedComponents<'w, 's, AccessibleLabel>,
+    gone_name: RemovedComponents<'w, 's, Name>,
+}
+
+impl Changes<'_, '_> {
+    /// Whether the tree's shape may have changed otherwise than through a changed node (which
+    /// `update` finds): a removal, a move in the hierarchy. Reads every removal (each is read
+    /// once).
+    fn shape_changed(&mut self) -> bool {
+        let removed = [
+            self.gone_a11y.len(),
+            self.gone_text.len(),
+            self.gone_marked.len(),
+            self.gone_child.len(),
+            self.gone_layout.len(),
+            self.gone_label.len(),
+            self.gone_name.len(),
+        ]
+        .iter()
+        .any(|&n| n > 0);
+        self.gone_a11y.clear();
+        self.gone_text.clear();
+        self.gone_marked.clear();
+        self.gone_child.clear();
+        self.gone_layout.clear();
+        self.gone_label.clear();
+        self.gone_name.clear();
+        removed || !self.moved.is_empty()
+    }
+}
+
+/// `Last`: brings the primary window's tree up to date and sends the nodes that changed.
+pub(crate) fn publish_tree(link: &mut Link, scene: &Scene, changes: &mut Changes) {
+    let shape = changes.shape_changed();
     let Ok((window, win)) = scene.window.single() else {
         return;
     };
+    let sent = &mut link.tree;
+    let fresh = sent.window != Some(window);
     let scale = win.scale_factor();
-    let mut entries = ui_entries(&scene);
-    marked_entries(&scene, scale, &mut entries);
-    entries.sort_by(|a, b| {
-        a.order
-            .partial_cmp(&b.order)
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    let included: HashSet<Entity> = entries.iter().map(|e| e.entity).collect();
-    let root = NodeId(window.to_bits());
-    let mut children: HashMap<Entity, Vec<NodeId>> = HashMap::new();
-    let mut top = Vec::new();
-    for e in &entries {
-        let id = NodeId(e.entity.to_bits());
-        match parent_in(&scene.parents, e.entity, &included) {
-            Some(p) => children.entry(p).or_default().push(id),
-            None => top.push(id),
-        }
+    let mut changed = Vec::new();
+    let mut top = None;
+    if fresh || shape || !update(sent, scene, changes, scale, &mut changed) {
+        top = Some(rebuild(sent, scene, scale, fresh, &mut changed));
     }
-    let mut nodes: Vec<(NodeId, Node)> = Vec::with_capacity(entries.len() + 1);
-    let mut root_node = Node::new(Role::Window);
-    root_node.set_label(win.title.as_str());
-    root_node.set_bounds(Rect::new(
-        0.0,
-        0.0,
-        f64::from(win.physical_width()),
-        f64::from(win.physical_height()),
-    ));
-    root_node.set_children(top);
-    nodes.push((root, root_node));
-    for mut e in entries {
-        if let Some(c) = children.remove(&e.entity) {
-            e.node.set_children(c);
-        }
-        nodes.push((NodeId(e.entity.to_bits()), e.node));
+    sent.scale = scale;
+    let root = NodeId(window.to_bits());
+    if let Some(node) = root_node(sent.root.as_ref(), win, top) {
+        changed.push((root, node.clone()));
+        sent.root = Some(node);
     }
     let focus = scene
         .focus
         .as_ref()
         .and_then(|f| f.get())
-        .filter(|e| included.contains(e))
+        .filter(|e| sent.nodes.contains_key(e))
         .map_or(root, |e| NodeId(e.to_bits()));
-    send(&mut link, window, nodes, focus);
-}
-
-/// Sends the nodes that differ from those last sent (all of them the first time, or for a new
-/// primary window).
-fn send(link: &mut Link, window: Entity, nodes: Vec<(NodeId, Node)>, focus: NodeId) {
-    let sent = &mut link.tree;
-    let fresh = sent.window != Some(window);
-    let mut changed = Vec::new();
-    let mut now = HashMap::with_capacity(nodes.len());
-    for (id, node) in nodes {
-        if fresh || sent.nodes.get(&id) != Some(&node) {
-            changed.push((id, node.clone()));
-        }
-        now.insert(id, node);
-    }
     if changed.is_empty() && sent.focus == Some(focus) && !fresh {
-        sent.nodes = now;
         return;
     }
-    sent.nodes = now;
     sent.focus = Some(focus);
     sent.window = Some(window);
-    let root = NodeId(window.to_bits());
     link.end.tree_update(
         window_id(window),
         TreeUpdate {
@@ -161,6 +197,140 @@ fn send(link: &mut Link, window: Entity, nodes: Vec<(NodeId, Node)>, focus: Node
             focus,
         },
     );
+}
+
+/// The window's node, when it differs from the one sent: its title, its size in physical
+/// pixels, and its children (`top`, when the tree was rebuilt; else those sent).
+fn root_node(sent: Option<&Node>, win: &Window, top: Option<Vec<NodeId>>) -> Option<Node> {
+    let bounds = Rect::new(
+        0.0,
+        0.0,
+        f64::from(win.physical_width()),
+        f64::from(win.physical_height()),
+    );
+    let same = sent.is_some_and(|n| {
+        n.label() == Some(win.title.as_str())
+            && n.bounds() == Some(bounds)
+            && top.as_deref().is_none_or(|t| n.children() == t)
+    });
+    if same {
+        return None;
+    }
+    let mut node = Node::new(Role::Window);
+    node.set_label(win.title.as_str());
+    node.set_bounds(bounds);
+    node.set_children(top.unwrap_or_else(|| sent.map_or_else(Vec::new, |n| n.children().to_vec())));
+    Some(node)
+}
+
+/// Brings the nodes whose components changed up to date, when the tree's shape is as it was:
+/// each keeps its children and its place. Returns `false`, changing nothing, when a changed node
+/// would join, leave or move in the tree (the tree is then rebuilt).
+fn update(
+    sent: &mut Sent,
+    scene: &Scene,
+    changes: &Changes,
+    scale: f32,
+    changed: &mut Vec<(NodeId, Node)>,
+) -> bool {
+    let mut dirty = std::mem::take(&mut sent.dirty);
+    dirty.clear();
+    dirty.extend(changes.ui.iter());
+    dirty.extend(
+        changes
+            .captions
+            .iter()
+            .map(ChildOf::parent)
+            .filter(|p| sent.nodes.contains_key(p)),
+    );
+    // A moved camera or a new scale factor moves every game object on screen.
+    if !changes.cameras.is_empty() || scale != sent.scale {
+        dirty.extend(scene.marked.iter().map(|m| m.entity));
+    } else {
+        dirty.extend(changes.marked.iter());
+    }
+    if dirty.is_empty() {
+        sent.dirty = dirty;
+        return true;
+    }
+    let around = scene.around();
+    let camera = scene.camera();
+    let mut built = Vec::with_capacity(dirty.len());
+    for &entity in &dirty {
+        let node = match (scene.ui.get(entity), scene.marked.get(entity)) {
+            (Ok(item), _) => ui_node(&around, &item),
+            (_, Ok(item)) => marked_node(&item, camera, scale),
+            _ => None,
+        };
+        match (sent.nodes.get(&entity), node) {
+            (None, None) => {}
+            (Some(kept), Some((node, order))) if kept.order == order => built.push((entity, node)),
+            _ => {
+                sent.dirty = dirty;
+                return false;
+            }
+        }
+    }
+    sent.dirty = dirty;
+    for (entity, mut node) in built {
+        let Some(kept) = sent.nodes.get_mut(&entity) else {
+            continue;
+        };
+        node.set_children(kept.node.children().to_vec());
+        if node != kept.node {
+            changed.push((NodeId(entity.to_bits()), node.clone()));
+            kept.node = node;
+        }
+    }
+    true
+}
+
+/// Builds the whole tree: every node, where it hangs and its children in paint order; the nodes
+/// that differ from those sent (all of them when `fresh`) go into `changed`. Returns the
+/// window's children.
+fn rebuild(
+    sent: &mut Sent,
+    scene: &Scene,
+    scale: f32,
+    fresh: bool,
+    changed: &mut Vec<(NodeId, Node)>,
+) -> Vec<NodeId> {
+    let around = scene.around();
+    let camera = scene.camera();
+    let mut entries: Vec<(Entity, Node, Order)> = Vec::new();
+    for item in &scene.ui {
+        if let Some((node, order)) = ui_node(&around, &item) {
+            entries.push((item.entity, node, order));
+        }
+    }
+    for item in &scene.marked {
+        if let Some((node, order)) = marked_node(&item, camera, scale) {
+            entries.push((item.entity, node, order));
+        }
+    }
+    entries.sort_by(|a, b| a.2.partial_cmp(&b.2).unwrap_or(std::cmp::Ordering::Equal));
+    let included: HashSet<Entity> = entries.iter().map(|e| e.0).collect();
+    let mut children: HashMap<Entity, Vec<NodeId>> = HashMap::new();
+    let mut top = Vec::new();
+    for (entity, _, _) in &entries {
+        let id = NodeId(entity.to_bits());
+        match parent_in(&scene.parents, *entity, &included) {
+            Some(p) => children.entry(p).or_default().push(id),
+            None => top.push(id),
+        }
+    }
+    let mut nodes = HashMap::with_capacity(entries.len());
+    for (entity, mut node, order) in entries {
+        if let Some(c) = children.remove(&entity) {
+            node.set_children(c);
+        }
+        if fresh || sent.nodes.get(&entity).is_none_or(|k| k.node != node) {
+            changed.push((NodeId(entity.to_bits()), node.clone()));
+        }
+        nodes.insert(entity, Kept { node, order });
+    }
+    sent.nodes = nodes;
+    top
 }
 
 /// The nearest ancestor of `entity` that is in the tree.
@@ -177,144 +347,6 @@ fn parent_in(
         }
     }
     None
-}
-
-/// Declares what the pointer does to a control whose node declares no action (Bevy declares
-/// none): a click on a button, a check box, a radio button, a link, a tab or a menu item; a
-/// focus on a slider. The snapshot's interactive projection and `screenshot --refs` list them.
-fn pointer_actions(node: &mut Node) {
-    let declares = (0u8..)
-        .map_while(accesskit::Action::n)
-        .any(|a| node.supports_action(a));
-    if declares {
-        return;
-    }
-    match node.role() {
-        Role::Button
-        | Role::CheckBox
-        | Role::RadioButton
-        | Role::Switch
-        | Role::Link
-        | Role::Tab
-        | Role::MenuItem
-        | Role::MenuItemCheckBox
-        | Role::MenuItemRadio => node.add_action(accesskit::Action::Click),
-        Role::Slider | Role::SpinButton => node.add_action(accesskit::Action::Focus),
-        _ => {}
-    }
-}
-
-/// The text of an entity's first child that has one (a button's caption).
-fn child_text<'a>(scene: &'a Scene, entity: Entity) -> Option<&'a str> {
-    let children = scene.children.get(entity).ok()?;
-    children
-        .iter()
-        .find_map(|c| scene.texts.get(c).ok())
-        .map(|t| t.as_str())
-}
-
-/// The UI's nodes: those with an `AccessibilityNode`, and texts that name no button.
-fn ui_entries(scene: &Scene) -> Vec<Entry> {
-    let mut entries = Vec::new();
-    for (entity, a11y, computed, transform, stack, text, visible, labelled) in &scene.ui {
-        if visible.is_some_and(|v| !v.get()) {
-            continue;
-        }
-        let mut node = match a11y {
-            Some(a) => crate::convert::node(a),
-            None => {
-                // A button's caption names the button rather than standing beside it.
-                let names_parent = scene.parents.get(entity).is_ok_and(|p| {
-                    scene
-                        .roles
-                        .get(p.parent())
-                        .is_ok_and(|a| a.role() == accesskit_bevy::Role::Button)
-                });
-                if names_parent {
-                    continue;
-                }
-                Node::new(Role::Label)
-            }
-        };
-        if let Some(text) = text {
-            // The text as it is now (Bevy's label is the text when the `Label` was added).
-            node.set_label(text.as_str());
-            node.clear_value();
-        } else if node.role() == Role::Button
-            && !labelled
-            && let Some(caption) = child_text(scene, entity)
-        {
-            node.set_label(caption);
-        }
-        pointer_actions(&mut node);
-        let center = transform.translation;
-        let half = computed.size * 0.5;
-        node.set_bounds(Rect::new(
-            f64::from(center.x - half.x),
-            f64::from(center.y - half.y),
-            f64::from(center.x + half.x),
-            f64::from(center.y + half.y),
-        ));
-        let stack = stack.map_or(0, |s| s.0);
-        entries.push(Entry {
-            entity,
-            order: (1, stack as f32, entity.to_bits()),
-            node,
-        });
-    }
-    entries
-}
-
-/// The game objects marked [`Automated`], their bounds projected through the first active
-/// camera (by order).
-fn marked_entries(scene: &Scene, scale: f32, entries: &mut Vec<Entry>) {
-    let camera = scene
-        .cameras
-        .iter()
-        .filter(|(c, _)| c.is_active)
-        .min_by_key(|(c, _)| c.order);
-    for (entity, name, transform, aabb, a11y, visible) in &scene.marked {
-        if visible.is_some_and(|v| !v.get()) {
-            continue;
-        }
-        let mut node = a11y.map_or_else(|| Node::new(Role::Image), |a| crate::convert::node(a));
-        if let Some(name) = name {
-            node.set_label(name.as_str());
-        }
-        let corners: Vec<Vec3> = match aabb {
-            Some(b) => [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]
-                .iter()
-                .map(|&(sx, sy)| {
-                    let local =
-                        Vec3::from(b.center) + Vec3::from(b.half_extents) * Vec3::new(sx, sy, 0.0);
-                    transform.transform_point(local)
-                })
-                .collect(),
-            None => vec![transform.translation()],
-        };
-        if let Some((cam, cam_transform)) = camera {
-            let points: Vec<Vec2> = corners
-                .iter()
-                .filter_map(|&p| cam.world_to_viewport(cam_transform, p).ok())
-                .collect();
-            if let Some(first) = points.first() {
-                let (min, max) = points
-                    .iter()
-                    .fold((*first, *first), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-                node.set_bounds(Rect::new(
-                    f64::from(min.x * scale),
-                    f64::from(min.y * scale),
-                    f64::from(max.x * scale),
-                    f64::from(max.y * scale),
-                ));
-            }
-        }
-        entries.push(Entry {
-            entity,
-            order: (0, -transform.translation().z, entity.to_bits()),
-            node,
-        });
-    }
 }
 
 /// `PreUpdate`, right after bevy_picking's hover step (before a state transition can despawn
@@ -345,7 +377,7 @@ pub(crate) fn report_hits(
         })
     });
     for &window in &link.pressed {
-        let in_tree = |e: &Entity| link.tree.has(NodeId(e.to_bits()));
+        let in_tree = |e: &Entity| link.tree.has(*e);
         let node = top.and_then(|top| {
             if in_tree(&top) {
                 return Some(top);
@@ -366,7 +398,7 @@ pub(crate) fn report_hits(
 }
 
 impl Sent {
-    fn has(&self, id: NodeId) -> bool {
-        self.nodes.contains_key(&id)
+    fn has(&self, entity: Entity) -> bool {
+        self.nodes.contains_key(&entity)
     }
 }
