@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod audit;
 mod bursts;
 mod capture;
 mod cli;

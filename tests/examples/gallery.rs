@@ -11,6 +11,7 @@
 //! is the one `cargo test --all-features` builds next to this test.
 use crate::common::demo;
 
+mod audit;
 mod clock;
 mod demos;
 mod gestures;

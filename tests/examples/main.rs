@@ -10,6 +10,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod audit;
 mod e2e;
 mod eframe;
 mod gallery;

@@ -25,6 +25,10 @@ pub const SECRET_PLACEHOLDER: &str = "$WINIT_AUTOMATION_SECRET";
 /// milliseconds.
 pub const DEFAULT_WAIT_MS: u64 = 5_000;
 
+/// How long `audit --keyboard` may take in the app, in milliseconds: its walk of Tab takes two
+/// frames a press, at most 200 presses (two minutes is 3 frames a second).
+pub const AUDIT_KEYBOARD_MS: u64 = 120_000;
+
 /// Which projection of the tree a snapshot shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Projection {
@@ -483,6 +487,8 @@ impl Command {
             Command::Journal { timeout_ms, .. } => *timeout_ms,
             // Its frames are drawn as fast as the app draws; it is given its span of wall time.
             Command::Clock(ClockCommand::Run { ms, .. }) => Some(*ms),
+            // A walk of Tab takes two frames a press, and at most 200 presses.
+            Command::Audit { keyboard: true, .. } => Some(AUDIT_KEYBOARD_MS),
             _ => {
                 let opts = self.act_options()?;
                 let settle = opts

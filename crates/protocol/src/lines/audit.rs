@@ -5,9 +5,9 @@ use std::fmt;
 
 use super::malformed::malformed;
 use super::node::NodeLine;
+use crate::ParseError;
 use crate::lexer::{quote, tokenize};
 use crate::target::NodeRef;
-use crate::ParseError;
 
 /// A rule of the audit, each tied to one WCAG 2.2 success criterion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -126,8 +126,7 @@ pub struct Finding {
     pub node: NodeLine,
 }
 
-const FINDING_HINT: &str =
-    "a finding is `RULE CRITERION IMPACT \"EVIDENCE\" NODE-LINE`: contrast 1.4.3 serious \"2.9:1 ...\" @e30 text \"Hint\"";
+const FINDING_HINT: &str = "a finding is `RULE CRITERION IMPACT \"EVIDENCE\" NODE-LINE`: contrast 1.4.3 serious \"2.9:1 ...\" @e30 text \"Hint\"";
 
 impl Finding {
     /// Parses one finding line.
@@ -204,12 +203,13 @@ pub struct Checked {
 /// The body of an `audit` answer, after the `frame N` line every app-side answer starts with:
 ///
 /// ```text
-/// audit window=1 findings=2 controls=23 texts=41 unmeasured=0 images=2
-/// not-run keyboard "needs --keyboard: the audit would move the focus"
+/// audit window=1 findings=2 rules=name,target-size,contrast,image-name controls=23 texts=41 unmeasured=1 images=2
+/// not-run contrast "this app answers screenshots itself (Builder::app_screenshots): the plugin holds no pixels to measure"
 /// name 4.1.2 critical "no name and no label" @e12 button bounds=10,20,14x14 actions=click,focus
 /// ```
 ///
-/// With a scope the first line says `scope=@eN` after the window. The findings are in tree
+/// `rules=` names the rules asked for; a rule among them that could not run has a `not-run` line
+/// (it is never clean). With a scope the first line says `scope=@eN` after the window. The findings are in tree
 /// order, rule by rule as [`Rule::ALL`] lists them.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AuditAnswer {
@@ -219,6 +219,9 @@ pub struct AuditAnswer {
     pub window: u64,
     /// The subtree audited, when the command named one.
     pub scope: Option<NodeRef>,
+    /// The rules asked for, in [`Rule::ALL`]'s order: without `--keyboard`, all but `keyboard`
+    /// and `focus-order`.
+    pub rules: Vec<Rule>,
     /// What was checked.
     pub checked: Checked,
     /// The rules that could not run.
@@ -230,7 +233,7 @@ pub struct AuditAnswer {
 const HINT: &str = "an audit answer is `frame N`, `audit window=N findings=N ...`, then `not-run RULE \"WHY\"` and finding lines";
 
 impl AuditAnswer {
-    /// Whether nothing was found and every rule ran.
+    /// Whether nothing was found and every rule asked for ran.
     pub fn is_clean(&self) -> bool {
         self.findings.is_empty() && self.not_run.is_empty()
     }
@@ -275,12 +278,17 @@ impl AuditAnswer {
     /// nodes as their ref, role, name and bounds, and the line as written.
     pub fn to_json(&self) -> String {
         let mut out = format!(
-            "{{\"frame\":{},\"window\":{},\"scope\":{},\"clean\":{},\"checked\":{{\"controls\":{},\"texts\":{},\"unmeasured\":{},\"images\":{}}},\"not_run\":[",
+            "{{\"frame\":{},\"window\":{},\"scope\":{},\"clean\":{},\"rules\":[{}],\"checked\":{{\"controls\":{},\"texts\":{},\"unmeasured\":{},\"images\":{}}},\"not_run\":[",
             self.frame,
             self.window,
             self.scope
                 .map_or("null".to_owned(), |r| quote(&r.to_string())),
             self.is_clean(),
+            self.rules
+                .iter()
+                .map(|r| quote(r.as_str()))
+                .collect::<Vec<_>>()
+                .join(","),
             self.checked.controls,
             self.checked.texts,
             self.checked.unmeasured,
@@ -327,6 +335,13 @@ fn header_fields(answer: &mut AuditAnswer, rest: &str) -> Option<()> {
         match key {
             "window" => answer.window = value.parse().ok()?,
             "scope" => answer.scope = Some(NodeRef::parse(value)?),
+            "rules" => {
+                answer.rules = value
+                    .split(',')
+                    .filter(|r| !r.is_empty())
+                    .map(Rule::parse)
+                    .collect::<Option<_>>()?;
+            }
             "controls" => answer.checked.controls = count()?,
             "texts" => answer.checked.texts = count()?,
             "unmeasured" => answer.checked.unmeasured = count()?,
@@ -346,10 +361,12 @@ impl fmt::Display for AuditAnswer {
             write!(f, " scope={scope}")?;
         }
         let c = self.checked;
+        let rules: Vec<&str> = self.rules.iter().map(|r| r.as_str()).collect();
         writeln!(
             f,
-            " findings={} controls={} texts={} unmeasured={} images={}",
+            " findings={} rules={} controls={} texts={} unmeasured={} images={}",
             self.findings.len(),
+            rules.join(","),
             c.controls,
             c.texts,
             c.unmeasured,
@@ -375,6 +392,7 @@ mod tests {
             frame: 412,
             window: 1,
             scope: Some(NodeRef(5)),
+            rules: Rule::ALL.to_vec(),
             checked: Checked {
                 controls: 23,
                 texts: 41,
@@ -383,7 +401,7 @@ mod tests {
             },
             not_run: vec![NotRun {
                 rule: Rule::Keyboard,
-                why: "needs --keyboard: the audit would move the focus".into(),
+                why: "Tab focused nothing: the window may not take keys".into(),
             }],
             findings: vec![
                 Finding {
@@ -406,11 +424,15 @@ mod tests {
         let text = answer.to_string();
         assert_eq!(
             text.lines().nth(1),
-            Some("audit window=1 scope=@e5 findings=2 controls=23 texts=41 unmeasured=1 images=2")
+            Some(
+                "audit window=1 scope=@e5 findings=2 rules=name,target-size,contrast,image-name,keyboard,focus-order controls=23 texts=41 unmeasured=1 images=2"
+            )
         );
         assert_eq!(
             text.lines().nth(3),
-            Some(r#"name 4.1.2 critical "no name and no label" @e12 button bounds=10,20,14x14 actions=click,focus"#)
+            Some(
+                r#"name 4.1.2 critical "no name and no label" @e12 button bounds=10,20,14x14 actions=click,focus"#
+            )
         );
         assert_eq!(AuditAnswer::parse(&text).unwrap(), answer);
         assert!(!answer.is_clean());
@@ -438,7 +460,14 @@ mod tests {
     #[test]
     fn an_answer_without_its_audit_line_is_refused_and_a_newer_line_skipped() {
         assert!(AuditAnswer::parse("frame 3\n").is_err());
-        let parsed = AuditAnswer::parse("frame 3\naudit window=2 findings=0 newer=1\nhint x\n");
-        assert_eq!(parsed.unwrap().window, 2);
+        let parsed =
+            AuditAnswer::parse("frame 3\naudit window=2 findings=0 rules=name newer=1\nhint x\n");
+        let parsed = parsed.unwrap();
+        assert_eq!(
+            (parsed.window, parsed.rules.as_slice()),
+            (2, &[Rule::Name][..])
+        );
+        assert!(parsed.is_clean());
+        assert!(AuditAnswer::parse("frame 3\naudit window=2 rules=name,nome\n").is_err());
     }
 }

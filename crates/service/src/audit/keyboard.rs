@@ -43,7 +43,8 @@ pub(crate) struct Walk {
 }
 
 impl Walk {
-    /// A walk over `controls`, starting from the focus `start`.
+    /// A walk of a window whose `snapshot -i` prints `controls`, starting from the focus
+    /// `start`.
     pub fn new(start: Option<NodeRef>, controls: &[NodeLine]) -> Walk {
         Walk {
             start,

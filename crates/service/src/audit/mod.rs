@@ -62,8 +62,6 @@ impl PendingAudits {
     }
 }
 
-const NEEDS_KEYBOARD: &str = "needs --keyboard: it presses Tab, which moves the focus";
-
 impl Service {
     /// One turn of `audit` (see the module's docs).
     pub(super) fn forward_audit(
@@ -74,7 +72,7 @@ impl Service {
     ) -> Forwarded {
         self.drain_scene();
         if self.audits.get_mut(seq).is_none() {
-            match self.begin_audit(&command) {
+            match self.begin_audit(seq, &command) {
                 Ok(pending) => self.audits.0.push((seq, pending)),
                 Err(failure) => {
                     self.fail(seq, Some(Verb::Audit), failure);
@@ -109,7 +107,7 @@ impl Service {
     }
 
     /// The first turn: what the trees show, the rules that need no pixels, the walk to make.
-    fn begin_audit(&mut self, command: &Command) -> Result<Pending, Failure> {
+    fn begin_audit(&mut self, seq: u64, command: &Command) -> Result<Pending, Failure> {
         let Command::Audit {
             scope,
             keyboard,
@@ -126,18 +124,21 @@ impl Service {
             ));
         }
         let audited = self.trees.audited(scope.as_ref())?;
+        // The journal names the scope as a selector (a recording replays it so).
+        let named = self.trees.named_targets(command);
+        self.journal.resolved(seq, named);
         let findings = rules::tree_findings(&audited);
-        let mut not_run = Vec::new();
+        let not_run = Vec::new();
         let walk = if *keyboard {
             let start = self.trees.focused(audited.window).map(|f| f.node);
-            Some(Walk::new(start, &audited.controls))
+            // Tab walks the whole window, whatever the scope.
+            let window = if audited.neighbours.is_empty() {
+                &audited.controls
+            } else {
+                &audited.neighbours
+            };
+            Some(Walk::new(start, window))
         } else {
-            for rule in [Rule::Keyboard, Rule::FocusOrder] {
-                not_run.push(NotRun {
-                    rule,
-                    why: NEEDS_KEYBOARD.into(),
-                });
-            }
             None
         };
         Ok(Pending {
@@ -283,10 +284,12 @@ impl Service {
         findings.sort_by_key(|f| Rule::ALL.iter().position(|r| *r == f.rule));
         let mut not_run = p.not_run;
         not_run.sort_by_key(|n| Rule::ALL.iter().position(|r| *r == n.rule));
+        let asked = |r: &&Rule| p.walk.is_some() || !matches!(r, Rule::Keyboard | Rule::FocusOrder);
         let answer = AuditAnswer {
             frame,
             window: p.audited.window,
             scope: p.audited.scope,
+            rules: Rule::ALL.iter().filter(asked).copied().collect(),
             checked: Checked {
                 controls: p.audited.controls.len(),
                 texts,

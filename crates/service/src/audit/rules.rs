@@ -37,7 +37,12 @@ pub(crate) const MIN_TARGET: f64 = 24.0;
 pub(crate) fn tree_findings(a: &Audited) -> Vec<Finding> {
     let mut out = Vec::new();
     out.extend(a.controls.iter().filter_map(unnamed));
-    out.extend(small_targets(&a.controls));
+    let neighbours = if a.neighbours.is_empty() {
+        &a.controls
+    } else {
+        &a.neighbours
+    };
+    out.extend(small_targets(&a.controls, neighbours));
     out.extend(
         a.images
             .iter()
@@ -89,28 +94,35 @@ fn is_target(n: &NodeLine) -> bool {
 
 /// Targets smaller than 24 by 24 (2.5.8) whose 24 px circle, centred on them, meets another
 /// target or another small target's circle (the spacing exception). A target that holds the
-/// small one, or one it holds, is not "another" (a list item around its button).
-fn small_targets(controls: &[NodeLine]) -> Vec<Finding> {
-    let targets: Vec<(&NodeLine, [f64; 4])> = controls
-        .iter()
-        .filter(|n| is_target(n))
-        .filter_map(|n| Some((n, n.bounds?)))
-        .collect();
+/// small one, or one it holds, is not "another" (a list item around its button). The targets
+/// checked are `controls`; the others are `neighbours` (the whole window's, for a scope).
+fn small_targets(controls: &[NodeLine], neighbours: &[NodeLine]) -> Vec<Finding> {
+    let targets = |nodes: &'_ [NodeLine]| -> Vec<(NodeLine, [f64; 4])> {
+        nodes
+            .iter()
+            .filter(|n| is_target(n))
+            .filter_map(|n| Some((n.clone(), n.bounds?)))
+            .collect()
+    };
+    let (checked, others) = (targets(controls), targets(neighbours));
     let small = |b: &[f64; 4]| b[2] < MIN_TARGET || b[3] < MIN_TARGET;
     let mut out = Vec::new();
-    for &(node, b) in &targets {
+    for (node, b) in checked {
         if !small(&b) {
             continue;
         }
         let c = centre(b);
-        let crowded = targets.iter().find(|&&(other, o)| {
-            if std::ptr::eq(other, node) || contains(o, b) || contains(b, o) {
+        let crowded = others.iter().find(|(other, o)| {
+            let o = *o;
+            if other.r#ref == node.r#ref || contains(o, b) || contains(b, o) {
                 return false;
             }
             distance_to_rect(c, o) < MIN_TARGET / 2.0
                 || (small(&o) && distance(c, centre(o)) < MIN_TARGET)
         });
-        let Some((other, o)) = crowded else { continue };
+        let Some((other, o)) = crowded else {
+            continue;
+        };
         let why = if distance_to_rect(c, *o) < MIN_TARGET / 2.0 {
             "meets"
         } else {
@@ -124,7 +136,7 @@ fn small_targets(controls: &[NodeLine]) -> Vec<Finding> {
                 px(b[3]),
                 other.r#ref
             ),
-            node: node.clone(),
+            node,
         });
     }
     out
@@ -284,6 +296,25 @@ mod tests {
             found[2].evidence.ends_with("meets @e4"),
             "{}",
             found[2].evidence
+        );
+    }
+
+    #[test]
+    fn a_scoped_small_target_is_measured_against_its_neighbours_outside_the_scope() {
+        let a = r#"@e1 button "A" bounds=0,0,16x16 actions=click"#;
+        let b = r#"@e2 button "B" bounds=18,0,16x16 actions=click"#;
+        let alone = audited(&[a], &[]);
+        assert!(
+            tree_findings(&alone).is_empty(),
+            "no neighbour, no crowding"
+        );
+        let scoped = Audited {
+            neighbours: audited(&[a, b], &[]).controls,
+            ..alone
+        };
+        assert_eq!(
+            rules_of(&tree_findings(&scoped)),
+            [(Rule::TargetSize, "@e1".into())]
         );
     }
 

@@ -61,6 +61,9 @@ pub(crate) struct Audited {
     pub scope: Option<NodeRef>,
     /// Every node `snapshot -i` prints, in tree order.
     pub controls: Vec<NodeLine>,
+    /// With a scope, every node `snapshot -i` prints in the whole window: a target's spacing is
+    /// measured against its neighbours outside the scope too. Empty without a scope.
+    pub neighbours: Vec<NodeLine>,
     /// Every text the regular projection prints (text, headings, and the text of buttons and
     /// links), enabled, with something written.
     pub texts: Vec<Text>,
@@ -83,17 +86,13 @@ impl Trees {
             }
             None => {
                 let window = default_window(&self.live.mirror)?;
-                let root = self.live.mirror.windows[&window]
-                    .tree
-                    .as_ref()
-                    .map(|t| t.state().root_id());
-                let Some(root) = root else {
+                let Some(root) = self.root_of(window) else {
                     return Ok(Audited {
                         window,
                         ..Audited::default()
                     });
                 };
-                (Found { window, node: root }, None)
+                (root, None)
             }
         };
         let mut audited = Audited {
@@ -101,8 +100,11 @@ impl Trees {
             scope,
             ..Audited::default()
         };
-        for line in self.projected(start, Projection::Interactive) {
-            audited.controls.push(line);
+        audited.controls = self.projected(start, Projection::Interactive);
+        if scope.is_some()
+            && let Some(root) = self.root_of(start.window)
+        {
+            audited.neighbours = self.projected(root, Projection::Interactive);
         }
         // An image with no name is left out of the regular projection as decoration: the
         // whole tree is searched, less what is hidden or scrolled out of view.
@@ -132,6 +134,15 @@ impl Trees {
             }
         }
         Ok(audited)
+    }
+
+    /// The root of a window's tree, once it has one.
+    fn root_of(&self, window: u64) -> Option<Found> {
+        let tree = self.live.mirror.windows.get(&window)?.tree.as_ref()?;
+        Some(Found {
+            window,
+            node: tree.state().root_id(),
+        })
     }
 
     /// The full lines (as `get` prints them) of the nodes a projection shows from `start`.

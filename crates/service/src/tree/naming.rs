@@ -117,6 +117,7 @@ impl Live {
             | Command::Pinch { target, .. } => one(Some(target)),
             Command::Snapshot(o) => one(o.scope.as_ref()),
             Command::Screenshot { crop, .. } => one(crop.as_ref()),
+            Command::Audit { scope, .. } => one(scope.as_ref()),
             Command::Drag { from, to, .. } => {
                 let start = self.found(from, None);
                 // Where the drag starts, as planning finds it.
