@@ -3,7 +3,6 @@
 //! `ButtonInput`, bevy_picking, `Interaction` and the widgets all see it. Positions arrive in
 //! logical pixels, as Bevy's messages carry them.
 
-use bevy::a11y::ActionRequest;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyCode, KeyboardInput};
 use bevy::input::mouse::{MouseButton, MouseButtonInput, MouseScrollUnit, MouseWheel};
@@ -93,16 +92,9 @@ pub(crate) fn deliver(world: &mut World, link: &mut Link, injected: Injected) {
                 }
             }
         }
-        Step::Action { node, action, .. } => {
-            if let Some(action) = crate::convert::action(action) {
-                world.write_message(ActionRequest(accesskit_bevy::ActionRequest {
-                    action,
-                    target_tree: accesskit_bevy::TreeId::ROOT,
-                    target_node: accesskit_bevy::NodeId(node.0),
-                    data: None,
-                }));
-            }
-        }
+        Step::Action {
+            node, action, data, ..
+        } => crate::actions::act(world, node, action, data),
         Step::Resize { width, height } => {
             if let Some(mut w) = world.get_mut::<Window>(window) {
                 w.resolution.set(width as f32, height as f32);

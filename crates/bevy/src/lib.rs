@@ -27,6 +27,8 @@
 use bevy::prelude::*;
 
 #[cfg(feature = "automation")]
+mod actions;
+#[cfg(feature = "automation")]
 mod convert;
 #[cfg(feature = "automation")]
 mod input;

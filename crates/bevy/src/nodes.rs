@@ -1,6 +1,6 @@
 //! One entity as a node of the tree: a UI node from its accessibility node or text and its
 //! computed layout, a marked game object from its name and its bounds through the camera, and
-//! the actions the pointer can carry out on it.
+//! the actions the plugin can carry out on it (`actions.rs` carries them out).
 
 use bevy::a11y::AccessibilityNode;
 use bevy::camera::primitives::Aabb;
@@ -110,28 +110,44 @@ pub(crate) fn ui_node(around: &Around, item: &UiItemItem) -> Option<(Node, Order
     Some((node, (1, stack as f32, item.entity.to_bits())))
 }
 
-/// Declares what the pointer does to a control whose node declares no action (Bevy declares
-/// none): a click on a button, a check box, a radio button, a link, a tab or a menu item; a
-/// focus on a slider. The snapshot's interactive projection and `screenshot --refs` list them.
-fn declare_actions(node: &mut Node, _widget: &WidgetItem) {
+/// Declares the actions the plugin carries out on a control whose node declares none (Bevy
+/// declares none; an app's own declared actions go to it as `ActionRequest`s): on
+/// bevy_ui_widgets' button and check box a click (their activation) and on its slider a value
+/// set, an increment and a decrement, as the widget's own events; a focus (the `InputFocus`) on
+/// every control. A control of another kind declares only the focus, so `action click` on it is
+/// refused with the actions it has, and the pointer's `click` is the way to press it.
+fn declare_actions(node: &mut Node, widget: &WidgetItem) {
     let declares = (0u8..)
         .map_while(Action::n)
         .any(|a| node.supports_action(a));
     if declares {
         return;
     }
-    match node.role() {
+    if widget.button || widget.checkbox {
+        node.add_action(Action::Click);
+    }
+    if widget.slider {
+        node.add_action(Action::SetValue);
+        node.add_action(Action::Increment);
+        node.add_action(Action::Decrement);
+    }
+    let control = matches!(
+        node.role(),
         Role::Button
-        | Role::CheckBox
-        | Role::RadioButton
-        | Role::Switch
-        | Role::Link
-        | Role::Tab
-        | Role::MenuItem
-        | Role::MenuItemCheckBox
-        | Role::MenuItemRadio => node.add_action(Action::Click),
-        Role::Slider | Role::SpinButton => node.add_action(Action::Focus),
-        _ => {}
+            | Role::CheckBox
+            | Role::RadioButton
+            | Role::Switch
+            | Role::Link
+            | Role::Tab
+            | Role::MenuItem
+            | Role::MenuItemCheckBox
+            | Role::MenuItemRadio
+            | Role::Slider
+            | Role::SpinButton
+            | Role::TextInput
+    );
+    if control || widget.button || widget.checkbox || widget.slider {
+        node.add_action(Action::Focus);
     }
 }
 

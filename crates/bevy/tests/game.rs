@@ -1,7 +1,7 @@
 //! The Bevy example (`examples/game.rs`) driven end to end in a window under Xvfb, through the
 //! harness and through the CLI: a verified menu click opens the game, arrow keys move the marked
 //! player in the tree, a drag moves the volume slider, screenshots hold the frame's pixels, and
-//! `quit` ends the app.
+//! `quit` ends the app; the `action` verb on the widgets.
 //!
 //! Needs `xvfb-run` (Debian package `xvfb`) and a Vulkan driver (`mesa-vulkan-drivers`):
 //! `bash scripts/setup-system.sh` installs both.
@@ -27,6 +27,10 @@ fn have(program: &str) -> bool {
 /// The example in a window on a virtual X server, with a private drop-box (the harness kills
 /// the process group when the `App` is dropped).
 fn start() -> App {
+    spawn().start()
+}
+
+fn spawn() -> Spawn {
     assert!(
         have("xvfb-run") && have("Xvfb"),
         "xvfb-run is not installed: run `bash scripts/setup-system.sh` (or `apt-get install xvfb xauth`)"
@@ -34,7 +38,6 @@ fn start() -> App {
     Spawn::example("game")
         .startup(Duration::from_secs(120))
         .under("xvfb-run", ["-a", "-s", "-screen 0 1280x800x24"])
-        .start()
 }
 
 /// A node's bounds from its line: x, y, width, height in logical pixels.
@@ -181,4 +184,52 @@ fn the_cli_drags_the_slider_screenshots_the_frame_and_quits() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+#[test]
+fn actions_move_the_slider_focus_it_and_activate_the_button() {
+    let app = start();
+    let volume = || app.get_by_role_and_name("slider", "Volume");
+    volume().action("set_value", Some("30"));
+    assert_eq!(volume().value(), Some("30"), "{}", app.tree());
+    volume().action("increment", None);
+    assert_eq!(volume().value(), Some("31"));
+    volume().action("decrement", None);
+    volume().action("decrement", None);
+    assert_eq!(volume().value(), Some("29"));
+    // Past the range: the widget clamps.
+    volume().action("set_value", Some("250"));
+    assert_eq!(volume().value(), Some("100"));
+
+    // What a node cannot do is refused with what it can.
+    let refused = app.send("action role=slider click");
+    let text = refused.error_text().expect("refused");
+    assert!(
+        text.contains("action_not_supported")
+            && text.contains("does not support click")
+            && text.contains("set_value"),
+        "{text}"
+    );
+    let play = app.get_by_role_and_name("button", "Play").r#ref();
+    let refused = app.send(&format!("action {play} set_value 3"));
+    let text = refused.error_text().expect("refused");
+    assert!(text.contains("does not support set_value"), "{text}");
+
+    // Focus moves Bevy's `InputFocus`; the slider's own key handling then takes the arrows.
+    assert!(!volume().is_focused());
+    volume().focus();
+    assert!(volume().is_focused(), "{}", app.tree());
+    app.key("ArrowLeft");
+    assert_eq!(volume().value(), Some("99"));
+
+    // A click activates the button, as a press on it would: the game opens.
+    app.get_by_role_and_name("button", "Play")
+        .action("click", None);
+    assert!(
+        app.query_by_role_and_name("button", "Play").is_none(),
+        "{}",
+        app.tree()
+    );
+    app.get_by_role_and_name("image", "Player");
+    app.quit();
 }
