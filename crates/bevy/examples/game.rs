@@ -1,5 +1,6 @@
 //! A small game with winit-automation in one line: a menu (a Play button and a volume slider
-//! from bevy_ui_widgets) and a game scene whose player the arrow keys move. Run it with the
+//! from bevy_ui_widgets) and a game scene whose player the arrow keys move, and where Enter rolls
+//! a ball that moves with Bevy's `Time` (so the virtual clock moves it). Run it with the
 //! plugin on: `cargo run -p bevy_winit_automation --features automation --example game`, then
 //! drive it with `winit-automation snapshot -i`, `click`, `key ArrowRight`, `screenshot`.
 
@@ -26,6 +27,15 @@ struct Player;
 /// How far a key press moves the player, in world units (pixels with the 2D camera).
 const STEP: f32 = 40.0;
 
+/// The ball Enter rolls: it moves right with time, until it reaches [`BALL_END`].
+#[derive(Component)]
+struct Ball;
+
+/// The ball's speed, in world units a second, and where it starts and stops.
+const BALL_SPEED: f32 = 100.0;
+const BALL_START: Vec2 = Vec2::new(-280.0, 180.0);
+const BALL_END: f32 = 280.0;
+
 fn main() {
     let window = Window {
         title: "Bevy game".into(),
@@ -46,7 +56,7 @@ fn main() {
         .add_systems(OnEnter(Screen::Menu), menu)
         .add_systems(OnEnter(Screen::Game), game)
         .add_systems(Update, thumb)
-        .add_systems(Update, walk.run_if(in_state(Screen::Game)))
+        .add_systems(Update, (walk, throw, roll).run_if(in_state(Screen::Game)))
         .run();
 }
 
@@ -166,5 +176,26 @@ fn walk(keys: Res<ButtonInput<KeyCode>>, mut player: Single<&mut Transform, With
         if keys.just_pressed(key) {
             player.translation += step * STEP;
         }
+    }
+}
+
+/// Enter rolls a ball from the top left (one at a time).
+fn throw(keys: Res<ButtonInput<KeyCode>>, balls: Query<(), With<Ball>>, mut commands: Commands) {
+    if keys.just_pressed(KeyCode::Enter) && balls.is_empty() {
+        commands.spawn((
+            DespawnOnExit(Screen::Game),
+            Ball,
+            Automated,
+            Name::new("Ball"),
+            Sprite::from_color(Color::srgb(0.2, 0.8, 0.3), Vec2::splat(24.0)),
+            Transform::from_translation(BALL_START.extend(1.0)),
+        ));
+    }
+}
+
+/// The ball moves with the frame's time: on the virtual clock, exactly as far as the clock moves.
+fn roll(time: Res<Time>, mut balls: Query<&mut Transform, With<Ball>>) {
+    for mut ball in &mut balls {
+        ball.translation.x = (ball.translation.x + BALL_SPEED * time.delta_secs()).min(BALL_END);
     }
 }

@@ -33,6 +33,8 @@ pub(crate) struct Link {
     pub(crate) tree: crate::tree::Sent,
     /// Whether the virtual clock drove Bevy's time last frame.
     virtual_time: bool,
+    /// The app's own cap on a frame's virtual time, while a longer clock step raised it.
+    max_delta: Option<Duration>,
     /// Screenshots handed to Bevy and not yet delivered, with when.
     shots: Vec<(std::time::Instant, crate::shots::Shot)>,
 }
@@ -142,6 +144,7 @@ pub(crate) fn finish(plugin: &AutomationPlugin, app: &mut App) {
                 windows: HashMap::new(),
                 tree: crate::tree::Sent::default(),
                 virtual_time: false,
+                max_delta: None,
                 shots: Vec::new(),
             });
         }
@@ -165,8 +168,21 @@ fn begin_frame(world: &mut World) {
         if virtual_clock {
             let (_, step) = link.end.frame_time();
             world.insert_resource(TimeUpdateStrategy::ManualDuration(step));
+            // Bevy caps a frame's virtual time at `max_delta` (250 ms by default): a longer step
+            // of the clock (`clock run 1000 --step 1000`) moves the game's time in full.
+            if let Some(mut time) = world.get_resource_mut::<Time<Virtual>>()
+                && time.max_delta() < step
+            {
+                link.max_delta.get_or_insert(time.max_delta());
+                time.set_max_delta(step);
+            }
         } else if link.virtual_time {
             world.insert_resource(TimeUpdateStrategy::Automatic);
+            if let Some(max) = link.max_delta.take()
+                && let Some(mut time) = world.get_resource_mut::<Time<Virtual>>()
+            {
+                time.set_max_delta(max);
+            }
         }
         link.virtual_time = virtual_clock;
     });

@@ -1,7 +1,7 @@
 //! The Bevy example (`examples/game.rs`) driven end to end in a window under Xvfb, through the
 //! harness and through the CLI: a verified menu click opens the game, arrow keys move the marked
 //! player in the tree, a drag moves the volume slider, screenshots hold the frame's pixels, and
-//! `quit` ends the app; the `action` verb on the widgets.
+//! `quit` ends the app; the `action` verb on the widgets; the virtual clock drives Bevy's time.
 //!
 //! Needs `xvfb-run` (Debian package `xvfb`) and a Vulkan driver (`mesa-vulkan-drivers`):
 //! `bash scripts/setup-system.sh` installs both.
@@ -231,5 +231,34 @@ fn actions_move_the_slider_focus_it_and_activate_the_button() {
         app.tree()
     );
     app.get_by_role_and_name("image", "Player");
+    app.quit();
+}
+
+#[test]
+fn the_virtual_clock_drives_bevy_time() {
+    let app = spawn().virtual_clock().start();
+    app.get_by_role_and_name("button", "Play").click();
+    app.key("Enter");
+    let ball = || bounds(&app, "image", "Ball");
+    let start = ball();
+    // Paused: frames come (a screenshot and keys ask for them) and the ball stays.
+    app.screenshot();
+    app.key("ArrowRight");
+    assert_eq!(ball(), start, "time stood still");
+    // 500 ms at 100 pixels a second: 50 pixels, whatever the frames.
+    app.clock().run_for(Duration::from_millis(500));
+    let moved = ball();
+    assert!(
+        (moved[0] - (start[0] + 50.0)).abs() < 0.01 && moved[1] == start[1],
+        "{start:?} -> {moved:?}"
+    );
+    // One long step moves it as far as many short ones.
+    app.clock()
+        .run_for_in_steps(Duration::from_millis(1000), Duration::from_millis(1000));
+    let far = ball();
+    assert!(
+        (far[0] - (moved[0] + 100.0)).abs() < 0.01,
+        "{moved:?} -> {far:?}"
+    );
     app.quit();
 }
