@@ -15,10 +15,12 @@ use crate::target::Target;
 use crate::verbs::dashed;
 use crate::{ErrorCode, ParseError, Verb};
 
+mod audit;
 mod clock;
 mod pointer;
 mod trace;
 
+use audit::{audit_flags, audit_from_args};
 use clock::{clock_from_args, clock_step, clock_words};
 use pointer::{
     button_from_args, drag_from_args, pinch_from_args, scroll_from_args, steps_from_args,
@@ -331,14 +333,7 @@ impl Command {
                 flags.value("ref", crop.as_ref().map(target_word));
                 flags.switch("refs", *refs);
             }
-            Command::Audit {
-                keyboard,
-                screenshot,
-                ..
-            } => {
-                flags.switch("keyboard", *keyboard);
-                flags.value("screenshot", screenshot.as_ref());
-            }
+            Command::Audit { .. } => audit_flags(self, &mut flags),
             Command::Trace(TraceCommand::Start {
                 screenshots,
                 replaceable,
@@ -491,27 +486,6 @@ fn screenshot_from_args(a: &Args) -> Result<Command, ParseError> {
         label,
         crop: a.target_flag("ref", "\"role=dialog\"")?,
         refs: a.has("refs"),
-    })
-}
-
-/// `audit [TARGET] [--keyboard] [--screenshot LABEL]`.
-fn audit_from_args(a: &Args) -> Result<Command, ParseError> {
-    let (scope, used) = match a.positional.first() {
-        Some(_) => {
-            let (target, used) = a.target_at(0, "TARGET")?;
-            (Some(target), used)
-        }
-        None => (None, 0),
-    };
-    a.done(used)?;
-    let screenshot = match a.value("screenshot") {
-        Some(t) => Some(Label::new(&t.text())?),
-        None => None,
-    };
-    Ok(Command::Audit {
-        scope,
-        keyboard: a.has("keyboard"),
-        screenshot,
     })
 }
 
