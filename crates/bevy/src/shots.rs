@@ -1,7 +1,7 @@
 //! Screenshots through Bevy's own path: a `Screenshot` entity for the window, spawned in `Last`
 //! after the frame is published, so Bevy renders and reads back that very frame; its
-//! `ScreenshotCaptured` hands the pixels to the service thread, which encodes them (BGRA or RGBA,
-//! as the surface holds them: no swizzle here).
+//! `ScreenshotCaptured` hands the pixels to the service thread through link's toolkit capture,
+//! which encodes them (BGRA or RGBA, as the surface holds them: no swizzle here).
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy::render::render_resource::TextureFormat;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
-use winit_automation_link::{CaptureJob, FrameImage, Reader, ToolkitCapture};
+use winit_automation_link::ToolkitCapture;
 use winit_automation_protocol::{ErrorCode, Failure};
 
 /// How long Bevy may take to read a screenshot's frame back before the screenshot is answered
@@ -64,60 +64,24 @@ pub(crate) fn expire(shots: &mut Vec<(Instant, Shot)>) -> bool {
     !shots.is_empty()
 }
 
-/// Hands Bevy's image to the service thread, one job per screenshot waiting.
+/// Hands Bevy's image to the service thread (link's toolkit capture makes one job per
+/// screenshot waiting), as Bevy read it: BGRA or RGBA, unswizzled.
 fn deliver(mut capture: ToolkitCapture, image: &mut Image) {
     let (width, height) = (image.width(), image.height());
     let bgra = match image.texture_descriptor.format {
-        TextureFormat::Bgra8Unorm | TextureFormat::Bgra8UnormSrgb => Some(true),
-        TextureFormat::Rgba8Unorm | TextureFormat::Rgba8UnormSrgb => Some(false),
-        _ => None,
+        TextureFormat::Bgra8Unorm | TextureFormat::Bgra8UnormSrgb => true,
+        TextureFormat::Rgba8Unorm | TextureFormat::Rgba8UnormSrgb => false,
+        format => {
+            capture.refuse(&Failure::new(
+                ErrorCode::Unsupported,
+                format!(
+                    "Bevy read back a {width}x{height} {format:?} frame; the plugin reads 8-bit RGBA or BGRA"
+                ),
+                "render the window to an 8-bit sRGB surface (Bevy's default)",
+            ));
+            return;
+        }
     };
     let bytes = image.data.take().unwrap_or_default();
-    let stride = width as usize * 4;
-    let need = stride * height as usize;
-    let Some(bgra) = bgra.filter(|_| bytes.len() >= need && need > 0) else {
-        let format = image.texture_descriptor.format;
-        capture.refuse(&Failure::new(
-            ErrorCode::Unsupported,
-            format!(
-                "Bevy read back a {width}x{height} {format:?} frame of {} bytes; the plugin reads 8-bit RGBA or BGRA",
-                bytes.len()
-            ),
-            "render the window to an 8-bit sRGB surface (Bevy's default)",
-        ));
-        return;
-    };
-    let pixels = Arc::new(bytes);
-    for wanted in std::mem::take(&mut capture.wanted) {
-        let (px, scale) = (Arc::clone(&pixels), capture.scale);
-        let read: Reader = Box::new(move |visit: &mut dyn FnMut(&FrameImage<'_>)| {
-            visit(&FrameImage {
-                width,
-                height,
-                scale,
-                stride,
-                bgra,
-                bytes: &px[..need],
-            });
-            Ok(())
-        });
-        let job = CaptureJob {
-            seq: wanted.seq,
-            verb: wanted.command.verb(),
-            frame: capture.frame,
-            to: wanted.to.clone(),
-            crop: wanted.crop,
-            read,
-        };
-        if capture.captures.try_send(job).is_err() {
-            wanted.refuse(
-                &capture.replier,
-                Failure::new(
-                    ErrorCode::AppError,
-                    "the screenshot could not be handed to the service thread",
-                    "the app is shutting down, or too many screenshots are waiting; try again",
-                ),
-            );
-        }
-    }
+    capture.deliver_pixels(width, height, bgra, Arc::new(bytes));
 }

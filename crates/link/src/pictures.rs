@@ -166,6 +166,13 @@ impl ToolkitCapture {
     /// Hands each screenshot to the service thread with `pixels` (8-bit RGBA, rows `width * 4`
     /// bytes apart, as the frame held them). Never blocks.
     pub fn deliver(&mut self, width: u32, height: u32, pixels: Pixels) {
+        self.deliver_pixels(width, height, false, pixels);
+    }
+
+    /// [`ToolkitCapture::deliver`] for pixels in either byte order: 8-bit BGRA when `bgra` (a
+    /// toolkit that reads its surface back as it is, Bevy's, hands it over unswizzled; the
+    /// service thread swaps the bytes as it encodes). Never blocks.
+    pub fn deliver_pixels(&mut self, width: u32, height: u32, bgra: bool, pixels: Pixels) {
         let stride = width as usize * 4;
         let have = (*pixels).as_ref().len();
         let need = stride * height as usize;
@@ -189,7 +196,7 @@ impl ToolkitCapture {
                     height,
                     scale,
                     stride,
-                    bgra: false,
+                    bgra,
                     bytes: &(*px).as_ref()[..need],
                 });
                 Ok(())
