@@ -84,8 +84,8 @@ impl Audit<'_> {
 
     /// Also the keyboard's rules (`--keyboard`): the app presses Tab through the window and
     /// reports controls focus never reaches (2.1.1) and a focus order against reading order
-    /// (2.4.3), then gives the focus back. Without it they are not asked for: their `not-run`
-    /// lines fail no assertion.
+    /// (2.4.3), then gives the focus back. Without it they are not asked for: the answer's
+    /// `rules` does not name them, and they are neither found nor listed as not run.
     pub fn keyboard(mut self) -> Self {
         self.keyboard = true;
         self
@@ -120,7 +120,7 @@ impl Audit<'_> {
     /// Audits and fails the test unless every finding is allowed and every rule asked for ran (a
     /// rule that did not run is never clean: allow it with [`Allow::rule`] where that is
     /// expected, such as contrast in an app that answers screenshots itself). The failure lists
-    /// the findings and rules as the app wrote them, with the interactive snapshot, and leaves
+    /// the rules that ran, and the findings and rules not run as the app wrote them, with the interactive snapshot, and leaves
     /// the frame with the findings marked as `audit.png` among the failure's artifacts
     /// (`target/winit-automation/<test name>/`). Returns the whole answer, allowed findings
     /// included.
@@ -136,7 +136,7 @@ impl Audit<'_> {
             let nodes = self.app.query_all(&By::from(selector.clone()));
             Ok::<_, std::convert::Infallible>(nodes.iter().map(Node::r#ref).collect())
         };
-        let verdict = match judge(&sent.answer, allow, self.keyboard, find) {
+        let verdict = match judge(&sent.answer, allow, find) {
             Ok(verdict) => verdict,
             Err(never) => match never {},
         };

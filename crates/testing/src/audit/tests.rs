@@ -8,9 +8,20 @@ use crate::compare::Rgba;
 use crate::fake_app::FakeApp;
 use winit_automation_protocol::{ErrorCode, Failure, Rule};
 
+/// What the fake app answers `audit` with, as the service does: the rules asked for, and the
+/// findings.
 const FINDINGS: &str = r#"frame 40
-audit window=1 findings=2 controls=5 texts=3 unmeasured=0 images=0
-not-run keyboard "needs --keyboard: the audit would move the focus"
+audit window=1 findings=2 rules=name,target-size,contrast,image-name controls=5 texts=3 unmeasured=0 images=0
+name 4.1.2 critical "no name and no label" @e12 button bounds=10,20,14x14 actions=click,focus
+target-size 2.5.8 serious "16x16 px; 24x24 needed" @e14 button "×" bounds=40,20,16x16 actions=click,focus
+"#;
+
+/// Its answer to `audit --keyboard`: the keyboard's rules asked for too, and not run (Tab
+/// focused nothing).
+const KEYBOARD: &str = r#"frame 40
+audit window=1 findings=2 rules=name,target-size,contrast,image-name,keyboard,focus-order controls=5 texts=3 unmeasured=0 images=0
+not-run keyboard "Tab focused nothing: the window may not take keys"
+not-run focus-order "Tab focused nothing: the window may not take keys"
 name 4.1.2 critical "no name and no label" @e12 button bounds=10,20,14x14 actions=click,focus
 target-size 2.5.8 serious "16x16 px; 24x24 needed" @e14 button "×" bounds=40,20,16x16 actions=click,focus
 "#;
@@ -20,15 +31,20 @@ fn png(path: &std::path::Path) {
     Rgba::filled(4, 4, [255, 0, 0, 255]).write(path).unwrap();
 }
 
-/// A fake app answering `audit` with [`FINDINGS`] (and the marked frame for `--screenshot`),
+/// A fake app answering `audit` with [`FINDINGS`] ([`KEYBOARD`] with `--keyboard`; and the
+/// marked frame for `--screenshot`),
 /// `find` with @e14 for the close button, and what a failure's artifacts ask for.
 fn app() -> FakeApp {
     FakeApp::start(Box::new(|command, dir| match command {
-        Command::Audit { screenshot, .. } => {
+        Command::Audit {
+            screenshot,
+            keyboard,
+            ..
+        } => {
             if let Some(label) = screenshot {
                 png(&dir.join(label.file_name()));
             }
-            Ok(FINDINGS.to_owned())
+            Ok(if *keyboard { KEYBOARD } else { FINDINGS }.to_owned())
         }
         Command::Find { selector } if selector.to_string() == r#"role=button name="×""# => {
             Ok("matches 1\n@e14 button \"×\" bounds=40,20,16x16\n".to_owned())
@@ -111,9 +127,12 @@ fn assert_clean_fails_with_the_findings_and_leaves_the_marked_frame_as_audit_png
         lines[0],
         "the audit of window 1 (frame 40) is not clean: 1 finding(s), 0 rule(s) not run; 1 finding(s) allowed"
     );
-    assert_eq!(lines[2], format!("  {}", FINDINGS.lines().nth(4).unwrap()));
-    // Not asked for: the keyboard's rule that did not run fails nothing, and is said.
-    assert_eq!(lines[3], "  not asked for (--keyboard): keyboard");
+    // The rules that ran: the keyboard's were not asked for, so not named.
+    assert_eq!(
+        lines[2],
+        "  rules run: name, target-size, contrast, image-name"
+    );
+    assert_eq!(lines[3], format!("  {}", FINDINGS.lines().nth(3).unwrap()));
     assert_eq!(
         lines[4],
         r#"if it is meant to be, allow it on its node: Allow::rule(Rule::TargetSize).on(&By::role("button").and_name("×")), or the whole rule: Allow::rule(Rule::TargetSize)"#
@@ -142,7 +161,7 @@ fn assert_clean_fails_with_the_findings_and_leaves_the_marked_frame_as_audit_png
 }
 
 #[test]
-fn assert_clean_with_the_keyboard_fails_on_its_rule_not_run() {
+fn assert_clean_with_the_keyboard_fails_on_its_rules_not_run() {
     let fake = app();
     let app = fake.app();
     let failed = catch_unwind(AssertUnwindSafe(|| {
@@ -152,11 +171,15 @@ fn assert_clean_with_the_keyboard_fails_on_its_rule_not_run() {
     }));
     let message = panic_text(failed.unwrap_err());
     assert!(
-        message.starts_with("the audit of window 1 (frame 40) is not clean: 0 finding(s), 1 rule(s) not run; 2 finding(s) allowed\n"),
+        message.starts_with("the audit of window 1 (frame 40) is not clean: 0 finding(s), 2 rule(s) not run; 2 finding(s) allowed\n"),
         "{message}"
     );
     assert!(
-        message.contains("\n  not-run keyboard \"needs --keyboard"),
+        message.contains("\n  rules run: name, target-size, contrast, image-name\n"),
+        "{message}"
+    );
+    assert!(
+        message.contains("\n  not-run keyboard \"Tab focused nothing: the window may not take keys\"\n  not-run focus-order "),
         "{message}"
     );
     let _ = std::fs::remove_dir_all(crate::artifacts::folder().unwrap());
@@ -164,5 +187,6 @@ fn assert_clean_with_the_keyboard_fails_on_its_rule_not_run() {
         Allow::rule(Rule::Name),
         Allow::rule(Rule::TargetSize),
         Allow::rule(Rule::Keyboard),
+        Allow::rule(Rule::FocusOrder),
     ]);
 }

@@ -6,21 +6,17 @@ use std::fmt::Write as _;
 
 use super::super::query::By;
 use super::allow::Allow;
-use winit_automation_protocol::{
-    AuditAnswer, Finding, NodeRef, NodeValue, NotRun, Rule, Selector, Term,
-};
+use winit_automation_protocol::{AuditAnswer, Finding, NodeRef, NodeValue, NotRun, Selector, Term};
 
 /// The findings and rules that fail an assertion, and how many findings were allowed.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Verdict {
     /// Findings no allow covers, in the answer's order.
     pub findings: Vec<Finding>,
-    /// Rules the assertion asked for that did not run, that no allow covers.
+    /// Rules that did not run, that no allow covers.
     pub not_run: Vec<NotRun>,
     /// Findings an allow covered.
     pub allowed: usize,
-    /// Rules that did not run and were not asked for (the keyboard's, without `--keyboard`).
-    pub not_asked: Vec<Rule>,
 }
 
 impl Verdict {
@@ -29,8 +25,9 @@ impl Verdict {
         self.findings.is_empty() && self.not_run.is_empty()
     }
 
-    /// The failure's account: a heading with the counts, then each finding's and each failing
-    /// `not-run` line as the app wrote it, indented, and how to allow the first, in `form`.
+    /// The failure's account: a heading with the counts, what was checked and the rules that ran,
+    /// then each finding's and each failing `not-run` line as the app wrote it, indented, and how
+    /// to allow the first, in `form`.
     pub fn report(&self, answer: &AuditAnswer, form: Form) -> String {
         let c = answer.checked;
         let mut out = format!(
@@ -52,15 +49,26 @@ impl Verdict {
             "\n  checked {} controls, {} texts ({} unmeasured), {} images",
             c.controls, c.texts, c.unmeasured, c.images
         );
+        // An app older than `rules=` names none.
+        if !answer.rules.is_empty() {
+            let ran: Vec<&str> = answer
+                .rules
+                .iter()
+                .filter(|r| !answer.not_run.iter().any(|n| n.rule == **r))
+                .map(|r| r.as_str())
+                .collect();
+            let ran = if ran.is_empty() {
+                "none".to_owned()
+            } else {
+                ran.join(", ")
+            };
+            let _ = write!(out, "\n  rules run: {ran}");
+        }
         for finding in &self.findings {
             let _ = write!(out, "\n  {finding}");
         }
         for not_run in &self.not_run {
             let _ = write!(out, "\n  {not_run}");
-        }
-        if !self.not_asked.is_empty() {
-            let rules: Vec<&str> = self.not_asked.iter().map(|r| r.as_str()).collect();
-            let _ = write!(out, "\n  not asked for (--keyboard): {}", rules.join(", "));
         }
         let _ = write!(out, "\n{}", self.suggestion(form));
         out
@@ -131,14 +139,12 @@ fn rust_by(by: &By) -> String {
     out
 }
 
-/// Judges `answer` against `allow`. `keyboard`: whether the audit was asked for the keyboard's
-/// rules (`--keyboard`); without it their `not-run` is no failure: they were not asked for.
-/// `find` gives the refs of the nodes a selector finds now; it is asked once per selector, and
+/// Judges `answer` against `allow`: every finding and every `not-run` line fails unless allowed
+/// (a rule not asked for is not in the answer at all). `find` gives the refs of the nodes a selector finds now; it is asked once per selector, and
 /// only while a finding is left to allow.
 pub(crate) fn judge<E>(
     answer: &AuditAnswer,
     allow: &[Allow],
-    keyboard: bool,
     mut find: impl FnMut(&Selector) -> Result<Vec<NodeRef>, E>,
 ) -> Result<Verdict, E> {
     let mut verdict = Verdict::default();
@@ -169,10 +175,6 @@ pub(crate) fn judge<E>(
         if allow.iter().any(|a| a.allows_not_run(not_run.rule)) {
             continue;
         }
-        if !keyboard && matches!(not_run.rule, Rule::Keyboard | Rule::FocusOrder) {
-            verdict.not_asked.push(not_run.rule);
-            continue;
-        }
         verdict.not_run.push(not_run.clone());
     }
     Ok(verdict)
@@ -181,14 +183,12 @@ pub(crate) fn judge<E>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use winit_automation_protocol::{Checked, NodeLine};
+    use winit_automation_protocol::{Checked, NodeLine, Rule};
 
-    /// An answer as the app writes it: a name finding on @e12, a target-size one on @e12 and
-    /// @e14, a contrast one on @e30, the keyboard's rules not run, contrast's neither.
+    /// An answer as the app writes it to `audit`: the rules asked for (not the keyboard's), a
+    /// name finding on @e12, a target-size one on @e12 and @e14, a contrast one on @e30.
     const BODY: &str = r#"frame 412
-audit window=1 findings=4 controls=23 texts=41 unmeasured=1 images=2
-not-run keyboard "needs --keyboard: the audit would move the focus"
-not-run focus-order "needs --keyboard: the audit would move the focus"
+audit window=1 findings=4 rules=name,target-size,contrast,image-name controls=23 texts=41 unmeasured=1 images=2
 name 4.1.2 critical "no name and no label" @e12 button bounds=10,20,14x14 actions=click,focus
 target-size 2.5.8 serious "14x14 px; 24x24 needed, and no spacing exception" @e12 button bounds=10,20,14x14 actions=click,focus
 target-size 2.5.8 serious "16x16 px; 24x24 needed, and no spacing exception" @e14 button "×" bounds=40,20,16x16 actions=click,focus
@@ -197,6 +197,21 @@ contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px 
 
     fn answer() -> AuditAnswer {
         AuditAnswer::parse(BODY).unwrap()
+    }
+
+    /// The same to `audit --keyboard` where Tab focused nothing: the keyboard's rules asked
+    /// for, and not run.
+    fn keyboard_answer() -> AuditAnswer {
+        let why = "Tab focused nothing: the window may not take keys";
+        let mut a = answer();
+        for rule in [Rule::Keyboard, Rule::FocusOrder] {
+            a.rules.push(rule);
+            a.not_run.push(NotRun {
+                rule,
+                why: why.into(),
+            });
+        }
+        a
     }
 
     /// The refs each selector finds in the app this answer came from.
@@ -240,15 +255,17 @@ contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px 
     }
 
     #[test]
-    fn with_nothing_allowed_every_finding_fails_and_the_keyboard_s_rules_were_not_asked_for() {
-        let v = judge(&answer(), &[], false, find).unwrap();
+    fn with_nothing_allowed_every_finding_and_every_rule_not_run_fails() {
+        // Without `--keyboard` the app names neither of the keyboard's rules: nothing of them
+        // to judge.
+        let v = judge(&answer(), &[], find).unwrap();
         assert_eq!(v.findings, answer().findings);
-        assert!(v.not_run.is_empty());
-        assert_eq!(v.not_asked, [Rule::Keyboard, Rule::FocusOrder]);
+        assert!(v.not_run.is_empty(), "{v:?}");
         assert!(!v.passed());
-        // Asked for, they fail as not run: never clean.
-        let asked = judge(&answer(), &[], true, find).unwrap();
-        let rules: Vec<Rule> = asked.not_run.iter().map(|n| n.rule).collect();
+        // Asked for and not run, they fail: never clean.
+        let v = judge(&keyboard_answer(), &[], find).unwrap();
+        assert_eq!(v.findings, answer().findings);
+        let rules: Vec<Rule> = v.not_run.iter().map(|n| n.rule).collect();
         assert_eq!(rules, [Rule::Keyboard, Rule::FocusOrder]);
     }
 
@@ -257,7 +274,7 @@ contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px 
         let name = Allow::rule(Rule::Name);
         let close = Allow::node(&By::role("button").and_name("×"));
         let contrast_on_buttons = Allow::rule(Rule::Contrast).on(&By::role("button"));
-        let v = judge(&answer(), &[name, close, contrast_on_buttons], false, find).unwrap();
+        let v = judge(&answer(), &[name, close, contrast_on_buttons], find).unwrap();
         assert_eq!(
             rules(&v.findings),
             [(Rule::TargetSize, 12), (Rule::Contrast, 30)]
@@ -269,7 +286,7 @@ contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px 
             Allow::rule(Rule::TargetSize),
             Allow::rule(Rule::Contrast).on(&By::role("text")),
         ];
-        let v = judge(&answer(), &everything, false, find).unwrap();
+        let v = judge(&answer(), &everything, find).unwrap();
         assert!(v.passed(), "{v:?}");
         assert_eq!(v.allowed, 4);
     }
@@ -283,10 +300,10 @@ contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px 
             why: "this app answers screenshots itself".into(),
         });
         let on_text = Allow::rule(Rule::Contrast).on(&By::role("text"));
-        let v = judge(&a, std::slice::from_ref(&on_text), false, find).unwrap();
+        let v = judge(&a, std::slice::from_ref(&on_text), find).unwrap();
         assert_eq!(v.not_run.len(), 1);
         assert!(!v.passed());
-        let v = judge(&a, &[on_text, Allow::rule(Rule::Contrast)], false, find).unwrap();
+        let v = judge(&a, &[on_text, Allow::rule(Rule::Contrast)], find).unwrap();
         assert!(v.passed(), "{v:?}");
     }
 
@@ -297,7 +314,7 @@ contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px 
             Allow::rule(Rule::Name).on(&By::role("button")),
             Allow::node(&By::role("button")),
         ];
-        let v = judge(&answer(), &allow, false, |s: &Selector| {
+        let v = judge(&answer(), &allow, |s: &Selector| {
             asked.push(s.to_string());
             find(s)
         })
@@ -307,18 +324,19 @@ contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px 
 
         let mut clean = answer();
         clean.findings.clear();
-        let v = judge(&clean, &allow, false, |_: &Selector| -> Result<_, ()> {
+        let v = judge(&clean, &allow, |_: &Selector| -> Result<_, ()> {
             panic!("no finding: nothing to look up")
         });
         assert!(v.unwrap().passed());
-        let e = judge(&answer(), &allow, false, |_: &Selector| Err("gone"));
+        let e = judge(&answer(), &allow, |_: &Selector| Err("gone"));
         assert_eq!(e.unwrap_err(), "gone");
     }
 
     #[test]
     fn the_report_lists_each_finding_and_rule_not_run_as_the_app_wrote_them() {
-        let v = judge(&answer(), &[Allow::rule(Rule::Name)], true, find).unwrap();
-        let report = v.report(&answer(), Form::Script);
+        let answer = keyboard_answer();
+        let v = judge(&answer, &[Allow::rule(Rule::Name)], find).unwrap();
+        let report = v.report(&answer, Form::Script);
         let lines: Vec<&str> = report.lines().collect();
         assert_eq!(
             lines[0],
@@ -328,15 +346,25 @@ contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px 
             lines[1],
             "  checked 23 controls, 41 texts (1 unmeasured), 2 images"
         );
-        let body: Vec<&str> = BODY.lines().collect();
-        assert_eq!(lines[2], format!("  {}", body[5]));
-        assert_eq!(lines[4], format!("  {}", body[7]));
-        assert_eq!(lines[5], format!("  {}", body[2]));
+        // The rules asked for, less those that did not run.
         assert_eq!(
-            lines[7],
+            lines[2],
+            "  rules run: name, target-size, contrast, image-name"
+        );
+        let body: Vec<&str> = BODY.lines().collect();
+        assert_eq!(lines[3], format!("  {}", body[3]));
+        assert_eq!(lines[5], format!("  {}", body[5]));
+        assert_eq!(lines[6], format!("  {}", answer.not_run[0]));
+        assert_eq!(
+            lines[6],
+            r#"  not-run keyboard "Tab focused nothing: the window may not take keys""#
+        );
+        assert_eq!(lines[7], format!("  {}", answer.not_run[1]));
+        assert_eq!(
+            lines[8],
             "if it is meant to be, allow the rule: --allow target-size"
         );
-        let line = NodeLine::parse(&body[7][body[7].find("@e30").unwrap()..]).unwrap();
+        let line = NodeLine::parse(&body[5][body[5].find("@e30").unwrap()..]).unwrap();
         assert_eq!(v.findings[2].node, line);
     }
 
@@ -344,7 +372,7 @@ contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px 
     fn the_suggestion_names_the_node_by_its_text_when_it_has_no_name() {
         let body = "frame 2\naudit window=1 findings=1 controls=0 texts=1 unmeasured=0 images=0\ncontrast 1.4.3 serious \"4.48:1\" @e12 text value=\"Faint text\" bounds=16,112,84.6x23\n";
         let answer = AuditAnswer::parse(body).unwrap();
-        let v = judge(&answer, &[], false, find).unwrap();
+        let v = judge(&answer, &[], find).unwrap();
         let last = |form| v.report(&answer, form).lines().last().unwrap().to_owned();
         assert_eq!(
             last(Form::Script),
@@ -357,6 +385,6 @@ contrast 1.4.3 serious "2.9:1 (text #8c8c8c on #1b1b1b); 4.5:1 needed for 12 px 
         // What it suggests reads back as the allow it names, and allows the finding.
         let allow = Allow::parse(r#"contrast role=text text="Faint text""#).unwrap();
         let found = |_: &Selector| Ok::<_, ()>(vec![NodeRef(12)]);
-        assert!(judge(&answer, &[allow], false, found).unwrap().passed());
+        assert!(judge(&answer, &[allow], found).unwrap().passed());
     }
 }

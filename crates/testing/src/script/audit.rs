@@ -67,7 +67,7 @@ pub(super) fn check(
         Failed::NoAnswer(_, e) => Stop::from(e),
         Failed::Refused(why) => refused(why),
     })?;
-    let verdict = judge(&sent.answer, allow, keyboard, |s| found(client, s))?;
+    let verdict = judge(&sent.answer, allow, |s| found(client, s))?;
     if !verdict.passed() {
         let marked = match &sent.marked {
             Ok(path) => format!("the findings marked: {}", path.display()),

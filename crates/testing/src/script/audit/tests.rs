@@ -64,7 +64,7 @@ fn a_bad_audit_expectation_is_refused_with_its_line() {
 /// What the fake app answers `audit` with: a name finding on @e12 and a target-size one on @e14,
 /// and with `--screenshot LABEL` it writes the marked frame, as the service does.
 const FINDINGS: &str = r#"frame 40
-audit window=1 findings=2 controls=5 texts=3 unmeasured=0 images=0
+audit window=1 findings=2 rules=name,target-size,contrast,image-name,keyboard,focus-order controls=5 texts=3 unmeasured=0 images=0
 name 4.1.2 critical "no name and no label" @e12 button bounds=10,20,14x14 actions=click,focus
 target-size 2.5.8 serious "16x16 px; 24x24 needed" @e14 button "×" bounds=40,20,16x16 actions=click,focus
 "#;
@@ -138,10 +138,15 @@ fn findings_fail_the_run_with_their_lines_and_the_marked_frame_kept() {
         reason[0],
         "the audit of window 1 (frame 40) is not clean: 2 finding(s), 0 rule(s) not run"
     );
-    assert_eq!(reason[2], format!("  {}", FINDINGS.lines().nth(2).unwrap()));
-    assert_eq!(reason[3], format!("  {}", FINDINGS.lines().nth(3).unwrap()));
+    // The rules asked for (--keyboard's included) all ran.
     assert_eq!(
-        reason[4],
+        reason[2],
+        "  rules run: name, target-size, contrast, image-name, keyboard, focus-order"
+    );
+    assert_eq!(reason[3], format!("  {}", FINDINGS.lines().nth(2).unwrap()));
+    assert_eq!(reason[4], format!("  {}", FINDINGS.lines().nth(3).unwrap()));
+    assert_eq!(
+        reason[5],
         "if it is meant to be, allow the rule: --allow name"
     );
     let marked = app.dir().join("screenshot-script-1.png");
@@ -191,13 +196,13 @@ fn allows_by_rule_and_by_the_nodes_the_app_finds_let_the_findings_pass() {
 
 #[test]
 fn a_rule_that_did_not_run_fails_unless_allowed_and_a_refused_screenshot_is_asked_again() {
-    const NOT_RUN: &str = "frame 7\naudit window=1 findings=0 controls=2 texts=1 unmeasured=0 images=0\nnot-run contrast \"this app answers screenshots itself: the plugin holds no pixels to measure\"\n";
+    const NOT_RUN: &str = "frame 7\naudit window=1 findings=0 rules=name,target-size,contrast,image-name controls=2 texts=1 unmeasured=0 images=0\nnot-run contrast \"this app answers screenshots itself: the plugin holds no pixels to measure\"\n";
     let app = app(NOT_RUN, true);
     let failure = run(&app, "expect audit clean\n").unwrap_err();
     assert!(
         failure
             .reason
-            .contains("\n  not-run contrast \"this app answers screenshots itself"),
+            .contains("\n  rules run: name, target-size, image-name\n  not-run contrast \"this app answers screenshots itself"),
         "{}",
         failure.reason
     );
