@@ -2,16 +2,25 @@
 //! from bevy_ui_widgets) and a game scene whose player the arrow keys move, and where Enter rolls
 //! a ball that moves with Bevy's `Time` (so the virtual clock moves it). Run it with the
 //! plugin on: `cargo run -p bevy_winit_automation --features automation --example game`, then
-//! drive it with `winit-automation snapshot -i`, `click`, `key ArrowRight`, `screenshot`.
+//! drive it with `winit-automation snapshot -i`, `click`, `key ArrowRight`, `screenshot`. With
+//! `--headless --size 640x480` it opens no window and needs no window system: Bevy draws into an
+//! image, which the plugin reads.
 
+use std::time::Duration;
+
+use bevy::app::ScheduleRunnerPlugin;
+use bevy::camera::RenderTarget;
 use bevy::input_focus::tab_navigation::TabIndex;
 use bevy::prelude::*;
+use bevy::render::render_resource::{TextureFormat, TextureUsages};
 use bevy::ui::prelude::AccessibleLabel;
 use bevy::ui_widgets::{
     Activate, Button as PlayButton, Slider, SliderPrecision, SliderRange, SliderThumb, SliderValue,
     observe, slider_self_update,
 };
-use bevy_winit_automation::{Automated, AutomationPlugin};
+use bevy::window::PrimaryWindow;
+use bevy::winit::WinitPlugin;
+use bevy_winit_automation::{Automated, AutomationPlugin, Headless};
 
 #[derive(States, Default, Debug, Clone, PartialEq, Eq, Hash)]
 enum Screen {
@@ -37,27 +46,84 @@ const BALL_START: Vec2 = Vec2::new(-280.0, 180.0);
 const BALL_END: f32 = 280.0;
 
 fn main() {
+    let headless = headless_size();
+    let size = headless.unwrap_or(UVec2::new(640, 480));
     let window = Window {
         title: "Bevy game".into(),
-        resolution: (640, 480).into(),
+        resolution: (size.x, size.y).into(),
         ..default()
     };
     let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+    let plugins = DefaultPlugins.set(WindowPlugin {
         primary_window: Some(window),
         ..default()
-    }));
+    });
+    match headless {
+        // No window system: a loop runs the frames instead of winit; the window entity stays
+        // (it is the drop-box's window) and the camera draws into an image (`camera`).
+        Some(size) => app
+            .add_plugins(plugins.disable::<WinitPlugin>())
+            .add_plugins(ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(
+                1.0 / 60.0,
+            )))
+            .insert_resource(HeadlessSize(size)),
+        None => app.add_plugins(plugins),
+    };
     // Behind the app's feature: automation = ["bevy_winit_automation/automation"]
     app.add_plugins(AutomationPlugin::default());
     app.init_state::<Screen>()
-        .add_systems(Startup, |mut commands: Commands| {
-            commands.spawn(Camera2d);
-        })
+        .add_systems(Startup, camera)
         .add_systems(OnEnter(Screen::Menu), menu)
         .add_systems(OnEnter(Screen::Game), game)
         .add_systems(Update, thumb)
         .add_systems(Update, (walk, throw, roll).run_if(in_state(Screen::Game)))
         .run();
+}
+
+/// The image size of `--headless --size WxH` (the harness's `Spawn::headless`; 640x480 without
+/// `--size`), or `None` for a window.
+fn headless_size() -> Option<UVec2> {
+    let args: Vec<String> = std::env::args().collect();
+    if !args.iter().any(|a| a == "--headless") {
+        return None;
+    }
+    let size = args
+        .iter()
+        .position(|a| a == "--size")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.split_once('x'))
+        .and_then(|(w, h)| Some(UVec2::new(w.parse().ok()?, h.parse().ok()?)));
+    Some(size.unwrap_or(UVec2::new(640, 480)))
+}
+
+/// The headless image's size.
+#[derive(Resource)]
+struct HeadlessSize(UVec2);
+
+/// The 2D camera: on the window, or, headless, on an image the size of the window, which the
+/// plugin is told of (`Headless` on the window): it points the pointer at it and reads it back.
+fn camera(
+    mut commands: Commands,
+    headless: Option<Res<HeadlessSize>>,
+    mut images: ResMut<Assets<Image>>,
+    window: Single<Entity, With<PrimaryWindow>>,
+) {
+    let Some(size) = headless else {
+        commands.spawn(Camera2d);
+        return;
+    };
+    let (w, h) = (size.0.x, size.0.y);
+    let mut image = Image::new_target_texture(w, h, TextureFormat::Rgba8UnormSrgb, None);
+    // Screenshots copy it out.
+    image.texture_descriptor.usage |= TextureUsages::COPY_SRC;
+    let image = images.add(image);
+    // The UI's default camera is one on the primary window unless told otherwise.
+    commands.spawn((
+        Camera2d,
+        RenderTarget::Image(image.clone().into()),
+        IsDefaultUiCamera,
+    ));
+    commands.entity(*window).insert(Headless(image));
 }
 
 fn menu(mut commands: Commands) {

@@ -1,19 +1,23 @@
 //! The commands' input as Bevy would get it from winit: each step becomes the message bevy_winit
 //! writes for the same winit event (and its `WindowEvent`, which bevy_picking reads), so
 //! `ButtonInput`, bevy_picking, `Interaction` and the widgets all see it. Positions arrive in
-//! logical pixels, as Bevy's messages carry them.
+//! logical pixels, as Bevy's messages carry them. A [`Headless`] window's pointer goes to
+//! bevy_picking as a pointer over its image.
 
+use bevy::camera::NormalizedRenderTarget;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyCode, KeyboardInput};
 use bevy::input::mouse::{MouseButton, MouseButtonInput, MouseScrollUnit, MouseWheel};
 use bevy::input::touch::TouchPhase as BevyTouchPhase;
 use bevy::math::DVec2;
+use bevy::picking::pointer::{Location, PointerAction, PointerButton, PointerId, PointerInput};
 use bevy::prelude::*;
 use bevy::window::{CursorMoved, WindowEvent};
 
 use winit_automation_link::{Injected, Step};
 use winit_automation_protocol::{Button, ErrorCode, Failure, Modifiers, NamedKey};
 
+use crate::Headless;
 use crate::plugin::Link;
 
 /// Delivers one piece of the frame's input.
@@ -44,7 +48,16 @@ pub(crate) fn deliver(world: &mut World, link: &mut Link, injected: Injected) {
                 state: state(pressed),
                 window,
             };
-            write(world, input, WindowEvent::MouseButtonInput(input));
+            let (pointer_button, at) = (pointer_button(button), cursor(world, window));
+            let action = if pressed {
+                PointerAction::Press(pointer_button)
+            } else {
+                PointerAction::Release(pointer_button)
+            };
+            match headless(world, window) {
+                Some(image) => pointer(world, image, at, action, input),
+                None => write(world, input, WindowEvent::MouseButtonInput(input)),
+            }
         }
         Step::Wheel { dx, dy } => {
             // winit's positive delta shows what is above; the step's positive `dy`, below.
@@ -55,7 +68,16 @@ pub(crate) fn deliver(world: &mut World, link: &mut Link, injected: Injected) {
                 window,
                 phase: BevyTouchPhase::Moved,
             };
-            write(world, wheel, WindowEvent::MouseWheel(wheel));
+            let action = PointerAction::Scroll {
+                unit: wheel.unit,
+                x: wheel.x,
+                y: wheel.y,
+                phase: wheel.phase,
+            };
+            match headless(world, window) {
+                Some(image) => pointer(world, image, cursor(world, window), action, wheel),
+                None => write(world, wheel, WindowEvent::MouseWheel(wheel)),
+            }
         }
         Step::Modifiers(modifiers) => {
             let was = std::mem::replace(&mut link.modifiers, modifiers);
@@ -127,7 +149,46 @@ fn move_pointer(world: &mut World, window: Entity, x: f64, y: f64) {
         position,
         delta,
     };
-    write(world, moved.clone(), WindowEvent::CursorMoved(moved));
+    match headless(world, window) {
+        Some(image) => {
+            let action = PointerAction::Move {
+                delta: delta.unwrap_or_default(),
+            };
+            pointer(world, image, position, action, moved);
+        }
+        None => write(world, moved.clone(), WindowEvent::CursorMoved(moved)),
+    }
+}
+
+/// The image a headless window is drawn into ([`Headless`]).
+fn headless(world: &World, window: Entity) -> Option<Handle<Image>> {
+    world.get::<Headless>(window).map(|h| h.0.clone())
+}
+
+/// Where the window's cursor is, in logical pixels.
+fn cursor(world: &World, window: Entity) -> Vec2 {
+    world
+        .get::<Window>(window)
+        .and_then(Window::cursor_position)
+        .unwrap_or_default()
+}
+
+/// A pointer step over a headless window's image: Bevy's input message (`ButtonInput`, the
+/// game's readers) without its `WindowEvent`, from which bevy_picking would place the pointer on
+/// a window no camera renders to; bevy_picking's own `PointerInput` instead, on the image.
+fn pointer<M: Message>(
+    world: &mut World,
+    image: Handle<Image>,
+    position: Vec2,
+    action: PointerAction,
+    message: M,
+) {
+    world.write_message(message);
+    let location = Location {
+        target: NormalizedRenderTarget::Image(image.into()),
+        position,
+    };
+    world.write_message(PointerInput::new(PointerId::Mouse, location, action));
 }
 
 fn write<M: Message>(world: &mut World, message: M, event: WindowEvent) {
@@ -159,6 +220,14 @@ fn state(pressed: bool) -> ButtonState {
         ButtonState::Pressed
     } else {
         ButtonState::Released
+    }
+}
+
+fn pointer_button(button: Button) -> PointerButton {
+    match button {
+        Button::Left => PointerButton::Primary,
+        Button::Right => PointerButton::Secondary,
+        Button::Middle => PointerButton::Middle,
     }
 }
 

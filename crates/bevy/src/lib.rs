@@ -47,6 +47,16 @@ mod tree;
 #[derive(Component, Debug, Default, Clone, Copy)]
 pub struct Automated;
 
+/// Put on the primary `Window` of an app that runs with no window system (Bevy's `WinitPlugin`
+/// disabled, `ScheduleRunnerPlugin` running its frames) and draws into an image instead: the
+/// handle its camera renders to (`RenderTarget::Image(handle.into())`, scale factor 1), as large
+/// as the window. The window entity stays the drop-box's window (its title and size); the
+/// plugin's pointer then moves over the image (bevy_picking's `PointerInput` with the image as
+/// its target, as the UI and sprite picking match it against the camera's), and screenshots read
+/// the image back. The image needs `TextureUsages::COPY_SRC`.
+#[derive(Component, Debug, Clone)]
+pub struct Headless(pub Handle<Image>);
+
 /// The plugin. Add it after Bevy's own plugins (it reads their resources when the app
 /// finishes building).
 #[derive(Debug, Default, Clone)]

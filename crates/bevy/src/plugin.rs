@@ -74,6 +74,7 @@ fn pressed(link: Option<Res<Link>>) -> bool {
 pub(crate) struct Windows<'w, 's> {
     primary: Query<'w, 's, (Entity, &'static Window), With<PrimaryWindow>>,
     others: Query<'w, 's, (Entity, &'static Window), Without<PrimaryWindow>>,
+    headless: Query<'w, 's, &'static crate::Headless>,
 }
 
 impl Windows<'_, '_> {
@@ -244,7 +245,8 @@ fn publish(
         }
         let frame = published.number;
         if let Some(capture) = end.toolkit_capture(id, frame, Some(&mut published)) {
-            let shot = crate::shots::take(&mut commands, window, capture);
+            let image = windows.headless.get(window).ok().map(|h| h.0.clone());
+            let shot = crate::shots::take(&mut commands, window, image, capture);
             link.shots.push((std::time::Instant::now(), shot));
         }
     }

@@ -25,18 +25,28 @@ fn lock(shot: &Shot) -> MutexGuard<'_, Option<ToolkitCapture>> {
     shot.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Asks Bevy for a screenshot of `window`'s frame being published; `capture` answers it.
-pub(crate) fn take(commands: &mut Commands, window: Entity, capture: ToolkitCapture) -> Shot {
+/// Asks Bevy for a screenshot of `window`'s frame being published (of the image a headless
+/// window is drawn into); `capture` answers it.
+pub(crate) fn take(
+    commands: &mut Commands,
+    window: Entity,
+    image: Option<Handle<Image>>,
+    capture: ToolkitCapture,
+) -> Shot {
     let shot: Shot = Arc::new(Mutex::new(Some(capture)));
     let mine = Arc::clone(&shot);
-    commands.spawn(Screenshot::window(window)).observe(
-        move |mut captured: On<ScreenshotCaptured>| {
+    let screenshot = match image {
+        Some(image) => Screenshot::image(image),
+        None => Screenshot::window(window),
+    };
+    commands
+        .spawn(screenshot)
+        .observe(move |mut captured: On<ScreenshotCaptured>| {
             let taken = lock(&mine).take();
             if let Some(capture) = taken {
                 deliver(capture, &mut captured.event_mut().image);
             }
-        },
-    );
+        });
     shot
 }
 

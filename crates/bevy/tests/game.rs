@@ -1,7 +1,8 @@
 //! The Bevy example (`examples/game.rs`) driven end to end in a window under Xvfb, through the
 //! harness and through the CLI: a verified menu click opens the game, arrow keys move the marked
 //! player in the tree, a drag moves the volume slider, screenshots hold the frame's pixels, and
-//! `quit` ends the app; the `action` verb on the widgets; the virtual clock drives Bevy's time.
+//! `quit` ends the app; the `action` verb on the widgets; the virtual clock drives Bevy's time;
+//! headless, with no window system, Bevy drawing into an image.
 //!
 //! Needs `xvfb-run` (Debian package `xvfb`) and a Vulkan driver (`mesa-vulkan-drivers`):
 //! `bash scripts/setup-system.sh` installs both.
@@ -260,5 +261,59 @@ fn the_virtual_clock_drives_bevy_time() {
         (far[0] - (moved[0] + 100.0)).abs() < 0.01,
         "{moved:?} -> {far:?}"
     );
+    app.quit();
+}
+
+#[test]
+fn headless_with_no_window_system_the_menu_clicks_and_the_image_is_the_screenshot() {
+    // `--headless --size 640x480`, DISPLAY and WAYLAND_DISPLAY removed: no X server at all.
+    let app = Spawn::example("game")
+        .startup(Duration::from_secs(120))
+        .headless(640, 480)
+        .start();
+    // The window is the image's size, in the window list and in the tree's root.
+    let snapshot = app.snapshot();
+    assert!(
+        snapshot.contains(r#"window 1 "Bevy game" size=640x480"#),
+        "{snapshot}"
+    );
+    assert_eq!(
+        bounds(&app, "window", "Bevy game"),
+        [0.0, 0.0, 640.0, 480.0]
+    );
+    // The slider's value from a drag over the image: bevy_picking hit it there.
+    let slider = bounds(&app, "slider", "Volume");
+    let (y, from) = (slider[1] + slider[3] / 2.0, slider[0] + slider[2] / 2.0);
+    let drag = app.ok(&format!("drag role=slider {},{y} --settle", from + 56.0));
+    assert!(drag.contains("hit verified"), "{drag}");
+    assert_eq!(
+        app.get_by_role_and_name("slider", "Volume").value(),
+        Some("75")
+    );
+    let answer = app.get_by_role_and_name("button", "Play").click();
+    assert!(answer.contains("hit verified"), "{answer}");
+    assert!(app.query_by_role_and_name("button", "Play").is_none());
+    let player = bounds(&app, "image", "Player");
+    app.key("ArrowRight");
+    let moved = bounds(&app, "image", "Player");
+    assert_eq!(moved[0], player[0] + 40.0);
+
+    // The screenshot is the image Bevy drew: the player where the tree says.
+    let shot = app.screenshot();
+    let (x, y) = (
+        (moved[0] + moved[2] / 2.0) as u32,
+        (moved[1] + moved[3] / 2.0) as u32,
+    );
+    let pixel = shot.pixel(x, y).expect("inside the frame");
+    assert!(
+        near(pixel, [230, 153, 26]),
+        "the player's colour: {pixel:?}"
+    );
+    let (x, y) = (
+        (player[0] + player[2] / 2.0) as u32,
+        (player[1] + player[3] / 2.0) as u32,
+    );
+    let pixel = shot.pixel(x, y).expect("inside the frame");
+    assert!(!near(pixel, [230, 153, 26]), "the player left: {pixel:?}");
     app.quit();
 }
