@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use super::app::App;
 use super::node::Node;
@@ -213,8 +214,15 @@ pub(crate) fn send(
 ) -> Result<Sent, Failed> {
     let ask = |label: Option<Label>| {
         let command = command(scope, keyboard, label);
+        // `--keyboard` is held in the app while it walks Tab: waited for that long, and 2 s
+        // more for its answer, as `App::ok_command` waits.
+        let timeout = command.held_in_app_ms().map_or(client.timeout(), |ms| {
+            client
+                .timeout()
+                .max(Duration::from_millis(ms.saturating_add(2_000)))
+        });
         client
-            .send(&command)
+            .send_within(&command, timeout)
             .map_err(|e| Failed::NoAnswer(command.to_line(), e))
             .map(|r| (command, r))
     };
