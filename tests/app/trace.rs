@@ -9,7 +9,7 @@ use accesskit::{NodeId, Role, TreeUpdate};
 use common::{TestApp, window_state};
 use fixture::{node, tree};
 use serde_json::Value;
-use winit_automation_protocol::ErrorCode;
+use winit_automation_protocol::{AuditAnswer, ErrorCode, Rule};
 
 /// A window "Trace" with a button "Save" at 10,10.
 fn window() -> TreeUpdate {
@@ -197,4 +197,68 @@ fn a_replaceable_trace_gives_way_to_the_next_start() {
     let stopped = app.ok(&format!("trace stop {}", file.display()));
     assert!(stopped.contains("steps 1\n"), "{stopped}");
     assert_eq!(data(&file)["steps"][0]["command"], "find role=window");
+}
+
+#[test]
+fn an_audit_step_holds_its_findings_with_their_boxes() {
+    // An unnamed button beside "Save": the audit finds it.
+    let app = TestApp::builder()
+        .name("trace")
+        .window(window_state("Trace", 1.0))
+        .tree(tree(vec![
+            (
+                0,
+                node(Role::Window, "Trace", [0.0, 0.0, 800.0, 600.0], &[1, 2]),
+            ),
+            (
+                1,
+                node(Role::Button, "Save", [10.0, 10.0, 110.0, 40.0], &[]),
+            ),
+            (2, node(Role::Button, "", [200.0, 10.0, 300.0, 40.0], &[])),
+        ]))
+        .start();
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("audit.html");
+    app.ok("trace start");
+    let body = app.ok("audit");
+    let answer = AuditAnswer::parse(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    assert!(
+        answer
+            .findings
+            .iter()
+            .any(|f| f.rule == Rule::Name && f.node.bounds == Some([200.0, 10.0, 100.0, 30.0])),
+        "{body}"
+    );
+    app.ok(&format!("trace stop {}", file.display()));
+
+    let traced = data(&file);
+    let step = &traced["steps"][0];
+    assert_eq!(step["verb"], "audit", "{step:#}");
+    // Each finding as the answer lists it: its rule, criterion, impact, evidence, node line and
+    // box, for the viewer to list and draw.
+    let held: Vec<Value> = answer
+        .findings
+        .iter()
+        .map(|f| {
+            serde_json::json!({
+                "rule": f.rule.as_str(),
+                "wcag": f.rule.criterion().0,
+                "impact": f.rule.impact().as_str(),
+                "evidence": f.evidence,
+                "node": f.node.to_string(),
+                "bounds": f.node.bounds,
+            })
+        })
+        .collect();
+    assert_eq!(step["findings"], Value::Array(held), "{step:#}");
+    // And its answer, as its client read it, lists them too.
+    let text = step["answer"].as_str().unwrap();
+    for finding in &answer.findings {
+        assert!(text.contains(&finding.to_string()), "{text}");
+    }
+    // Another step holds none.
+    app.ok("trace start");
+    app.ok("find role=button");
+    app.ok(&format!("trace stop {}", file.display()));
+    assert_eq!(data(&file)["steps"][0]["findings"], serde_json::json!([]));
 }

@@ -256,3 +256,82 @@ fn a_trace_of_the_egui_gallery_shows_its_steps_frames_and_diffs_in_chromium() {
     std::fs::write(&shot, png).unwrap();
     println!("the viewer: {}", shot.display());
 }
+
+#[test]
+fn an_audit_step_shows_its_findings_over_its_frame_in_chromium() {
+    let file = out("audit.html");
+    let app = Spawn::example("egui_audit")
+        .headless(640, 480)
+        .trace(&file)
+        .start();
+    app.settle();
+    let answer = app.audit().run();
+    assert!(!answer.findings.is_empty(), "{answer}");
+    app.quit();
+    let data = trace_data::trace_data(&std::fs::read_to_string(&file).unwrap());
+    let step = data["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["verb"] == "audit")
+        .unwrap_or_else(|| panic!("no audit step: {data:#}"));
+    // The step holds each finding (its rule and node line) and the frame of the window audited.
+    let held: Vec<(&str, &str)> = step["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap(), f["node"].as_str().unwrap()))
+        .collect();
+    let lines: Vec<String> = answer.findings.iter().map(|f| f.node.to_string()).collect();
+    let wanted: Vec<(&str, &str)> = answer
+        .findings
+        .iter()
+        .zip(&lines)
+        .map(|(f, line)| (f.rule.as_str(), line.as_str()))
+        .collect();
+    assert_eq!(held, wanted, "{step:#}");
+    assert!(
+        step["image"].as_u64().is_some(),
+        "the frame after it: {step:#}"
+    );
+
+    // In the browser: the findings listed, each box drawn over the frame with its criterion.
+    let (_browser, tab) = open(&file);
+    click_step(&tab, step["index"].as_u64().unwrap());
+    assert!(frame_width(&tab) > 0, "the audit's frame loaded");
+    let listed = eval(
+        &tab,
+        "[...document.querySelectorAll('.findings li')].map(e => e.textContent).join('\\n')",
+    );
+    let listed: Vec<&str> = listed.as_str().unwrap_or_default().lines().collect();
+    assert_eq!(listed.len(), answer.findings.len(), "{listed:#?}");
+    for (shown, finding) in listed.iter().zip(&answer.findings) {
+        let (number, _) = finding.rule.criterion();
+        assert!(
+            shown.starts_with(&format!("{} {number} ", finding.rule))
+                && shown.contains(&finding.evidence)
+                && shown.ends_with(&finding.node.to_string()),
+            "{shown}"
+        );
+    }
+    let boxed = answer.findings.iter().filter(|f| f.node.bounds.is_some());
+    assert_eq!(
+        eval(
+            &tab,
+            "document.querySelectorAll('#overlay .finding-box').length"
+        ),
+        Value::from(boxed.count())
+    );
+    let labels = eval(
+        &tab,
+        "[...document.querySelectorAll('.finding-label')].map(e => e.textContent).join('\\n')",
+    );
+    assert!(
+        labels
+            .as_str()
+            .unwrap_or_default()
+            .lines()
+            .any(|l| l == "4.1.2"),
+        "{labels}"
+    );
+}

@@ -123,6 +123,14 @@ fn step(s: &Step) -> Value {
         })).collect::<Vec<_>>(),
         "pointer": s.path.last().map(|(x, y)| [x, y]),
         "path": s.path.iter().map(|(x, y)| [x, y]).collect::<Vec<_>>(),
+        "findings": s.findings.iter().map(|f| json!({
+            "rule": f.rule.as_str(),
+            "wcag": f.rule.criterion().0,
+            "impact": f.rule.impact().as_str(),
+            "evidence": f.evidence,
+            "node": f.node.to_string(),
+            "bounds": f.node.bounds,
+        })).collect::<Vec<_>>(),
         "diff": s.diff.iter().map(|(tag, line)| json!([tag.to_string(), line])).collect::<Vec<_>>(),
         "image": s.image,
     })
@@ -149,6 +157,7 @@ mod tests {
             frame: Some(3),
             targets: Vec::new(),
             path: Vec::new(),
+            findings: Vec::new(),
             diff: vec![('+', "@e1 textbox \"</script>\"".into())],
             image: None,
         });

@@ -1,7 +1,7 @@
 //! Traces (`trace start` / `trace stop`, docs/protocol.md section 6.6): every command answered
 //! while a trace runs becomes a step, with its answer, when it was read and answered, the frame
-//! that carried it out, what it aimed at, and the change it made to the tree; with screenshots,
-//! also the frame drawn after it. `trace stop` writes the steps as one HTML file ([`html`]).
+//! that carried it out, what it aimed at (an audit: its findings), and the change it made to the
+//! tree; with screenshots, also the frame drawn after it. `trace stop` writes the steps as one HTML file ([`html`]).
 //!
 //! Runs on the service thread, like the journal it builds on: the render side only captures the
 //! frames asked for, as it does for `screenshot`. Memory is bounded: at most [`MAX_STEPS`] steps
@@ -18,7 +18,9 @@ use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use winit_automation_link::{CaptureJob, CaptureTo};
-use winit_automation_protocol::{Command, DragEnd, JournalEntry, Outcome, Response};
+use winit_automation_protocol::{
+    AuditAnswer, Command, DragEnd, Finding, JournalEntry, Outcome, Response,
+};
 
 /// How many steps a trace keeps.
 pub(crate) const MAX_STEPS: usize = 10_000;
@@ -67,6 +69,8 @@ struct Step {
     targets: Vec<Target>,
     /// Where the pointer went, in order (logical pixels).
     path: Vec<(f64, f64)>,
+    /// An audit's findings, as its answer lists them, each with its node's bounds.
+    findings: Vec<Finding>,
     /// The tree's changes since the step before, as `--settle` prints them (`+`, `-`, `~`).
     diff: Vec<(char, String)>,
     /// The frame after it, an index into the kept frames.
@@ -199,7 +203,8 @@ impl Trace {
         let (diff, diff_bytes) = step_diff(&self.tree, &tree);
         self.tree = tree;
         let answer = cut(response.to_text());
-        let text = answer.len() + diff_bytes;
+        let (audited, findings, findings_bytes) = audited(command, response);
+        let text = answer.len() + diff_bytes + findings_bytes;
         if self.full() || self.text_bytes + text > MAX_TEXT {
             self.drop_step();
             return None;
@@ -217,6 +222,7 @@ impl Trace {
             })
             .collect();
         let ok = matches!(response.outcome, Outcome::Ok { .. });
+        let window = aimed.as_ref().map(|a| a.window).or(audited);
         let step = self.steps.len();
         self.steps.push(Step {
             index: step + 1,
@@ -231,10 +237,11 @@ impl Trace {
             frame: entry.frame,
             targets,
             path: aimed.as_ref().map(|a| a.path.clone()).unwrap_or_default(),
+            findings,
             diff,
             image: None,
         });
-        let window = aimed.map(|a| a.window).filter(|_| ok && self.screenshots)?;
+        let window = window.filter(|_| ok && self.screenshots)?;
         self.awaiting_frame
             .retain(|_, asked| asked.elapsed() < FRAME_GIVEN_UP);
         self.awaiting_frame.insert(step, Instant::now());
@@ -298,6 +305,35 @@ fn targets_of(entry: &JournalEntry, command: &Command) -> Vec<(Option<DragEnd>, 
             (end, named.unwrap_or_else(|| target.to_string()))
         })
         .collect()
+}
+
+/// An audit's answer as a step keeps it: the window it audited (the frame after the step is that
+/// window's), and its findings with their nodes' bounds, for the viewer to list and draw (an audit
+/// aims at no target: its findings are what it points at), cut at [`STEP_TEXT`] bytes of their
+/// lines, and those bytes. Another command's, or a refused audit's: none.
+fn audited(command: &Command, response: &Response) -> (Option<u64>, Vec<Finding>, usize) {
+    let answer = match (command, &response.outcome) {
+        (Command::Audit { .. }, Outcome::Ok { body }) => AuditAnswer::parse(body).ok(),
+        _ => None,
+    };
+    let Some(answer) = answer else {
+        return (None, Vec::new(), 0);
+    };
+    let mut bytes = 0;
+    let mut findings = answer.findings;
+    let kept = findings
+        .iter()
+        .take_while(|f| {
+            bytes += f.evidence.len() + f.node.to_string().len();
+            bytes <= STEP_TEXT
+        })
+        .count();
+    findings.truncate(kept);
+    let bytes = findings
+        .iter()
+        .map(|f| f.evidence.len() + f.node.to_string().len())
+        .sum();
+    (Some(answer.window), findings, bytes)
 }
 
 /// The tree's changes from `before` to `after` as a step keeps them (`+`, `-`, `~` and the
