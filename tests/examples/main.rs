@@ -11,6 +11,7 @@
 mod common;
 
 mod audit;
+mod audit_doors;
 mod e2e;
 mod eframe;
 mod gallery;
