@@ -1,6 +1,7 @@
 //! Traces of real sessions (the custom demo and egui's demo gallery, headless, through the
 //! harness's `Spawn::trace`), opened in headless Chromium the way a person opens them: the page
-//! lists every step, a step's frame loads, and clicking a step shows the tree diff it caused.
+//! lists every step, a step's frame loads, and clicking a step shows the tree diff it caused; an
+//! audit's step lists its findings and draws their boxes on its frame.
 //!
 //! Needs a Vulkan driver (lavapipe) and Chromium (Debian's `chromium`): scripts/setup-system.sh
 //! installs both. No skip: a machine without Chromium fails here with the command to run.
