@@ -48,7 +48,12 @@ impl FakeApp {
             std::thread::spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     for (seq, file) in commands(&path) {
+                        // A client creates its entry, then writes it: an entry is whole once
+                        // its line ends (docs/protocol.md section 4.1).
                         let line = std::fs::read_to_string(&file).unwrap_or_default();
+                        if !line.ends_with('\n') {
+                            continue;
+                        }
                         let _ = std::fs::remove_file(&file);
                         let command = Envelope::parse(line.trim_end()).expect("a command").command;
                         seen.lock().unwrap().push(command.to_line());

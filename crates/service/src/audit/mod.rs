@@ -38,6 +38,8 @@ struct Pending {
     walk: Option<Walk>,
     /// A Tab is on its way: its reply gives the audit its turn again.
     tab_in_flight: Option<(Command, Option<Instant>)>,
+    /// The last Tab's reply came: this turn reads the focus it moved.
+    tab_answered: bool,
     /// The last order (focus given back, the frame captured) went out.
     finishing: bool,
 }
@@ -84,7 +86,7 @@ impl Service {
         let focus = self.trees.focused(window);
         let pending = self.audits.get_mut(seq).expect("begun above");
         if let Some(walk) = pending.walk.as_mut().filter(|w| w.end.is_none()) {
-            if walk.tabs > 0 {
+            if std::mem::take(&mut pending.tab_answered) {
                 walk.saw(focus);
             }
             if walk.end.is_none() {
@@ -148,6 +150,7 @@ impl Service {
             screenshot: screenshot.clone(),
             walk,
             tab_in_flight: None,
+            tab_answered: false,
             finishing: false,
         })
     }
@@ -241,6 +244,7 @@ impl Service {
             return None;
         }
         if let Some((command, deadline)) = pending.tab_in_flight.take() {
+            pending.tab_answered = true;
             self.jobs.requeue(reply.seq, command, deadline);
         } else if pending.finishing {
             self.journal.carried(reply.seq, reply.frame);
