@@ -137,8 +137,18 @@ pub(super) fn refused(text: String) -> Stop {
 
 pub(super) fn run_command(client: &Client, line: &str) -> Result<String, Stop> {
     let filled = crate::secret::from_env(line).map_err(|e| refused(e.to_string()))?;
-    let r = match filled {
-        Some(command) => client.send(&command)?,
+    // A command the app holds (`wait --timeout`, `audit --keyboard`, a long press) is waited
+    // for that long and 2 s more, as the CLI, the harness and the MCP server do.
+    let command = filled.or_else(|| Command::parse(line).ok());
+    let r = match command {
+        Some(command) => {
+            let timeout = command.held_in_app_ms().map_or(client.timeout(), |ms| {
+                client
+                    .timeout()
+                    .max(Duration::from_millis(ms.saturating_add(2_000)))
+            });
+            client.send_within(&command, timeout)?
+        }
         None => client.send_line(line)?,
     };
     if r.is_ok() {
