@@ -84,17 +84,35 @@ impl Scene<'_, '_> {
     }
 }
 
-/// A UI node's components whose change changes its node or its place (`Changed` includes
-/// `Added`: a new node is one of them).
-type UiChanged = Or<(
-    Changed<AccessibilityNode>,
-    Changed<ComputedNode>,
-    Changed<UiGlobalTransform>,
-    Changed<Text>,
-    Changed<ComputedStackIndex>,
-    Changed<InheritedVisibility>,
-    Added<AccessibleLabel>,
-)>;
+/// What changes an accessibility node's node or place (`Changed` includes `Added`: a new node is
+/// one of them). Its layout is among them: bevy_ui (its `AccessibilityPlugin`, part of
+/// `UiPlugin`) writes a node's bounds and transform into its `AccessibilityNode` whenever its
+/// `ComputedNode` or `UiGlobalTransform` changes, in `PostUpdate`. Fewer columns to read: the
+/// change ticks of every UI node are read every frame, and this is most of an idle frame's cost.
+type A11yChanged = (
+    Without<Automated>,
+    With<AccessibilityNode>,
+    Or<(
+        Changed<AccessibilityNode>,
+        Changed<Text>,
+        Changed<ComputedStackIndex>,
+        Changed<InheritedVisibility>,
+    )>,
+);
+
+/// What changes a text's node (a text with no accessibility node) or place.
+type TextChanged = (
+    Without<Automated>,
+    Without<AccessibilityNode>,
+    With<Text>,
+    Or<(
+        Changed<Text>,
+        Changed<ComputedNode>,
+        Changed<UiGlobalTransform>,
+        Changed<ComputedStackIndex>,
+        Changed<InheritedVisibility>,
+    )>,
+);
 
 /// A marked game object's components whose change changes its node.
 type MarkedChanged = Or<(
@@ -115,9 +133,9 @@ type CameraChanged = (
 /// What changed since the tree was last published (Bevy's change ticks and removals).
 #[derive(SystemParam)]
 pub(crate) struct Changes<'w, 's> {
-    ui: Query<'w, 's, Entity, (UiFilter, UiChanged)>,
-    /// Texts without a node of their own: a button's caption names the button.
-    captions: Query<'w, 's, &'static ChildOf, (Changed<Text>, Without<AccessibilityNode>)>,
+    ui: Query<'w, 's, Entity, A11yChanged>,
+    /// Texts without a node of their own, and a button's caption (which names the button).
+    texts: Query<'w, 's, (Entity, Option<&'static ChildOf>), TextChanged>,
     marked: Query<'w, 's, Entity, (With<Automated>, MarkedChanged)>,
     cameras: Query<'w, 's, (), CameraChanged>,
     moved: Query<'w, 's, (), Changed<ChildOf>>,
@@ -236,13 +254,15 @@ fn update(
     let mut dirty = std::mem::take(&mut sent.dirty);
     dirty.clear();
     dirty.extend(changes.ui.iter());
-    dirty.extend(
-        changes
-            .captions
-            .iter()
-            .map(ChildOf::parent)
-            .filter(|p| sent.nodes.contains_key(p)),
-    );
+    for (text, parent) in &changes.texts {
+        dirty.push(text);
+        // A caption's button: it carries the caption as its name.
+        if let Some(p) = parent.map(ChildOf::parent)
+            && sent.nodes.contains_key(&p)
+        {
+            dirty.push(p);
+        }
+    }
     // A moved camera or a new scale factor moves every game object on screen.
     if !changes.cameras.is_empty() || scale != sent.scale {
         dirty.extend(scene.marked.iter().map(|m| m.entity));
