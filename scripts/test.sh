@@ -2,7 +2,7 @@
 # The test command: installs the system packages the tests need when they are missing
 # (scripts/setup-system.sh), then every crate's tests with all features (the workspace build also
 # builds the examples and the CLI the end-to-end tests run; the Bevy plugin's crate is one of them:
-# a cold build of its tests takes about 6 minutes on two cores, its tests about 5 s), then the
+# a cold build of its tests takes about 6 minutes on two cores, its tests about 20 s), then the
 # feature-gate test with the feature off (it proves the no-op build spawns no thread and creates
 # no file), then names the adapter the GPU tests ran on.
 set -euo pipefail
