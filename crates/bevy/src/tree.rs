@@ -29,7 +29,7 @@ use crate::Automated;
 use crate::nodes::{Around, MarkedItem, Order, UiFilter, UiItem, marked_node, ui_node};
 use crate::plugin::{Link, window_id};
 
-/// What was sent last: each node as the service has it, and where it hangs.
+/// What was sent last: each node as the service has it, and its place.
 #[derive(Default)]
 pub(crate) struct Sent {
     nodes: HashMap<Entity, Kept>,
@@ -191,7 +191,9 @@ pub(crate) fn publish_tree(link: &mut Link, scene: &Scene, changes: &mut Changes
     }
     sent.scale = scale;
     let root = NodeId(window.to_bits());
-    if let Some(node) = root_node(sent.root.as_ref(), win, top) {
+    // A new tree must hold its root, whatever the last one's was.
+    let last_root = sent.root.as_ref().filter(|_| !fresh);
+    if let Some(node) = root_node(last_root, win, top) {
         changed.push((root, node.clone()));
         sent.root = Some(node);
     }
