@@ -1,6 +1,7 @@
 //! A small game with winit-automation in one line: a menu (a Play button and a volume slider
 //! from bevy_ui_widgets) and a game scene whose player the arrow keys move, and where Enter rolls
-//! a ball that moves with Bevy's `Time` (so the virtual clock moves it). Run it with the
+//! a ball that moves with Bevy's `Time` (so the virtual clock moves it); two fingers pinch the
+//! player larger or smaller. Run it with the
 //! plugin on: `cargo run -p bevy_winit_automation --features automation --example game`, then
 //! drive it with `winit-automation snapshot -i`, `click`, `key ArrowRight`, `screenshot`. With
 //! `--headless --size 640x480` it opens no window and needs no window system: Bevy draws into an
@@ -76,7 +77,10 @@ fn main() {
         .add_systems(OnEnter(Screen::Menu), menu)
         .add_systems(OnEnter(Screen::Game), game)
         .add_systems(Update, thumb)
-        .add_systems(Update, (walk, throw, roll).run_if(in_state(Screen::Game)))
+        .add_systems(
+            Update,
+            (walk, throw, roll, pinch).run_if(in_state(Screen::Game)),
+        )
         .run();
 }
 
@@ -256,6 +260,17 @@ fn throw(keys: Res<ButtonInput<KeyCode>>, balls: Query<(), With<Ball>>, mut comm
             Sprite::from_color(Color::srgb(0.2, 0.8, 0.3), Vec2::splat(24.0)),
             Transform::from_translation(BALL_START.extend(1.0)),
         ));
+    }
+}
+
+/// Two fingers on the screen scale the player by how much farther apart they moved this frame.
+fn pinch(touches: Res<Touches>, mut player: Single<&mut Transform, With<Player>>) {
+    let fingers: Vec<&bevy::input::touch::Touch> = touches.iter().collect();
+    if let [a, b] = fingers[..] {
+        let before = a.previous_position().distance(b.previous_position());
+        if before > 0.0 {
+            player.scale *= a.position().distance(b.position()) / before;
+        }
     }
 }
 

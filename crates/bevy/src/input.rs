@@ -8,13 +8,13 @@ use bevy::camera::NormalizedRenderTarget;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyCode, KeyboardInput};
 use bevy::input::mouse::{MouseButton, MouseButtonInput, MouseScrollUnit, MouseWheel};
-use bevy::input::touch::TouchPhase as BevyTouchPhase;
+use bevy::input::touch::{TouchInput, TouchPhase as BevyTouchPhase};
 use bevy::math::DVec2;
 use bevy::picking::pointer::{Location, PointerAction, PointerButton, PointerId, PointerInput};
 use bevy::prelude::*;
 use bevy::window::{CursorMoved, WindowEvent};
 
-use winit_automation_link::{Injected, Step};
+use winit_automation_link::{Injected, Step, TouchPhase};
 use winit_automation_protocol::{Button, ErrorCode, Failure, Modifiers, NamedKey};
 
 use crate::Headless;
@@ -125,9 +125,28 @@ pub(crate) fn deliver(world: &mut World, link: &mut Link, injected: Injected) {
         Step::Quit => {
             world.write_message(AppExit::Success);
         }
-        // The clock moved at the frame's start; captures are taken in `Last`; touch is not
-        // carried (Bevy's touch input is for touch screens).
-        Step::Clock(_) | Step::Capture { .. } | Step::Touch { .. } => {}
+        Step::Touch {
+            finger,
+            phase,
+            x,
+            y,
+        } => {
+            // bevy_winit's `TouchInput` carries logical pixels, as the step does.
+            let touch = TouchInput {
+                phase: match phase {
+                    TouchPhase::Start => BevyTouchPhase::Started,
+                    TouchPhase::Move => BevyTouchPhase::Moved,
+                    TouchPhase::End => BevyTouchPhase::Ended,
+                },
+                position: Vec2::new(x as f32, y as f32),
+                window,
+                force: None,
+                id: finger,
+            };
+            write(world, touch, WindowEvent::TouchInput(touch));
+        }
+        // The clock moved at the frame's start; captures are taken in `Last`.
+        Step::Clock(_) | Step::Capture { .. } => {}
     }
 }
 

@@ -12,7 +12,7 @@
 //! What the plugin adds (feature on), on the main world:
 //! - `First`, before Bevy's time and picking input: opens the frame, takes the commands' input
 //!   and writes it as Bevy's messages (`CursorMoved`, `MouseButtonInput`, `MouseWheel`,
-//!   `KeyboardInput` with their `WindowEvent`s; a [`Headless`] window's pointer as
+//!   `KeyboardInput`, `TouchInput` with their `WindowEvent`s; a [`Headless`] window's pointer as
 //!   bevy_picking's `PointerInput` on its image), actions as the widgets' events (or an
 //!   `ActionRequest`), `AppExit`; moves the `Window`'s cursor, and drives `Time` from the
 //!   plugin's clock when it is virtual.

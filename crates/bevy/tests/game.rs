@@ -2,7 +2,7 @@
 //! harness and through the CLI: a verified menu click opens the game, arrow keys move the marked
 //! player in the tree, a drag moves the volume slider, screenshots hold the frame's pixels, and
 //! `quit` ends the app; the `action` verb on the widgets; the virtual clock drives Bevy's time;
-//! headless, with no window system, Bevy drawing into an image.
+//! headless, with no window system, Bevy drawing into an image; a pinch through Bevy's touches.
 //!
 //! Needs `xvfb-run` (Debian package `xvfb`) and a Vulkan driver (`mesa-vulkan-drivers`):
 //! `bash scripts/setup-system.sh` installs both.
@@ -315,5 +315,27 @@ fn headless_with_no_window_system_the_menu_clicks_and_the_image_is_the_screensho
     );
     let pixel = shot.pixel(x, y).expect("inside the frame");
     assert!(!near(pixel, [230, 153, 26]), "the player left: {pixel:?}");
+    app.quit();
+}
+
+#[test]
+fn two_fingers_pinch_the_player_larger_through_bevy_s_touches() {
+    let app = start();
+    app.get_by_role_and_name("button", "Play").click();
+    let before = bounds(&app, "image", "Player");
+    // Two touches 40 px either side of the centre spread to twice that distance.
+    app.get_by_role_and_name("image", "Player").pinch(2.0);
+    let after = bounds(&app, "image", "Player");
+    let grown = after[2] / before[2];
+    assert!(
+        (1.8..=2.2).contains(&grown),
+        "the player doubles: {before:?} -> {after:?}"
+    );
+    let centre = |b: [f64; 4]| (b[0] + b[2] / 2.0, b[1] + b[3] / 2.0);
+    assert_eq!(
+        centre(after),
+        centre(before),
+        "a pinch with no pan keeps it in place"
+    );
     app.quit();
 }
