@@ -130,24 +130,27 @@ pub(crate) fn deliver(world: &mut World, link: &mut Link, injected: Injected) {
             phase,
             x,
             y,
-        } => {
-            // bevy_winit's `TouchInput` carries logical pixels, as the step does.
-            let touch = TouchInput {
-                phase: match phase {
-                    TouchPhase::Start => BevyTouchPhase::Started,
-                    TouchPhase::Move => BevyTouchPhase::Moved,
-                    TouchPhase::End => BevyTouchPhase::Ended,
-                },
-                position: Vec2::new(x as f32, y as f32),
-                window,
-                force: None,
-                id: finger,
-            };
-            write(world, touch, WindowEvent::TouchInput(touch));
-        }
+        } => touch(world, window, finger, phase, (x, y)),
         // The clock moved at the frame's start; captures are taken in `Last`.
         Step::Clock(_) | Step::Capture { .. } => {}
     }
+}
+
+/// A finger touches, moves or lifts: the `TouchInput` bevy_winit writes (in logical pixels, as
+/// the step's), which Bevy's `Touches` and bevy_picking read.
+fn touch(world: &mut World, window: Entity, finger: u64, phase: TouchPhase, (x, y): (f64, f64)) {
+    let touch = TouchInput {
+        phase: match phase {
+            TouchPhase::Start => BevyTouchPhase::Started,
+            TouchPhase::Move => BevyTouchPhase::Moved,
+            TouchPhase::End => BevyTouchPhase::Ended,
+        },
+        position: Vec2::new(x as f32, y as f32),
+        window,
+        force: None,
+        id: finger,
+    };
+    write(world, touch, WindowEvent::TouchInput(touch));
 }
 
 /// The pointer moves: the window's cursor (`Interaction` reads it) and the messages.

@@ -203,8 +203,9 @@ pub struct Checked {
 /// The body of an `audit` answer, after the `frame N` line every app-side answer starts with:
 ///
 /// ```text
-/// audit window=1 findings=2 rules=name,target-size,contrast,image-name controls=23 texts=41 unmeasured=1 images=2
+/// audit window=1 findings=2 rules=name,target-size,contrast,image-name controls=23 texts=41 unmeasured=2 images=2
 /// not-run contrast "this app answers screenshots itself (Builder::app_screenshots): the plugin holds no pixels to measure"
+/// unmeasured @e40
 /// name 4.1.2 critical "no name and no label" @e12 button bounds=10,20,14x14 actions=click,focus
 /// ```
 ///
@@ -226,6 +227,9 @@ pub struct AuditAnswer {
     pub checked: Checked,
     /// The rules that could not run.
     pub not_run: Vec<NotRun>,
+    /// The texts whose contrast could not be measured (`unmeasured @e40 @e64`), neither passed
+    /// nor failed.
+    pub unmeasured_texts: Vec<NodeRef>,
     /// The findings.
     pub findings: Vec<Finding>,
 }
@@ -259,6 +263,13 @@ impl AuditAnswer {
                         rule: Rule::parse(&rule.bare).ok_or_else(bad)?,
                         why: why.quoted.clone().ok_or_else(bad)?,
                     });
+                }
+                Some(("unmeasured", refs)) => {
+                    for r in refs.split(' ') {
+                        answer
+                            .unmeasured_texts
+                            .push(NodeRef::parse(r).ok_or_else(bad)?);
+                    }
                 }
                 Some((word, _)) if Rule::parse(word).is_some() => {
                     answer.findings.push(Finding::parse(line)?);
@@ -302,6 +313,13 @@ impl AuditAnswer {
                 quote(&n.why)
             );
         }
+        out.push_str("],\"unmeasured\":[");
+        let refs: Vec<String> = self
+            .unmeasured_texts
+            .iter()
+            .map(|r| quote(&r.to_string()))
+            .collect();
+        out.push_str(&refs.join(","));
         out.push_str("],\"findings\":[");
         for (i, f) in self.findings.iter().enumerate() {
             let comma = if i > 0 { "," } else { "" };
@@ -375,6 +393,13 @@ impl fmt::Display for AuditAnswer {
         for n in &self.not_run {
             writeln!(f, "{n}")?;
         }
+        if !self.unmeasured_texts.is_empty() {
+            f.write_str("unmeasured")?;
+            for r in &self.unmeasured_texts {
+                write!(f, " {r}")?;
+            }
+            writeln!(f)?;
+        }
         for finding in &self.findings {
             writeln!(f, "{finding}")?;
         }
@@ -396,13 +421,14 @@ mod tests {
             checked: Checked {
                 controls: 23,
                 texts: 41,
-                unmeasured: 1,
+                unmeasured: 2,
                 images: 2,
             },
             not_run: vec![NotRun {
                 rule: Rule::Keyboard,
                 why: "Tab focused nothing: the window may not take keys".into(),
             }],
+            unmeasured_texts: vec![NodeRef(40), NodeRef(64)],
             findings: vec![
                 Finding {
                     rule: Rule::Name,
@@ -425,11 +451,12 @@ mod tests {
         assert_eq!(
             text.lines().nth(1),
             Some(
-                "audit window=1 scope=@e5 findings=2 rules=name,target-size,contrast,image-name,keyboard,focus-order controls=23 texts=41 unmeasured=1 images=2"
+                "audit window=1 scope=@e5 findings=2 rules=name,target-size,contrast,image-name,keyboard,focus-order controls=23 texts=41 unmeasured=2 images=2"
             )
         );
+        assert_eq!(text.lines().nth(3), Some("unmeasured @e40 @e64"));
         assert_eq!(
-            text.lines().nth(3),
+            text.lines().nth(4),
             Some(
                 r#"name 4.1.2 critical "no name and no label" @e12 button bounds=10,20,14x14 actions=click,focus"#
             )

@@ -44,7 +44,8 @@ pub(crate) struct Measured {
 /// Why a text could not be measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Unmeasured {
-    /// Less than half its bounds (across or down) lie inside the frame.
+    /// Less than half its bounds (across or down) lie inside the frame, or less than half its
+    /// area is clear of other nodes drawn over it.
     Outside,
     /// Fewer than [`MIN_TEXT_PIXELS`] pixels inside its bounds differ from the most common
     /// colour: nothing is drawn there, or too little to tell its colour.
@@ -76,11 +77,13 @@ pub(crate) fn hex([r, g, b]: Rgb) -> String {
 }
 
 /// Measures the text inside `bounds` (logical x, y, width, height), shrunk by `inset` logical
-/// pixels on each side (a button's border is not its text).
+/// pixels on each side (a button's border is not its text), less the pixels inside `mask` (other
+/// nodes' boxes over part of it: a link inside a paragraph's box, a window on top).
 pub(crate) fn measure(
     frame: &FrameImage<'_>,
     bounds: [f64; 4],
     inset: f64,
+    mask: &[[f64; 4]],
 ) -> Result<Measured, Unmeasured> {
     let [x, y, w, h] = bounds;
     let k = frame.scale;
@@ -98,10 +101,31 @@ pub(crate) fn measure(
     {
         return Err(Unmeasured::Outside);
     }
+    // Physical rectangles, x0, y0, x1, y1 (exclusive), rounded outwards.
+    let mask: Vec<[u32; 4]> = mask
+        .iter()
+        .map(|&[mx, my, mw, mh]| {
+            [
+                clamp((mx * k).floor(), frame.width),
+                clamp((my * k).floor(), frame.height),
+                clamp(((mx + mw) * k).ceil(), frame.width),
+                clamp(((my + mh) * k).ceil(), frame.height),
+            ]
+        })
+        .collect();
+    let masked = |col: u32, row: u32| {
+        mask.iter()
+            .any(|m| (m[0]..m[2]).contains(&col) && (m[1]..m[3]).contains(&row))
+    };
     let mut counts: HashMap<Rgb, u32> = HashMap::new();
+    let mut taken = 0u64;
     for row in y0..y1 {
         let start = row as usize * frame.stride;
         for col in x0..x1 {
+            if masked(col, row) {
+                continue;
+            }
+            taken += 1;
             let p = start + col as usize * 4;
             let px = &frame.bytes[p..p + 3];
             let rgb = if frame.bgra {
@@ -111,6 +135,10 @@ pub(crate) fn measure(
             };
             *counts.entry(rgb).or_default() += 1;
         }
+    }
+    let area = u64::from(x1 - x0) * u64::from(y1 - y0);
+    if (taken as f64) < area as f64 * MIN_VISIBLE {
+        return Err(Unmeasured::Outside);
     }
     estimate(&counts).ok_or(Unmeasured::TooLittle)
 }
@@ -227,6 +255,7 @@ mod tests {
                 &image(&bytes, 60, 20, 2.0, bgra),
                 [0.0, 0.0, 30.0, 10.0],
                 0.0,
+                &[],
             )
             .unwrap();
             assert_eq!(m.background, [0x1b, 0x1b, 0x1b]);
@@ -247,6 +276,7 @@ mod tests {
             &image(&bytes, 40, 12, 1.0, false),
             [0.0, 0.0, 40.0, 12.0],
             0.0,
+            &[],
         )
         .unwrap();
         assert_eq!(
@@ -258,6 +288,7 @@ mod tests {
             &image(&blank, 10, 10, 1.0, false),
             [0.0, 0.0, 10.0, 10.0],
             0.0,
+            &[],
         );
         assert_eq!(one, Err(Unmeasured::TooLittle));
         let dot = frame(
@@ -272,23 +303,56 @@ mod tests {
             &image(&dot, 10, 10, 1.0, false),
             [0.0, 0.0, 10.0, 10.0],
             0.0,
+            &[],
         );
         assert_eq!(dot, Err(Unmeasured::TooLittle));
         let outside = measure(
             &image(&blank, 10, 10, 1.0, false),
             [20.0, 0.0, 5.0, 5.0],
             0.0,
+            &[],
         );
         assert_eq!(outside, Err(Unmeasured::Outside));
         let mostly = measure(
             &image(&blank, 10, 10, 1.0, false),
             [0.0, 7.0, 10.0, 10.0],
             0.0,
+            &[],
         );
         assert_eq!(
             mostly,
             Err(Unmeasured::Outside),
             "7 of its 10 rows lie below the frame"
+        );
+    }
+
+    #[test]
+    fn a_masked_box_s_pixels_are_not_the_text_s() {
+        // Grey text on white at the left, a blue link at the right, both in the one box.
+        let pick = |x: u32, y: u32| u8::from((8..12).contains(&y) && x % 4 < 2 && x != 0) * 2;
+        let mut bytes = frame(40, 20, [255; 3], [0x77; 3], pick, false);
+        for (i, px) in bytes.chunks_exact_mut(4).enumerate() {
+            let (x, y) = (i as u32 % 40, i as u32 / 40);
+            if x >= 30 && (8..12).contains(&y) {
+                px[..3].copy_from_slice(&[0, 0, 255]);
+            }
+        }
+        let img = image(&bytes, 40, 20, 1.0, false);
+        let whole = measure(&img, [0.0, 0.0, 40.0, 20.0], 0.0, &[]).unwrap();
+        assert_eq!(whole.text, [0, 0, 255], "the link contrasts more");
+        let text = measure(
+            &img,
+            [0.0, 0.0, 40.0, 20.0],
+            0.0,
+            &[[30.0, 0.0, 10.0, 20.0]],
+        )
+        .unwrap();
+        assert_eq!(text.text, [0x77; 3]);
+        let covered = measure(&img, [0.0, 0.0, 40.0, 20.0], 0.0, &[[0.0, 0.0, 25.0, 20.0]]);
+        assert_eq!(
+            covered,
+            Err(Unmeasured::Outside),
+            "most of it is under another box"
         );
     }
 
@@ -311,13 +375,13 @@ mod tests {
             }
         }
         let img = image(&bytes, 30, 20, 1.0, false);
-        let whole = measure(&img, [0.0, 0.0, 30.0, 20.0], 0.0).unwrap();
+        let whole = measure(&img, [0.0, 0.0, 30.0, 20.0], 0.0, &[]).unwrap();
         assert_eq!(
             whole.text,
             [0, 0, 0],
             "the border contrasts more and covers enough"
         );
-        let inside = measure(&img, [0.0, 0.0, 30.0, 20.0], 2.0).unwrap();
+        let inside = measure(&img, [0.0, 0.0, 30.0, 20.0], 2.0, &[]).unwrap();
         assert_eq!(inside.text, [0x77; 3]);
     }
 }

@@ -17,14 +17,16 @@ use winit_automation_protocol::{Finding, NodeLine, NodeRef, NotRun, Rule};
 pub(crate) enum End {
     /// Focus came back to a node it had reached: every control Tab reaches was reached.
     Cycled,
-    /// A Tab left the focus where it was.
+    /// A Tab left the focus where it was (a text area that takes Tab, or a trap).
     Stayed(NodeRef),
     /// No Tab ever focused anything.
     NoFocus,
     /// Focus left the window's nodes after reaching some.
     Lost,
-    /// The most presses were sent.
+    /// The most presses were sent before the focus came round.
     Limit(usize),
+    /// The command's deadline passed after this many presses.
+    Deadline(usize),
 }
 
 /// A walk of Tab in progress.
@@ -38,6 +40,9 @@ pub(crate) struct Walk {
     pub tabs: usize,
     /// The most Tabs to send: one per control and two more.
     max: usize,
+    /// A Tab from the starting focus focused nothing (a last control's Tab may leave the focus
+    /// nowhere): the next one starts from the first.
+    cleared: bool,
     /// How it ended, once it has.
     pub end: Option<End>,
 }
@@ -51,6 +56,7 @@ impl Walk {
             seen: Vec::new(),
             tabs: 0,
             max: (controls.len() + 2).min(200),
+            cleared: false,
             end: None,
         }
     }
@@ -62,24 +68,36 @@ impl Walk {
 
     /// The focus after the last Tab; ends the walk when it says so.
     pub fn saw(&mut self, focus: Option<Focused>) {
+        let last = self.seen.last().map(|s| s.node).or(self.start);
         let end = match focus {
+            None if self.seen.is_empty() && self.start.is_some() && !self.cleared => {
+                self.cleared = true;
+                None
+            }
             None if self.seen.is_empty() => Some(End::NoFocus),
             None => Some(End::Lost),
-            Some(f) if self.seen.last().map(|s| s.node) == Some(f.node) => {
-                Some(End::Stayed(f.node))
-            }
-            Some(f) if self.reached(f.node) => Some(End::Cycled),
+            Some(f) if last == Some(f.node) => Some(End::Stayed(f.node)),
+            Some(f) if self.seen.iter().any(|s| s.node == f.node) => Some(End::Cycled),
             Some(f) => {
                 self.seen.push(f);
-                (self.tabs >= self.max).then_some(End::Limit(self.tabs))
+                None
             }
         };
-        self.end = end;
+        self.end = end.or_else(|| (self.tabs >= self.max).then_some(End::Limit(self.tabs)));
     }
 
-    /// Whether a Tab reached `node`.
-    fn reached(&self, node: NodeRef) -> bool {
-        self.seen.iter().any(|s| s.node == node)
+    /// The command's deadline passed: the walk ends where it is.
+    pub fn cut(&mut self) {
+        self.end = Some(End::Deadline(self.tabs));
+    }
+
+    /// Whether a Tab reached `control`: it was focused, or a node in its place was (egui puts
+    /// a new node with a new id in a drag value's place while it has the focus).
+    fn reached(&self, control: &NodeLine) -> bool {
+        self.seen.iter().any(|s| {
+            s.node == control.r#ref
+                || matches!((s.bounds, control.bounds), (Some(a), Some(b)) if same_place(a, b))
+        })
     }
 
     /// The walk's findings about `controls`, and the rules it could not check.
@@ -87,79 +105,88 @@ impl Walk {
         let mut findings = Vec::new();
         let mut not_run = Vec::new();
         let end = self.end.unwrap_or(End::Limit(self.tabs));
-        if end == End::NoFocus {
-            let why =
-                "Tab focused nothing: the window may not take keys, or nothing in it takes focus";
-            for rule in [Rule::Keyboard, Rule::FocusOrder] {
-                not_run.push(NotRun {
-                    rule,
-                    why: why.into(),
-                });
-            }
-            return (findings, not_run);
-        }
-        let unreached = match end {
-            End::Stayed(at) => {
-                if let Some(node) = controls.iter().find(|n| n.r#ref == at) {
-                    findings.push(Finding {
-                        rule: Rule::Keyboard,
-                        evidence: "Tab does not leave it (it takes Tab itself, or traps the focus)"
-                            .into(),
-                        node: node.clone(),
-                    });
-                }
-                not_run.push(NotRun {
-                    rule: Rule::Keyboard,
-                    why: format!("the walk stopped at {at}, where Tab stays: the controls after it were not checked"),
-                });
-                None
-            }
-            End::Limit(n) => Some(format!("not reached in {n} presses of Tab")),
-            End::Cycled | End::Lost | End::NoFocus => {
-                Some("Tab never reaches it: it cannot be used without a pointer".to_owned())
-            }
+        let cut_short = match end {
+            End::NoFocus => Some(
+                "Tab focused nothing: the window may not take keys, or nothing in it takes focus"
+                    .to_owned(),
+            ),
+            End::Stayed(at) => Some(format!(
+                "Tab stays on {at} (it takes Tab itself, as a text area does, or traps the focus): the walk stopped there"
+            )),
+            End::Limit(n) => Some(format!(
+                "the focus had not come round after {n} presses of Tab (the most this window gets): the controls not reached are not judged"
+            )),
+            End::Deadline(n) => Some(format!(
+                "the command's deadline passed after {n} presses of Tab"
+            )),
+            End::Cycled | End::Lost => None,
         };
-        if let Some(evidence) = unreached {
-            for n in controls {
-                if CONTROL_ROLES.contains(&n.role.as_str()) && !n.disabled && !self.reached(n.r#ref)
-                {
-                    findings.push(Finding {
-                        rule: Rule::Keyboard,
-                        evidence: evidence.clone(),
-                        node: n.clone(),
-                    });
-                }
-            }
+        match cut_short {
+            Some(why) => not_run.push(NotRun {
+                rule: Rule::Keyboard,
+                why,
+            }),
+            None => findings.extend(self.unreached(controls)),
         }
-        findings.extend(self.against_reading_order(controls));
+        if end == End::NoFocus {
+            not_run.push(NotRun {
+                rule: Rule::FocusOrder,
+                why: not_run[0].why.clone(),
+            });
+        } else {
+            findings.extend(self.against_reading_order(controls));
+        }
         (findings, not_run)
+    }
+
+    /// The controls (of the roles a person operates, enabled) a completed walk never reached.
+    fn unreached<'c>(&self, controls: &'c [NodeLine]) -> impl Iterator<Item = Finding> + 'c {
+        let missed: Vec<&NodeLine> = controls
+            .iter()
+            .filter(|n| CONTROL_ROLES.contains(&n.role.as_str()) && !n.disabled && !self.reached(n))
+            .collect();
+        missed.into_iter().map(|n| Finding {
+            rule: Rule::Keyboard,
+            evidence: "Tab never reaches it: it cannot be used without a pointer".into(),
+            node: n.clone(),
+        })
     }
 
     /// Each step of the walk that goes back in reading order (up a row, or left in a row) inside
     /// one window or dialog (from one window to another, reading starts again).
     fn against_reading_order(&self, controls: &[NodeLine]) -> Vec<Finding> {
-        let bounds = |r: &NodeRef| {
-            controls
+        // Tab from the last control back to the first of a window is its way round, not a
+        // step back: the first, in reading order, of each window's nodes Tab reached.
+        let first_of = |region: Option<NodeRef>| {
+            self.seen
                 .iter()
-                .find(|n| n.r#ref == *r)
-                .and_then(|n| Some((n, n.bounds?)))
+                .filter(|s| s.region == region)
+                .filter_map(|s| Some((s.node, s.bounds?)))
+                .reduce(|a, b| if reads_before(b.1, a.1) { b } else { a })
+                .map(|(node, _)| node)
         };
         let mut out = Vec::new();
         for pair in self.seen.windows(2) {
-            if pair[0].region != pair[1].region {
-                continue;
-            }
-            let (Some((_, a)), Some((node, b))) = (bounds(&pair[0].node), bounds(&pair[1].node))
-            else {
+            let (from, to) = (&pair[0], &pair[1]);
+            let (Some(a), Some(b)) = (from.bounds, to.bounds) else {
                 continue;
             };
-            if reads_before(b, a) {
+            if from.region != to.region
+                || !reads_before(b, a)
+                || first_of(to.region) == Some(to.node)
+            {
+                continue;
+            }
+            let node = controls
+                .iter()
+                .find(|n| n.r#ref == to.node || n.bounds.is_some_and(|c| same_place(c, b)));
+            if let Some(node) = node {
                 let at = |r: [f64; 4]| format!("{},{}", r[0].round(), r[1].round());
                 out.push(Finding {
                     rule: Rule::FocusOrder,
                     evidence: format!(
-                        "Tab goes from {} at {} back to it at {}: against reading order",
-                        pair[0].node,
+                        "Tab comes here from {} at {}, below or right of it at {}: against reading order",
+                        from.node,
                         at(a),
                         at(b)
                     ),
@@ -169,6 +196,14 @@ impl Walk {
         }
         out
     }
+}
+
+/// Whether two boxes are one place: the same corner (within a pixel) and sizes within a quarter
+/// of each other (egui's text field in a drag value's place is as wide as its text).
+fn same_place(a: [f64; 4], b: [f64; 4]) -> bool {
+    let near = |x: f64, y: f64| (x - y).abs() <= 1.0;
+    let like = |x: f64, y: f64| (x - y).abs() <= 0.25 * x.max(y);
+    near(a[0], b[0]) && near(a[1], b[1]) && like(a[2], b[2]) && like(a[3], b[3])
 }
 
 /// Whether box `a` comes before box `b` in reading order: on an earlier row, or on the same row
@@ -198,19 +233,34 @@ mod tests {
         .collect()
     }
 
-    fn walk(focus: &[Option<u64>]) -> Walk {
-        let mut w = Walk::new(None, &controls());
+    /// The focus on node `n`: a control's place, or, for 9, a node in @e4's place.
+    fn on(n: u64) -> Focused {
+        let controls = controls();
+        let place = if n == 9 { 4 } else { n };
+        Focused {
+            node: NodeRef(n),
+            region: None,
+            bounds: controls
+                .iter()
+                .find(|c| c.r#ref.0 == place)
+                .and_then(|c| c.bounds),
+        }
+    }
+
+    fn walk_from(start: Option<u64>, focus: &[Option<u64>]) -> Walk {
+        let mut w = Walk::new(start.map(NodeRef), &controls());
         for f in focus {
             w.tabbed();
-            w.saw(f.map(|n| Focused {
-                node: NodeRef(n),
-                region: None,
-            }));
+            w.saw(f.map(on));
             if w.end.is_some() {
                 break;
             }
         }
         w
+    }
+
+    fn walk(focus: &[Option<u64>]) -> Walk {
+        walk_from(None, focus)
     }
 
     fn rules(w: &Walk) -> Vec<(Rule, u64)> {
@@ -221,39 +271,87 @@ mod tests {
             .collect()
     }
 
+    fn not_run(w: &Walk) -> Vec<Rule> {
+        w.findings(&controls()).1.iter().map(|n| n.rule).collect()
+    }
+
     #[test]
     fn a_control_tab_never_reaches_is_found_once_focus_comes_round() {
         let w = walk(&[Some(1), Some(2), Some(3), Some(1), Some(2)]);
         assert_eq!(w.end, Some(End::Cycled));
         assert_eq!(w.tabs, 4, "the walk stops when focus comes back");
         assert_eq!(rules(&w), [(Rule::Keyboard, 4)]);
+        // A node put in @e4's place when it takes the focus reaches it.
+        let w = walk(&[Some(1), Some(2), Some(3), Some(9), Some(1)]);
+        assert_eq!(rules(&w), []);
     }
 
     #[test]
-    fn a_step_back_up_the_window_is_against_reading_order() {
+    fn a_step_back_up_the_window_is_against_reading_order_within_one_window() {
         let w = walk(&[Some(1), Some(3), Some(2), Some(4), Some(1)]);
         assert_eq!(rules(&w), [(Rule::FocusOrder, 2)]);
         let (findings, _) = w.findings(&controls());
         assert_eq!(
             findings[0].evidence,
-            "Tab goes from @e3 at 0,40 back to it at 70,0: against reading order"
+            "Tab comes here from @e3 at 0,40, below or right of it at 70,0: against reading order"
         );
+        // Round from the last control to the first is not a step back.
+        let w = walk(&[Some(2), Some(3), Some(4), Some(1), Some(2)]);
+        assert_eq!(rules(&w), []);
+        // From one window to another, reading starts again.
+        let mut w = Walk::new(None, &controls());
+        for (n, region) in [(1, 1), (3, 1), (2, 2), (4, 2), (1, 1)] {
+            w.tabbed();
+            w.saw(Some(Focused {
+                region: Some(NodeRef(100 + region)),
+                ..on(n)
+            }));
+        }
+        assert_eq!(rules(&w), []);
     }
 
     #[test]
-    fn no_focus_is_not_run_and_a_stuck_focus_stops_the_walk() {
+    fn no_focus_is_not_run_and_a_stuck_focus_stops_the_walk_without_a_verdict() {
         let w = walk(&[None]);
-        let (findings, not_run) = w.findings(&controls());
-        assert!(findings.is_empty());
-        assert_eq!(
-            not_run.iter().map(|n| n.rule).collect::<Vec<_>>(),
-            [Rule::Keyboard, Rule::FocusOrder]
-        );
+        assert!(rules(&w).is_empty());
+        assert_eq!(not_run(&w), [Rule::Keyboard, Rule::FocusOrder]);
         let w = walk(&[Some(1), Some(3), Some(3), Some(4)]);
         assert_eq!(w.end, Some(End::Stayed(NodeRef(3))));
-        let (findings, not_run) = w.findings(&controls());
-        assert_eq!(findings.len(), 1);
-        assert!(findings[0].evidence.starts_with("Tab does not leave it"));
-        assert_eq!(not_run[0].rule, Rule::Keyboard);
+        assert!(rules(&w).is_empty(), "a text area may take Tab: not judged");
+        assert_eq!(not_run(&w), [Rule::Keyboard]);
+        // Focus on a text area before the walk: its first Tab already stays.
+        let w = walk_from(Some(3), &[Some(3), Some(3)]);
+        assert_eq!((w.end, w.tabs), (Some(End::Stayed(NodeRef(3))), 1));
+    }
+
+    #[test]
+    fn a_last_control_s_tab_may_focus_nothing_and_the_next_goes_on() {
+        let w = walk_from(Some(4), &[None, Some(1), Some(2), Some(3), Some(1)]);
+        assert_eq!(w.end, Some(End::Cycled));
+        assert_eq!(rules(&w), [(Rule::Keyboard, 4)]);
+    }
+
+    #[test]
+    fn the_most_presses_or_a_deadline_leave_the_unreached_unjudged() {
+        let w = walk(&[
+            Some(1),
+            Some(2),
+            Some(3),
+            Some(9),
+            Some(5),
+            Some(6),
+            Some(7),
+        ]);
+        assert_eq!(w.end, Some(End::Limit(6)));
+        assert!(rules(&w).is_empty());
+        assert_eq!(not_run(&w), [Rule::Keyboard]);
+        let mut w = walk(&[Some(1)]);
+        w.cut();
+        assert_eq!(not_run(&w), [Rule::Keyboard]);
+        assert!(
+            w.findings(&controls()).1[0]
+                .why
+                .contains("deadline passed after 1")
+        );
     }
 }

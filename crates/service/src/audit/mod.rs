@@ -24,7 +24,8 @@ use winit_automation_link::{
     CaptureJob, CaptureTo, Claim, FrameImage, Order, Plan, Reply, Stage, Step,
 };
 use winit_automation_protocol::{
-    AuditAnswer, Checked, Command, ErrorCode, Failure, Finding, Label, NotRun, Response, Rule, Verb,
+    AuditAnswer, Checked, Command, ErrorCode, Failure, Finding, Label, NodeRef, NotRun, Response,
+    Rule, Verb,
 };
 
 /// An audit between its turns.
@@ -37,11 +38,21 @@ struct Pending {
     /// The walk of Tab, while `--keyboard` goes on.
     walk: Option<Walk>,
     /// A Tab is on its way: its reply gives the audit its turn again.
-    tab_in_flight: Option<(Command, Option<Instant>)>,
+    tab_in_flight: Option<Command>,
     /// The last Tab's reply came: this turn reads the focus it moved.
     tab_answered: bool,
     /// The last order (focus given back, the frame captured) went out.
     finishing: bool,
+    /// The command's deadline. A walk's orders go out without it, so that no turn is withdrawn
+    /// with the focus moved: each turn checks it, and past it the walk ends, the focus is given
+    /// back, and the answer is `expired`.
+    deadline: Option<Instant>,
+    /// The deadline passed during the walk.
+    expired: bool,
+    /// The texts whose contrast could not be measured.
+    unmeasured: Vec<NodeRef>,
+    /// `--keyboard`: the keyboard's rules were asked for.
+    keyboard: bool,
 }
 
 /// The audits in progress, by seq.
@@ -74,7 +85,7 @@ impl Service {
     ) -> Forwarded {
         self.drain_scene();
         if self.audits.get_mut(seq).is_none() {
-            match self.begin_audit(seq, &command) {
+            match self.begin_audit(seq, &command, deadline) {
                 Ok(pending) => self.audits.0.push((seq, pending)),
                 Err(failure) => {
                     self.fail(seq, Some(Verb::Audit), failure);
@@ -89,6 +100,10 @@ impl Service {
             if std::mem::take(&mut pending.tab_answered) {
                 walk.saw(focus);
             }
+            if walk.end.is_none() && pending.deadline.is_some_and(|d| Instant::now() >= d) {
+                walk.cut();
+                pending.expired = true;
+            }
             if walk.end.is_none() {
                 walk.tabbed();
                 let tab = Plan {
@@ -98,18 +113,23 @@ impl Service {
                     summary: String::new(),
                     press: None,
                 };
-                pending.tab_in_flight = Some((command.clone(), deadline));
-                return self.send_audit_order(seq, command, tab, deadline);
+                pending.tab_in_flight = Some(command.clone());
+                return self.send_audit_order(seq, command, tab);
             }
             let (findings, not_run) = walk.findings(&pending.audited.controls);
             pending.findings.extend(findings);
             pending.not_run.extend(not_run);
         }
-        self.finish_audit(seq, command, deadline)
+        self.finish_audit(seq, command)
     }
 
     /// The first turn: what the trees show, the rules that need no pixels, the walk to make.
-    fn begin_audit(&mut self, seq: u64, command: &Command) -> Result<Pending, Failure> {
+    fn begin_audit(
+        &mut self,
+        seq: u64,
+        command: &Command,
+        deadline: Option<Instant>,
+    ) -> Result<Pending, Failure> {
         let Command::Audit {
             scope,
             keyboard,
@@ -130,8 +150,19 @@ impl Service {
         let named = self.trees.named_targets(command);
         self.journal.resolved(seq, named);
         let findings = rules::tree_findings(&audited);
-        let not_run = Vec::new();
-        let walk = if *keyboard {
+        let mut not_run = Vec::new();
+        if audited.no_tree {
+            let why = format!("window {} has handed over no tree yet", audited.window);
+            for rule in Rule::ALL {
+                if *keyboard || !matches!(rule, Rule::Keyboard | Rule::FocusOrder) {
+                    not_run.push(NotRun {
+                        rule,
+                        why: why.clone(),
+                    });
+                }
+            }
+        }
+        let walk = if *keyboard && !audited.no_tree {
             let start = self.trees.focused(audited.window).map(|f| f.node);
             // Tab walks the whole window, whatever the scope.
             let window = if audited.neighbours.is_empty() {
@@ -152,34 +183,34 @@ impl Service {
             tab_in_flight: None,
             tab_answered: false,
             finishing: false,
+            deadline,
+            expired: false,
+            keyboard: *keyboard,
+            unmeasured: Vec::new(),
         })
     }
 
     /// The last order: the focus given back after a walk, and the frame captured (unless the
-    /// app answers screenshots itself).
-    fn finish_audit(&mut self, seq: u64, command: Command, deadline: Option<Instant>) -> Forwarded {
+    /// app answers screenshots itself, or the deadline cut the walk short).
+    fn finish_audit(&mut self, seq: u64, command: Command) -> Forwarded {
         let pending = self.audits.get_mut(seq).expect("begun");
         let window = pending.audited.window;
+        let start = pending.walk.as_ref().map(|w| w.start);
         let mut stages: Vec<Stage> = Vec::new();
-        if let Some(walk) = &pending.walk {
-            let start = walk.start;
+        if let Some(start) = start {
             stages.push(self.trees.focus_back(start).into());
             // A frame for the focus given back to show before the capture.
             stages.push(Vec::new().into());
         }
         let pending = self.audits.get_mut(seq).expect("begun");
         pending.finishing = true;
-        if self.cfg.app_screenshots {
+        let measured = !pending.not_run.iter().any(|n| n.rule == Rule::Contrast);
+        if self.cfg.app_screenshots && measured {
             pending.not_run.push(NotRun {
                 rule: Rule::Contrast,
                 why: "this app answers screenshots itself (Builder::app_screenshots): the plugin holds no pixels to measure".into(),
             });
-            if stages.is_empty() {
-                let frame = self.published();
-                self.answer_audit(seq, frame, None);
-                return Forwarded::No;
-            }
-        } else {
+        } else if measured && !pending.expired {
             stages.push(
                 vec![Step::Capture {
                     to: CaptureTo::Audit,
@@ -188,23 +219,30 @@ impl Service {
                 .into(),
             );
         }
+        if stages.is_empty() {
+            let frame = self.published();
+            self.answer_audit(seq, frame, None);
+            return Forwarded::No;
+        }
         let plan = Plan {
             window,
             stages,
             summary: String::new(),
             press: None,
         };
-        self.send_audit_order(seq, command, plan, deadline)
+        self.send_audit_order(seq, command, plan)
     }
 
-    /// Sends one of an audit's orders.
-    fn send_audit_order(
-        &mut self,
-        seq: u64,
-        command: Command,
-        plan: Plan,
-        deadline: Option<Instant>,
-    ) -> Forwarded {
+    /// Sends one of an audit's orders: with the command's deadline, unless it walks Tab (its
+    /// turns check the deadline themselves, so the focus is always given back).
+    fn send_audit_order(&mut self, seq: u64, command: Command, plan: Plan) -> Forwarded {
+        let Some(pending) = self.audits.get_mut(seq) else {
+            return Forwarded::No;
+        };
+        let deadline = match pending.walk {
+            Some(_) => None,
+            None => pending.deadline,
+        };
         let claim = Claim::default();
         let followed = self.jobs.app_command_queued();
         let order = Order {
@@ -243,9 +281,21 @@ impl Service {
             self.fail(reply.seq, Some(Verb::Audit), failure);
             return None;
         }
-        if let Some((command, deadline)) = pending.tab_in_flight.take() {
+        if let Some(command) = pending.tab_in_flight.take() {
             pending.tab_answered = true;
-            self.jobs.requeue(reply.seq, command, deadline);
+            // No deadline: the next turn checks it (see `Pending::deadline`).
+            self.jobs.requeue(reply.seq, command, None);
+        } else if pending.finishing && pending.expired {
+            let tabs = pending.walk.as_ref().map_or(0, |w| w.tabs);
+            self.fail(
+                reply.seq,
+                Some(Verb::Audit),
+                Failure::new(
+                    ErrorCode::Expired,
+                    format!("its deadline passed during the walk of Tab, after {tabs} presses; the focus was given back and nothing was measured"),
+                    "give the audit a later deadline, or audit without --keyboard",
+                ),
+            );
         } else if pending.finishing {
             self.journal.carried(reply.seq, reply.frame);
             self.drain_scene();
@@ -261,8 +311,14 @@ impl Service {
         self.journal.carried(seq, job.frame);
         let frame = job.frame;
         let Some(mut pending) = self.audits.take(seq) else {
+            // Answered already (withdrawn, or the app is stopping): the pixels go unread.
+            self.take_turns();
             return;
         };
+        if self.jobs.is_orphan(seq) {
+            // Its entry went with the drop-box: no marked frame for the directory there now.
+            pending.screenshot = None;
+        }
         let dir = self.cfg.dir.clone();
         let measured = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             measure_frame(&dir, job, &mut pending)
@@ -288,7 +344,7 @@ impl Service {
         findings.sort_by_key(|f| Rule::ALL.iter().position(|r| *r == f.rule));
         let mut not_run = p.not_run;
         not_run.sort_by_key(|n| Rule::ALL.iter().position(|r| *r == n.rule));
-        let asked = |r: &&Rule| p.walk.is_some() || !matches!(r, Rule::Keyboard | Rule::FocusOrder);
+        let asked = |r: &&Rule| p.keyboard || !matches!(r, Rule::Keyboard | Rule::FocusOrder);
         let answer = AuditAnswer {
             frame,
             window: p.audited.window,
@@ -301,6 +357,7 @@ impl Service {
                 images: p.audited.images.len(),
             },
             not_run,
+            unmeasured_texts: p.unmeasured,
             findings,
         };
         self.answer(Response::ok(seq, Some(Verb::Audit), answer.to_string()));
@@ -319,21 +376,21 @@ fn measure_frame(
     let mut outcome: Option<Result<(usize, usize), Failure>> = None;
     let mut encoded = None;
     (job.read)(&mut |frame: &FrameImage<'_>| {
-        let (mut texts, mut unmeasured) = (0, 0);
+        let mut texts = 0;
         for text in &pending.audited.texts {
-            let Some(bounds) = text.node.bounds else {
-                unmeasured += 1;
-                continue;
-            };
-            match contrast::measure(frame, bounds, text.inset) {
-                Ok(m) => {
+            let measured = text
+                .node
+                .bounds
+                .map(|bounds| contrast::measure(frame, bounds, text.inset, &text.mask));
+            match measured {
+                Some(Ok(m)) => {
                     texts += 1;
                     pending.findings.extend(rules::contrast_finding(text, &m));
                 }
-                Err(_) => unmeasured += 1,
+                _ => pending.unmeasured.push(text.node.r#ref),
             }
         }
-        outcome = Some(Ok((texts, unmeasured)));
+        outcome = Some(Ok((texts, pending.unmeasured.len())));
         if pending.screenshot.is_some() {
             let boxes: Vec<(String, [f64; 4])> = pending
                 .findings

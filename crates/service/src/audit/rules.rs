@@ -151,19 +151,25 @@ pub(crate) fn contrast_finding(text: &Text, m: &Measured) -> Option<Finding> {
     if m.ratio >= needed {
         return None;
     }
-    let source = match f.source {
-        FontSource::Tree => "font size from the tree",
-        FontSource::LineHeight => "font size estimated from its line height",
-    };
     let weight = if f.bold { " bold" } else { "" };
+    let size = match f.source {
+        FontSource::Tree => format!("{}{weight} px text (font size from the tree)", px(f.px)),
+        FontSource::LineHeight => format!(
+            "{}{weight} px text (font size estimated from its line height)",
+            px(f.px)
+        ),
+        FontSource::Unknown => {
+            "a control's text (its font size is not in the tree, and its box holds padding)"
+                .to_owned()
+        }
+    };
     Some(Finding {
         rule: Rule::Contrast,
         evidence: format!(
-            "{:.2}:1 (text {} on {}); {needed}:1 needed for {}{weight} px text ({source})",
+            "{:.2}:1 (text {} on {}); {needed}:1 needed for {size}",
             m.ratio,
             hex(m.text),
             hex(m.background),
-            px(f.px),
         ),
         node: text.node.clone(),
     })
@@ -328,6 +334,7 @@ mod tests {
                 source: FontSource::LineHeight,
             },
             inset: 0.0,
+            mask: Vec::new(),
         };
         let m = |ratio: f64| Measured {
             text: [0x77; 3],

@@ -4,12 +4,13 @@
 //! "every control `snapshot -i` prints" is true by construction: the lines are that projection's.
 
 use accesskit::{Action, Role};
-use accesskit_consumer::NodeRef as Node;
+use accesskit_consumer::{FullNodeId, NodeRef as Node};
 
 use super::Trees;
 use super::aim::default_window;
 use super::format::{self, View};
 use super::refs::Found;
+use super::stack::Stack;
 use winit_automation_link::Step;
 use winit_automation_protocol::{Failure, KeyChord, NodeLine, NodeRef, Projection, Target};
 
@@ -21,6 +22,9 @@ pub(crate) enum FontSource {
     /// Estimated from the text's line height: its bounds' height over its lines, over 1.2 (the
     /// usual line height of a font size).
     LineHeight,
+    /// Not known: a control's box holds padding besides its text, so its height tells nothing;
+    /// the stricter threshold applies.
+    Unknown,
 }
 
 /// A text's font, as far as the tree tells it.
@@ -42,14 +46,19 @@ pub(crate) struct Text {
     /// How far inside its bounds the text's pixels are taken, in logical pixels: a button's or a
     /// link's box holds a border the text is not.
     pub inset: f64,
+    /// The boxes of other nodes, not texts, drawn over part of its bounds (a link inside a
+    /// paragraph's box, a window on top), whose pixels are not the text's.
+    pub mask: Vec<[f64; 4]>,
 }
 
 /// The node with the keyboard focus, and the window or dialog that holds it: reading order is
 /// a window's own, so focus order is compared within one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Focused {
     pub node: NodeRef,
     pub region: Option<NodeRef>,
+    /// Its bounds, as its line gives them.
+    pub bounds: Option<[f64; 4]>,
 }
 
 /// What one audit looks at.
@@ -70,6 +79,8 @@ pub(crate) struct Audited {
     /// Every image in the tree that is neither hidden nor scrolled out of view (the regular
     /// projection leaves an unnamed one out as decoration).
     pub images: Vec<NodeLine>,
+    /// The window has handed over no tree yet: nothing could be checked.
+    pub no_tree: bool,
 }
 
 /// Roles whose name is text drawn inside their bounds.
@@ -89,6 +100,7 @@ impl Trees {
                 let Some(root) = self.root_of(window) else {
                     return Ok(Audited {
                         window,
+                        no_tree: true,
                         ..Audited::default()
                     });
                 };
@@ -113,25 +125,59 @@ impl Trees {
                 audited.images.push(line);
             }
         }
-        for line in self.projected(start, Projection::Regular) {
-            if TEXT_ROLES.contains(&line.role.as_str())
-                && !line.disabled
-                && !written(&line).is_empty()
+        let regular = self.projected(start, Projection::Regular);
+        // What may overlap a text: every node the window's regular projection shows.
+        let shown = match (scope, self.root_of(start.window)) {
+            (Some(_), Some(root)) => self.projected(root, Projection::Regular),
+            _ => regular.clone(),
+        };
+        // Texts are left out: egui lays a paragraph's runs out in boxes that share rows, and
+        // their glyphs are the paragraph's colour; a link, a control, a window on top are not.
+        // A layer below the text's (a window under it) draws nothing over it.
+        let stack = Stack::new(&self.live.mirror.windows[&start.window]);
+        let mut boxes: Vec<Box> = Vec::new();
+        for n in shown
+            .iter()
+            .filter(|n| !matches!(n.role.as_str(), "text" | "heading"))
+        {
+            let (Ok(found), Some(bounds)) = (self.live.resolve(&Target::Ref(n.r#ref)), n.bounds)
+            else {
+                continue;
+            };
+            let rank = stack.layer(&self.node(found)).0;
+            boxes.push(Box {
+                id: found.node,
+                rank,
+                bounds,
+            });
+        }
+        for line in regular {
+            if !TEXT_ROLES.contains(&line.role.as_str())
+                || line.disabled
+                || written(&line).is_empty()
             {
-                let found = self.live.resolve(&Target::Ref(line.r#ref))?;
-                let node = self.node(found);
-                let font = font_of(&node, &line);
-                let inset = if matches!(line.role.as_str(), "button" | "link") {
-                    2.0
-                } else {
-                    0.0
-                };
-                audited.texts.push(Text {
-                    node: line,
-                    font,
-                    inset,
-                });
+                continue;
             }
+            let found = self.live.resolve(&Target::Ref(line.r#ref))?;
+            let node = self.node(found);
+            let control = matches!(line.role.as_str(), "button" | "link");
+            let font = font_of(&node, &line, control);
+            let mask = match line.bounds {
+                // A control's box is its own (egui puts a link's text in a node of its own
+                // inside it): only a layer above draws over it.
+                Some(own) => {
+                    let rank = stack.layer(&node).0;
+                    let lowest = if control { rank + 1 } else { rank };
+                    masks(&node, own, lowest, &boxes)
+                }
+                None => Vec::new(),
+            };
+            audited.texts.push(Text {
+                node: line,
+                font,
+                inset: if control { 2.0 } else { 0.0 },
+                mask,
+            });
         }
         Ok(audited)
     }
@@ -185,13 +231,14 @@ fn written(line: &NodeLine) -> &str {
     }
 }
 
-/// The node's font: its size and weight from the tree, else the size estimated from its line
-/// height. A character is about 0.4 line heights wide, so a text of `n` characters in a box `w`
-/// wide has lines at most `w / (0.4 * n)` high when it fills one line, less when it wraps: the
-/// line height is the smaller of that and the box's height, its lines the box's height over it
-/// (at least the text's own lines), and the font size the line height over 1.2. Wrapped text may
-/// be taken for smaller than it is (its threshold is then the stricter one), never for larger.
-fn font_of(node: &Node, line: &NodeLine) -> Font {
+/// The node's font: its size and weight from the tree, else, for a text, the size estimated from
+/// its line height. A character is about 0.4 line heights wide, so `lines` lines of `n / lines`
+/// characters in a box `w` wide and `h` high give `lines² ≈ 0.4 * n * h / w`; the estimate
+/// rounds up from a quarter past a whole line (text rarely fills its last line, and wrapped text
+/// taken for smaller than it is gets the stricter threshold, never the laxer). The font size is
+/// the line height over 1.2. A control's box (a button, a link) holds padding: its size is
+/// unknown.
+fn font_of(node: &Node, line: &NodeLine, control: bool) -> Font {
     let bold = node.data().font_weight().is_some_and(|w| w >= 700.0);
     if let Some(px) = node.data().font_size() {
         return Font {
@@ -200,22 +247,61 @@ fn font_of(node: &Node, line: &NodeLine) -> Font {
             source: FontSource::Tree,
         };
     }
-    let text = written(line);
     let [_, _, w, h] = line.bounds.unwrap_or_default();
+    if control || w <= 0.0 || h <= 0.0 {
+        return Font {
+            px: 0.0,
+            bold,
+            source: FontSource::Unknown,
+        };
+    }
+    let text = written(line);
     let chars = text.chars().count().max(1) as f64;
-    let filled = w / (0.4 * chars);
-    let estimate = if filled > 0.0 { h.min(filled) } else { h };
     let own_lines = text.lines().count().max(1) as f64;
-    let lines = if estimate > 0.0 {
-        (h / estimate).round().max(own_lines)
-    } else {
-        own_lines
-    };
+    let lines = ((0.4 * chars * h / w).sqrt() + 0.3).round().max(own_lines);
     Font {
         px: h / lines / 1.2,
         bold,
         source: FontSource::LineHeight,
     }
+}
+
+/// A node that may be drawn over a text: its id, its layer's rank, its bounds.
+struct Box {
+    id: FullNodeId,
+    rank: usize,
+    bounds: [f64; 4],
+}
+
+/// The boxes, among `boxes`, of nodes drawn over part of `own` (a text's bounds): in a layer of
+/// rank `lowest` or above, not the node, not its ancestors, and not a box around all of it
+/// (something behind it).
+fn masks(node: &Node, own: [f64; 4], lowest: usize, boxes: &[Box]) -> Vec<[f64; 4]> {
+    let mut ancestors = vec![node.id()];
+    ancestors.extend(std::iter::successors(node.parent(), |n| n.parent()).map(|n| n.id()));
+    boxes
+        .iter()
+        .filter(|b| {
+            b.rank >= lowest
+                && !ancestors.contains(&b.id)
+                && overlap(b.bounds, own)
+                && !holds(b.bounds, own)
+        })
+        .map(|b| b.bounds)
+        .collect()
+}
+
+/// Whether two boxes share some area.
+fn overlap(a: [f64; 4], b: [f64; 4]) -> bool {
+    a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]
+}
+
+/// Whether `outer` holds all of `inner`.
+fn holds(outer: [f64; 4], inner: [f64; 4]) -> bool {
+    outer[0] <= inner[0]
+        && outer[1] <= inner[1]
+        && outer[0] + outer[2] >= inner[0] + inner[2]
+        && outer[1] + outer[3] >= inner[1] + inner[3]
 }
 
 impl Trees {
@@ -235,10 +321,22 @@ impl Trees {
             return None;
         }
         let region = std::iter::successors(node.parent(), |n| n.parent())
-            .find(|n| matches!(n.role(), Role::Window | Role::Dialog | Role::AlertDialog));
+            .find(|n| matches!(n.role(), Role::Window | Role::Dialog | Role::AlertDialog))
+            .map(|r| r.id());
+        let found = Found {
+            window,
+            node: node.id(),
+        };
+        let line = NodeLine::parse(&live.node_line(found))?;
+        let region = region.map(|id| {
+            let found = Found { window, node: id };
+            let line = live.node_line(found);
+            NodeLine::parse(&line).map(|n| n.r#ref)
+        });
         Some(Focused {
-            node: live.refs.mint(window, &node),
-            region: region.map(|r| live.refs.mint(window, &r)),
+            node: line.r#ref,
+            region: region.flatten(),
+            bounds: line.bounds,
         })
     }
 
