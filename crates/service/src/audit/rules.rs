@@ -6,7 +6,7 @@
 //! Pure: lines in, findings out.
 
 use super::contrast::{Measured, hex};
-use crate::tree::audit::{Audited, FontSource, Text};
+use crate::tree::audit::{Audited, FontSource, Layer, Text};
 use winit_automation_protocol::{Finding, NodeLine, Rule};
 
 /// The roles a person operates, which a screen reader must be able to name.
@@ -42,7 +42,7 @@ pub(crate) fn tree_findings(a: &Audited) -> Vec<Finding> {
     } else {
         &a.neighbours
     };
-    out.extend(small_targets(&a.controls, neighbours));
+    out.extend(small_targets(a, neighbours));
     out.extend(
         a.images
             .iter()
@@ -94,9 +94,11 @@ fn is_target(n: &NodeLine) -> bool {
 
 /// Targets smaller than 24 by 24 (2.5.8) whose 24 px circle, centred on them, meets another
 /// target or another small target's circle (the spacing exception). A target that holds the
-/// small one, or one it holds, is not "another" (a list item around its button). The targets
-/// checked are `controls`; the others are `neighbours` (the whole window's, for a scope).
-fn small_targets(controls: &[NodeLine], neighbours: &[NodeLine]) -> Vec<Finding> {
+/// small one, or one it holds, is not "another" (a list item around its button), nor is one in a
+/// lower layer where the small one's layer covers it (a window under a popup). The targets
+/// checked are the audit's controls; the others are `neighbours` (the whole window's, for a
+/// scope).
+fn small_targets(a: &Audited, neighbours: &[NodeLine]) -> Vec<Finding> {
     let targets = |nodes: &'_ [NodeLine]| -> Vec<(NodeLine, [f64; 4])> {
         nodes
             .iter()
@@ -104,7 +106,7 @@ fn small_targets(controls: &[NodeLine], neighbours: &[NodeLine]) -> Vec<Finding>
             .filter_map(|n| Some((n.clone(), n.bounds?)))
             .collect()
     };
-    let (checked, others) = (targets(controls), targets(neighbours));
+    let (checked, others) = (targets(&a.controls), targets(neighbours));
     let small = |b: &[f64; 4]| b[2] < MIN_TARGET || b[3] < MIN_TARGET;
     let mut out = Vec::new();
     for (node, b) in checked {
@@ -112,9 +114,13 @@ fn small_targets(controls: &[NodeLine], neighbours: &[NodeLine]) -> Vec<Finding>
             continue;
         }
         let c = centre(b);
+        let own = a.layer(node.r#ref);
         let crowded = others.iter().find(|(other, o)| {
             let o = *o;
             if other.r#ref == node.r#ref || contains(o, b) || contains(b, o) {
+                return false;
+            }
+            if under(a.layer(other.r#ref), own, nearest(c, o)) {
                 return false;
             }
             distance_to_rect(c, o) < MIN_TARGET / 2.0
@@ -185,6 +191,20 @@ fn px(v: f64) -> String {
     }
 }
 
+/// Whether a point of a node in layer `other` lies under layer `own` there: `other` is lower and
+/// `own`'s root holds the point.
+fn under(other: Layer, own: Layer, at: (f64, f64)) -> bool {
+    other.rank < own.rank
+        && own
+            .root
+            .is_some_and(|[x, y, w, h]| (x..=x + w).contains(&at.0) && (y..=y + h).contains(&at.1))
+}
+
+/// The point of a rectangle nearest to `p`.
+fn nearest(p: (f64, f64), [x, y, w, h]: [f64; 4]) -> (f64, f64) {
+    (p.0.clamp(x, x + w), p.1.clamp(y, y + h))
+}
+
 fn centre([x, y, w, h]: [f64; 4]) -> (f64, f64) {
     (x + w / 2.0, y + h / 2.0)
 }
@@ -212,6 +232,7 @@ fn contains(outer: [f64; 4], inner: [f64; 4]) -> bool {
 mod tests {
     use super::*;
     use crate::tree::audit::Font;
+    use winit_automation_protocol::NodeRef;
 
     fn line(text: &str) -> NodeLine {
         NodeLine::parse(text).unwrap()
@@ -302,6 +323,33 @@ mod tests {
             found[2].evidence.ends_with("meets @e4"),
             "{}",
             found[2].evidence
+        );
+    }
+
+    #[test]
+    fn a_target_under_the_small_one_s_window_does_not_crowd_it() {
+        let mut a = audited(
+            &[
+                r#"@e1 button "Low" bounds=0,0,60x18 actions=click"#,
+                r#"@e2 button "High" bounds=0,21,60x18 actions=click"#,
+            ],
+            &[],
+        );
+        assert_eq!(
+            tree_findings(&a).len(),
+            2,
+            "one window: they crowd each other"
+        );
+        // @e2 is in a window above, whose box holds where @e1 meets its circle.
+        let above = Layer {
+            rank: 1,
+            root: Some([0.0, 15.0, 100.0, 100.0]),
+        };
+        a.layers = vec![(NodeRef(2), above)];
+        assert_eq!(
+            rules_of(&tree_findings(&a)),
+            [(Rule::TargetSize, "@e1".into())],
+            "@e1, below, is still crowded by @e2 on top; @e2 is not by @e1 under it"
         );
     }
 

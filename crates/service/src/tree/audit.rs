@@ -81,6 +81,31 @@ pub(crate) struct Audited {
     pub images: Vec<NodeLine>,
     /// The window has handed over no tree yet: nothing could be checked.
     pub no_tree: bool,
+    /// The layer of each control and neighbour: its rank (`tree/stack.rs`: 0 is the base) and
+    /// its root's bounds (a window, a popup), so that a target under another layer does not
+    /// crowd one in it.
+    pub layers: Vec<(NodeRef, Layer)>,
+}
+
+/// The layer a node is in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Layer {
+    pub rank: usize,
+    /// The layer root's bounds (`None`: the base layer, the whole window).
+    pub root: Option<[f64; 4]>,
+}
+
+impl Audited {
+    /// The layer of `node`: the base one when it is not known.
+    pub fn layer(&self, node: NodeRef) -> Layer {
+        self.layers.iter().find(|(r, _)| *r == node).map_or(
+            Layer {
+                rank: 0,
+                root: None,
+            },
+            |(_, l)| *l,
+        )
+    }
 }
 
 /// Roles whose name is text drawn inside their bounds.
@@ -118,6 +143,27 @@ impl Trees {
         {
             audited.neighbours = self.projected(root, Projection::Interactive);
         }
+        let stack = Stack::new(&self.live.mirror.windows[&start.window]);
+        let placed: Vec<NodeRef> = audited
+            .controls
+            .iter()
+            .chain(&audited.neighbours)
+            .map(|n| n.r#ref)
+            .collect();
+        for r in placed {
+            let Ok(found) = self.live.resolve(&Target::Ref(r)) else {
+                continue;
+            };
+            let (rank, root) = stack.layer(&self.node(found));
+            let root = root.and_then(|id| {
+                let line = self.live.node_line(Found {
+                    window: start.window,
+                    node: id,
+                });
+                NodeLine::parse(&line)?.bounds
+            });
+            audited.layers.push((r, Layer { rank, root }));
+        }
         // An image with no name is left out of the regular projection as decoration: the
         // whole tree is searched, less what is hidden or scrolled out of view.
         for line in self.projected(start, Projection::Raw) {
@@ -134,7 +180,6 @@ impl Trees {
         // Texts are left out: egui lays a paragraph's runs out in boxes that share rows, and
         // their glyphs are the paragraph's colour; a link, a control, a window on top are not.
         // A layer below the text's (a window under it) draws nothing over it.
-        let stack = Stack::new(&self.live.mirror.windows[&start.window]);
         let mut boxes: Vec<Box> = Vec::new();
         for n in shown
             .iter()
