@@ -62,6 +62,7 @@ pub(crate) struct Around<'a, 'w, 's> {
     pub(crate) parents: &'a Query<'w, 's, &'static ChildOf>,
     pub(crate) children: &'a Query<'w, 's, &'static Children>,
     pub(crate) texts: &'a Query<'w, 's, &'static Text>,
+    pub(crate) spans: &'a Query<'w, 's, &'static TextSpan>,
     pub(crate) roles: &'a Query<'w, 's, &'static AccessibilityNode>,
 }
 
@@ -88,8 +89,9 @@ pub(crate) fn ui_node(around: &Around, item: &UiItemItem) -> Option<(Node, Order
         }
     };
     if let Some(text) = item.text {
-        // The text as it is now (Bevy's label is the text when the `Label` was added).
-        node.set_label(text.as_str());
+        // The text as it is now, its spans included (Bevy's label is the text when the `Label`
+        // was added).
+        node.set_label(whole_text(around, item.entity, text));
         node.clear_value();
     } else if node.role() == Role::Button
         && !item.labelled
@@ -152,12 +154,31 @@ fn declare_actions(node: &mut Node, widget: &WidgetItem) {
 }
 
 /// The text of an entity's first child that has one (a button's caption).
-fn child_text<'a>(around: &'a Around, entity: Entity) -> Option<&'a str> {
+fn child_text(around: &Around, entity: Entity) -> Option<String> {
     let children = around.children.get(entity).ok()?;
     children
         .iter()
-        .find_map(|c| around.texts.get(c).ok())
-        .map(|t| t.as_str())
+        .find_map(|c| Some(whole_text(around, c, around.texts.get(c).ok()?)))
+}
+
+/// A text as it reads: its own string, then its `TextSpan` descendants' in order (Bevy draws a
+/// text's spans after it, depth first).
+fn whole_text(around: &Around, entity: Entity, text: &Text) -> String {
+    let mut out = text.as_str().to_owned();
+    let mut stack: Vec<Entity> = Vec::new();
+    let push_children = |stack: &mut Vec<Entity>, of: Entity| {
+        if let Ok(children) = around.children.get(of) {
+            stack.extend(children.iter().rev());
+        }
+    };
+    push_children(&mut stack, entity);
+    while let Some(e) = stack.pop() {
+        if let Ok(span) = around.spans.get(e) {
+            out.push_str(span.as_str());
+            push_children(&mut stack, e);
+        }
+    }
+    out
 }
 
 /// A marked game object as the tree shows it, its bounds projected through `camera`, and its

@@ -59,6 +59,7 @@ pub(crate) struct Scene<'w, 's> {
     parents: Query<'w, 's, &'static ChildOf>,
     children: Query<'w, 's, &'static Children>,
     texts: Query<'w, 's, &'static Text>,
+    spans: Query<'w, 's, &'static TextSpan>,
     roles: Query<'w, 's, &'static AccessibilityNode>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
     window: Query<'w, 's, (Entity, &'static Window), With<PrimaryWindow>>,
@@ -71,6 +72,7 @@ impl Scene<'_, '_> {
             parents: &self.parents,
             children: &self.children,
             texts: &self.texts,
+            spans: &self.spans,
             roles: &self.roles,
         }
     }
@@ -136,11 +138,14 @@ pub(crate) struct Changes<'w, 's> {
     ui: Query<'w, 's, Entity, A11yChanged>,
     /// Texts without a node of their own, and a button's caption (which names the button).
     texts: Query<'w, 's, (Entity, Option<&'static ChildOf>), TextChanged>,
+    /// Spans of text, which read as part of the text above them.
+    spans: Query<'w, 's, &'static ChildOf, Changed<TextSpan>>,
     marked: Query<'w, 's, Entity, (With<Automated>, MarkedChanged)>,
     cameras: Query<'w, 's, (), CameraChanged>,
     moved: Query<'w, 's, (), Changed<ChildOf>>,
     gone_a11y: RemovedComponents<'w, 's, AccessibilityNode>,
     gone_text: RemovedComponents<'w, 's, Text>,
+    gone_span: RemovedComponents<'w, 's, TextSpan>,
     gone_marked: RemovedComponents<'w, 's, Automated>,
     gone_child: RemovedComponents<'w, 's, ChildOf>,
     gone_layout: RemovedComponents<'w, 's, ComputedNode>,
@@ -156,6 +161,7 @@ impl Changes<'_, '_> {
         let removed = [
             self.gone_a11y.len(),
             self.gone_text.len(),
+            self.gone_span.len(),
             self.gone_marked.len(),
             self.gone_child.len(),
             self.gone_layout.len(),
@@ -264,6 +270,18 @@ fn update(
         {
             dirty.push(p);
         }
+    }
+    // A span's text, and that text's button when it is a caption.
+    for parent in &changes.spans {
+        let mut at = parent.parent();
+        while scene.texts.get(at).is_err() {
+            let Ok(up) = scene.parents.get(at) else {
+                break;
+            };
+            at = up.parent();
+        }
+        dirty.push(at);
+        dirty.extend(scene.parents.get(at).ok().map(ChildOf::parent));
     }
     // A moved camera or a new scale factor moves every game object on screen.
     if !changes.cameras.is_empty() || scale != sent.scale {

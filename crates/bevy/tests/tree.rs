@@ -1,7 +1,7 @@
 //! The tree follows Bevy's change detection: a Bevy app with no window system and no renderer
 //! (`MinimalPlugins`, a `Window` entity and nodes with the components bevy_ui leaves on them)
 //! is changed one way at a time, and the snapshot a client reads shows each change: a new name,
-//! a node hidden and shown, a caption's new text naming its button, a node moved under another,
+//! a node hidden and shown, a caption's new text and its spans naming its button, a node moved under another,
 //! one despawned, a new one; and frames in which nothing changed leave it as it was.
 
 // A test is a client: it waits for answers, as the render side never does.
@@ -126,6 +126,20 @@ fn the_tree_follows_each_change_and_idle_frames_change_nothing() {
     app.world_mut().get_mut::<Text>(caption).unwrap().0 = "Stop".into();
     let captioned = snapshot(&mut app, &client);
     assert!(captioned.contains(r#"button "Stop""#), "{captioned}");
+
+    // A span of the caption reads as part of it, and its change renames the button too.
+    let span = app
+        .world_mut()
+        .spawn((TextSpan::new(" now"), ChildOf(caption)))
+        .id();
+    let spanned = snapshot(&mut app, &client);
+    assert!(spanned.contains(r#"button "Stop now""#), "{spanned}");
+    app.world_mut().get_mut::<TextSpan>(span).unwrap().0 = " later".into();
+    let respanned = snapshot(&mut app, &client);
+    assert!(respanned.contains(r#"button "Stop later""#), "{respanned}");
+    app.world_mut().entity_mut(span).despawn();
+    let unspanned = snapshot(&mut app, &client);
+    assert!(unspanned.contains(r#"button "Stop""#), "{unspanned}");
 
     // Hidden, the node leaves the tree; shown, it is back.
     app.world_mut()
