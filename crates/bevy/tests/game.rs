@@ -2,7 +2,8 @@
 //! harness and through the CLI: a verified menu click opens the game, arrow keys move the marked
 //! player in the tree, a drag moves the volume slider, screenshots hold the frame's pixels, and
 //! `quit` ends the app; the `action` verb on the widgets; the virtual clock drives Bevy's time;
-//! headless, with no window system, Bevy drawing into an image; a pinch through Bevy's touches.
+//! headless, with no window system, Bevy drawing into an image; a pinch through Bevy's touches;
+//! a script.
 //!
 //! Needs `xvfb-run` (Debian package `xvfb`) and a Vulkan driver (`mesa-vulkan-drivers`):
 //! `bash scripts/setup-system.sh` installs both.
@@ -338,4 +339,35 @@ fn two_fingers_pinch_the_player_larger_through_bevy_s_touches() {
         "a pinch with no pan keeps it in place"
     );
     app.quit();
+}
+
+#[test]
+fn a_script_plays_the_menu_and_moves_the_player() {
+    let app = start();
+    let dir = app.dir().to_owned();
+    let script = dir.join("play.script");
+    std::fs::write(
+        &script,
+        "# The game through a script, as for any app.\n\
+         click role=button name=\"Play\"\n\
+         expect role=image name=\"Player\"\n\
+         expect gone role=button name=\"Play\"\n\
+         key ArrowRight\n\
+         expect audit clean --allow keyboard --allow focus-order\n",
+    )
+    .unwrap();
+    let before_run = bounds_or_none(&app);
+    assert!(before_run.is_none(), "the menu shows, not the game");
+    let out = run(&dir, &["run", script.to_str().unwrap()]);
+    assert!(out.contains("passed: 2 commands, 3 expectations"), "{out}");
+    // The key the script sent moved the player one step from the middle.
+    let player = bounds(&app, "image", "Player");
+    assert_eq!(player[0] + player[2] / 2.0, 320.0 + 40.0, "{player:?}");
+    app.quit();
+}
+
+/// The player's bounds, when the game shows.
+fn bounds_or_none(app: &App) -> Option<[f64; 4]> {
+    app.query_by_role_and_name("image", "Player")
+        .and_then(|n| n.line().bounds)
 }
