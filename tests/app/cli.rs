@@ -3,22 +3,13 @@ use crate::common;
 use crate::common::cli_binary;
 use crate::common::fixture;
 
-use std::path::Path;
 use std::process::{Command as Process, Output};
 
 use accesskit::{Action, ActionData};
 use common::{ChildApp, Handed, TestApp, fresh_dir, typed};
 use winit_automation_protocol::Verb;
 
-fn cli(dir: &Path, args: &[&str]) -> Output {
-    Process::new(cli_binary::cli())
-        .arg("--dir")
-        .arg(dir)
-        .args(args)
-        .env_remove("WINIT_AUTOMATION_DIR")
-        .output()
-        .expect("run the CLI")
-}
+use cli_binary::run as cli;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

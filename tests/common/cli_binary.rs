@@ -3,7 +3,8 @@
 //! workspace's tests are built (`cargo test --workspace`: the CLI crate has tests of its own, so
 //! its binary is built), and scripts/test.sh builds first.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// The CLI binary of this test run's profile; panics, saying how to build it, when it is missing.
 pub fn cli() -> PathBuf {
@@ -18,4 +19,16 @@ pub fn cli() -> PathBuf {
         path.display()
     );
     path
+}
+
+/// `winit-automation --dir DIR ARGS`, run to its end (the environment's drop-box left out, so
+/// the directory is the one given).
+pub fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::new(cli())
+        .arg("--dir")
+        .arg(dir)
+        .args(args)
+        .env_remove("WINIT_AUTOMATION_DIR")
+        .output()
+        .expect("run the CLI")
 }

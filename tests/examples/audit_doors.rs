@@ -7,7 +7,6 @@ use crate::common::cli_binary;
 use crate::common::demo;
 
 use std::path::Path;
-use std::process::{Command as Process, Output};
 
 use demo::*;
 use rmcp::ServiceExt;
@@ -29,15 +28,7 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// `winit-automation --dir DIR ARGS`.
-fn cli(dir: &Path, args: &[&str]) -> Output {
-    Process::new(cli_binary::cli())
-        .arg("--dir")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
+use cli_binary::run as cli;
 
 /// The CLI's `audit --keyboard`: its text, read as the answer it prints.
 fn through_the_cli(dir: &Path) -> Found {

@@ -7,7 +7,7 @@ use crate::common::cli_binary;
 use crate::common::file_with;
 
 use std::path::Path;
-use std::process::{Child, Command as Process, Output, Stdio};
+use std::process::{Child, Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
 use file_with::file_with;
@@ -21,14 +21,7 @@ fn demo(args: &[&str]) -> App {
         .start()
 }
 
-fn cli(dir: &Path, args: &[&str]) -> Output {
-    Process::new(cli_binary::cli())
-        .arg("--dir")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
+use cli_binary::run as cli;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -219,7 +219,11 @@ impl Clock {
             ClockChange::Resume => self.running = self.mode == ClockMode::Virtual,
             ClockChange::Pause | ClockChange::Virtual { .. } => {
                 if self.mode == ClockMode::Real {
-                    self.base = self.now(wall).max(self.frame);
+                    // The time of the frame the change is carried out in (it opened a moment
+                    // before): the app sees that time, and the clock stands there; the wall's
+                    // time since then would move it by a fraction of a millisecond.
+                    let _ = wall;
+                    self.base = self.frame;
                     self.mode = ClockMode::Virtual;
                 }
                 self.running = false;
@@ -312,18 +316,20 @@ mod tests {
         let mut clock = Clock::new(ClockMode::Real);
         clock.open_frame(clock.anchor + ms(300));
         assert_eq!(clock.frame_time().0, ms(300));
-        // To virtual at the real time of the switch; the virtual clock then runs ahead.
+        // To virtual at the time of the frame it is carried out in (the app saw 300 ms, though
+        // the wall moved on 10 ms since the frame opened); the virtual clock then runs ahead.
         clock.apply(ClockChange::Pause, clock.anchor + ms(310));
+        assert_eq!(clock.reading(1).time, ms(300));
         clock.apply(ClockChange::Advance(ms(1000)), wall);
-        assert_eq!(clock.frame_time().0, ms(1310));
+        assert_eq!(clock.frame_time().0, ms(1300));
         // Back to real: on from the virtual time reached, with the wall clock's pace.
         let at = Instant::now();
         clock.apply(ClockChange::Real, at);
         clock.open_frame(at + ms(20));
-        assert_eq!(clock.frame_time(), (ms(1330), ms(20)));
+        assert_eq!(clock.frame_time(), (ms(1320), ms(20)));
         assert_eq!(clock.reading(3).mode, ClockMode::Real);
         // An advance of the real clock is nothing.
         clock.apply(ClockChange::Advance(ms(50)), at);
-        assert_eq!(clock.frame_time().0, ms(1330));
+        assert_eq!(clock.frame_time().0, ms(1320));
     }
 }
