@@ -126,7 +126,9 @@ fn a_scope_a_marked_frame_and_an_allow_list() {
     assert!(row.scope.is_some(), "{row}");
 
     // The marked frame: each finding's box drawn in magenta; "Save" has no box.
-    let (answer, marked) = app.audit().marked();
+    // With the keyboard's findings too: the frame is the one captured before the walk of Tab,
+    // and every finding is drawn on it once the walk is done.
+    let (answer, marked) = app.audit().keyboard().marked();
     let magenta = Some([255, 0, 255, 255]);
     let bottom_edge =
         |[x, y, w, h]: [f64; 4]| marked.pixel((x + w / 2.0) as u32, (y + h - 1.0) as u32);
@@ -135,6 +137,16 @@ fn a_scope_a_marked_frame_and_an_allow_list() {
         .iter()
         .find(|f| f.rule == Rule::Name)
         .unwrap();
+    let unreached = answer
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::Keyboard)
+        .unwrap();
+    assert_eq!(
+        bottom_edge(unreached.node.bounds.unwrap()),
+        magenta,
+        "the outline of the button Tab never reaches"
+    );
     assert_eq!(
         bottom_edge(unnamed.node.bounds.unwrap()),
         magenta,

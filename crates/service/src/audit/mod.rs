@@ -1,58 +1,79 @@
 //! `audit` (docs/protocol.md section 4.10; docs/accessibility.md): the window's tree and the
 //! next frame's pixels checked against WCAG 2.2.
 //!
-//! A command's path: its first turn gathers what the trees show (`tree/audit.rs`) and applies the
-//! rules that need no pixels (`rules.rs`); with `--keyboard` it then takes turns, one Tab each
-//! (`keyboard.rs`), reading the focus from the trees between them, and gives the focus back; its
-//! last order captures the frame (`CaptureTo::Audit`), whose pixels come back here to measure each
-//! text's contrast (`contrast.rs`) and, with `--screenshot`, to draw the findings. An app that
-//! answers screenshots itself has no pixels here: contrast is `not-run`.
+//! A command's path, in turns: the first gathers what the trees show (`tree/audit.rs`), applies
+//! the rules that need no pixels (`rules.rs`) and captures the next frame (`CaptureTo::Audit`),
+//! whose pixels come back to `pixels.rs` to measure each text's contrast (`contrast.rs`) while
+//! the trees still hold what was gathered. With `--keyboard` it then takes turns, one Tab each
+//! (`keyboard.rs`), reading the focus from the trees between them, and gives the focus back; the
+//! answer comes last (with `--screenshot`, the frame kept from the capture with every finding
+//! drawn on it). An app that answers screenshots itself has no pixels here: contrast is `not-run`.
 
 mod contrast;
 mod keyboard;
+mod pixels;
 mod rules;
 
 use std::time::Instant;
 
 use crossbeam_channel::TrySendError;
 
-use super::marks::Marks;
-use super::{Forwarded, Service, png};
+use super::{Forwarded, Service};
 use crate::tree::audit::{Audited, key_tap};
 use keyboard::Walk;
-use winit_automation_link::{
-    CaptureJob, CaptureTo, Claim, FrameImage, Order, Plan, Reply, Stage, Step,
-};
+use pixels::Picture;
+use winit_automation_link::{CaptureJob, CaptureTo, Claim, Order, Plan, Reply, Stage, Step};
 use winit_automation_protocol::{
     AuditAnswer, Checked, Command, ErrorCode, Failure, Finding, Label, NodeRef, NotRun, Response,
     Rule, Verb,
 };
 
+/// What an audit waits for from the render side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InFlight {
+    /// Nothing: the audit takes its next turn.
+    Nothing,
+    /// The frame's pixels (a `CaptureJob`).
+    Capture,
+    /// A Tab's reply: the next turn reads the focus it moved.
+    Tab,
+    /// The reply of the order giving the focus back: then the answer.
+    FocusBack,
+}
+
 /// An audit between its turns.
 struct Pending {
+    /// The command, to take its turn again.
+    command: Command,
     audited: Audited,
-    /// The findings so far (tree rules, then the keyboard's).
+    /// The findings so far (tree rules, contrast, then the keyboard's).
     findings: Vec<Finding>,
     not_run: Vec<NotRun>,
     screenshot: Option<Label>,
-    /// The walk of Tab, while `--keyboard` goes on.
+    /// `--keyboard`: the keyboard's rules were asked for.
+    keyboard: bool,
+    /// The walk of Tab, with `--keyboard`.
     walk: Option<Walk>,
-    /// A Tab is on its way: its reply gives the audit its turn again.
-    tab_in_flight: Option<Command>,
-    /// The last Tab's reply came: this turn reads the focus it moved.
-    tab_answered: bool,
-    /// The last order (focus given back, the frame captured) went out.
-    finishing: bool,
+    in_flight: InFlight,
+    /// The frame the pixels came from and how many texts they measured, once they came.
+    measured: Option<(u64, usize)>,
+    /// The texts whose contrast could not be measured.
+    unmeasured: Vec<NodeRef>,
+    /// The captured frame, kept to draw every finding on once all are known (`--screenshot`).
+    picture: Option<Picture>,
     /// The command's deadline. A walk's orders go out without it, so that no turn is withdrawn
     /// with the focus moved: each turn checks it, and past it the walk ends, the focus is given
     /// back, and the answer is `expired`.
     deadline: Option<Instant>,
     /// The deadline passed during the walk.
     expired: bool,
-    /// The texts whose contrast could not be measured.
-    unmeasured: Vec<NodeRef>,
-    /// `--keyboard`: the keyboard's rules were asked for.
-    keyboard: bool,
+}
+
+impl Pending {
+    /// Whether the audit measures pixels (it has not said contrast cannot run).
+    fn wants_pixels(&self) -> bool {
+        !self.not_run.iter().any(|n| n.rule == Rule::Contrast)
+    }
 }
 
 /// The audits in progress, by seq.
@@ -76,7 +97,8 @@ impl PendingAudits {
 }
 
 impl Service {
-    /// One turn of `audit` (see the module's docs).
+    /// One turn of `audit` (see the module's docs): the capture, then each Tab, then the focus
+    /// given back, then the answer.
     pub(super) fn forward_audit(
         &mut self,
         seq: u64,
@@ -96,8 +118,22 @@ impl Service {
         let window = self.audits.get_mut(seq).map_or(0, |p| p.audited.window);
         let focus = self.trees.focused(window);
         let pending = self.audits.get_mut(seq).expect("begun above");
+        let plan = |stages: Vec<Stage>| Plan {
+            window,
+            stages,
+            summary: String::new(),
+            press: None,
+        };
+        if pending.wants_pixels() && pending.measured.is_none() {
+            pending.in_flight = InFlight::Capture;
+            let capture = Step::Capture {
+                to: CaptureTo::Audit,
+                crop: None,
+            };
+            return self.send_audit_order(seq, command, plan(vec![vec![capture].into()]));
+        }
         if let Some(walk) = pending.walk.as_mut().filter(|w| w.end.is_none()) {
-            if std::mem::take(&mut pending.tab_answered) {
+            if pending.in_flight == InFlight::Tab {
                 walk.saw(focus);
             }
             if walk.end.is_none() && pending.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -106,21 +142,23 @@ impl Service {
             }
             if walk.end.is_none() {
                 walk.tabbed();
-                let tab = Plan {
-                    window,
-                    // The Tab, then a frame for the focus it moved to reach the tree.
-                    stages: vec![key_tap("Tab").to_vec().into(), Stage::from(Vec::new())],
-                    summary: String::new(),
-                    press: None,
-                };
-                pending.tab_in_flight = Some(command.clone());
+                pending.in_flight = InFlight::Tab;
+                // The Tab, then a frame for the focus it moved to reach the tree.
+                let tab = plan(vec![key_tap("Tab").to_vec().into(), Vec::new().into()]);
                 return self.send_audit_order(seq, command, tab);
             }
             let (findings, not_run) = walk.findings(&pending.audited.controls);
             pending.findings.extend(findings);
             pending.not_run.extend(not_run);
+            let start = walk.start;
+            pending.in_flight = InFlight::FocusBack;
+            // The focus given back, then a frame for it to show.
+            let back = plan(vec![self.trees.focus_back(start).into(), Vec::new().into()]);
+            return self.send_audit_order(seq, command, back);
         }
-        self.finish_audit(seq, command)
+        let frame = self.published();
+        self.answer_audit(seq, frame);
+        Forwarded::No
     }
 
     /// The first turn: what the trees show, the rules that need no pixels, the walk to make.
@@ -151,10 +189,17 @@ impl Service {
         self.journal.resolved(seq, named);
         let findings = rules::tree_findings(&audited);
         let mut not_run = Vec::new();
+        if self.cfg.app_screenshots {
+            not_run.push(NotRun {
+                rule: Rule::Contrast,
+                why: "this app answers screenshots itself (Builder::app_screenshots): the plugin holds no pixels to measure".into(),
+            });
+        }
         if audited.no_tree {
             let why = format!("window {} has handed over no tree yet", audited.window);
             for rule in Rule::ALL {
-                if *keyboard || !matches!(rule, Rule::Keyboard | Rule::FocusOrder) {
+                let asked = *keyboard || !matches!(rule, Rule::Keyboard | Rule::FocusOrder);
+                if asked && !(rule == Rule::Contrast && self.cfg.app_screenshots) {
                     not_run.push(NotRun {
                         rule,
                         why: why.clone(),
@@ -175,62 +220,20 @@ impl Service {
             None
         };
         Ok(Pending {
+            command: command.clone(),
             audited,
             findings,
             not_run,
             screenshot: screenshot.clone(),
+            keyboard: *keyboard,
             walk,
-            tab_in_flight: None,
-            tab_answered: false,
-            finishing: false,
+            in_flight: InFlight::Nothing,
+            measured: None,
+            unmeasured: Vec::new(),
+            picture: None,
             deadline,
             expired: false,
-            keyboard: *keyboard,
-            unmeasured: Vec::new(),
         })
-    }
-
-    /// The last order: the focus given back after a walk, and the frame captured (unless the
-    /// app answers screenshots itself, or the deadline cut the walk short).
-    fn finish_audit(&mut self, seq: u64, command: Command) -> Forwarded {
-        let pending = self.audits.get_mut(seq).expect("begun");
-        let window = pending.audited.window;
-        let start = pending.walk.as_ref().map(|w| w.start);
-        let mut stages: Vec<Stage> = Vec::new();
-        if let Some(start) = start {
-            stages.push(self.trees.focus_back(start).into());
-            // A frame for the focus given back to show before the capture.
-            stages.push(Vec::new().into());
-        }
-        let pending = self.audits.get_mut(seq).expect("begun");
-        pending.finishing = true;
-        let measured = !pending.not_run.iter().any(|n| n.rule == Rule::Contrast);
-        if self.cfg.app_screenshots && measured {
-            pending.not_run.push(NotRun {
-                rule: Rule::Contrast,
-                why: "this app answers screenshots itself (Builder::app_screenshots): the plugin holds no pixels to measure".into(),
-            });
-        } else if measured && !pending.expired {
-            stages.push(
-                vec![Step::Capture {
-                    to: CaptureTo::Audit,
-                    crop: None,
-                }]
-                .into(),
-            );
-        }
-        if stages.is_empty() {
-            let frame = self.published();
-            self.answer_audit(seq, frame, None);
-            return Forwarded::No;
-        }
-        let plan = Plan {
-            window,
-            stages,
-            summary: String::new(),
-            press: None,
-        };
-        self.send_audit_order(seq, command, plan)
     }
 
     /// Sends one of an audit's orders: with the command's deadline, unless it walks Tab (its
@@ -256,14 +259,14 @@ impl Service {
         match self.link.send_action(order) {
             Ok(()) => self.forwarded(seq, Verb::Audit, None, deadline, claim),
             Err(TrySendError::Full(order)) => {
-                // Planned again when its turn comes again: the Tab was not sent.
+                // Planned again when its turn comes again: this order did not go out.
                 if let Some(p) = self.audits.get_mut(seq) {
-                    if p.tab_in_flight.take().is_some()
+                    if p.in_flight == InFlight::Tab
                         && let Some(w) = p.walk.as_mut()
                     {
                         w.tabs -= 1;
                     }
-                    p.finishing = false;
+                    p.in_flight = InFlight::Nothing;
                 }
                 self.again(seq, order.command, deadline)
             }
@@ -272,7 +275,8 @@ impl Service {
     }
 
     /// A reply to one of an audit's orders, if `reply` is one: a Tab's gives the audit its turn
-    /// again; the last order's, without a capture, answers. Any other reply is given back.
+    /// again (the next turn reads the focus it moved); the focus given back's answers. Any other
+    /// reply is given back.
     pub(super) fn audit_replied(&mut self, reply: Reply) -> Option<Reply> {
         let Some(pending) = self.audits.get_mut(reply.seq) else {
             return Some(reply);
@@ -281,70 +285,77 @@ impl Service {
             self.fail(reply.seq, Some(Verb::Audit), failure);
             return None;
         }
-        if let Some(command) = pending.tab_in_flight.take() {
-            pending.tab_answered = true;
+        match pending.in_flight {
             // No deadline: the next turn checks it (see `Pending::deadline`).
-            self.jobs.requeue(reply.seq, command, None);
-        } else if pending.finishing && pending.expired {
-            let tabs = pending.walk.as_ref().map_or(0, |w| w.tabs);
-            self.fail(
-                reply.seq,
-                Some(Verb::Audit),
-                Failure::new(
-                    ErrorCode::Expired,
-                    format!("its deadline passed during the walk of Tab, after {tabs} presses; the focus was given back and nothing was measured"),
-                    "give the audit a later deadline, or audit without --keyboard",
-                ),
-            );
-        } else if pending.finishing {
-            self.journal.carried(reply.seq, reply.frame);
-            self.drain_scene();
-            self.answer_audit(reply.seq, reply.frame, None);
+            InFlight::Tab => self.jobs.requeue(reply.seq, pending.command.clone(), None),
+            InFlight::FocusBack if pending.expired => {
+                let tabs = pending.walk.as_ref().map_or(0, |w| w.tabs);
+                self.fail(
+                    reply.seq,
+                    Some(Verb::Audit),
+                    Failure::new(
+                        ErrorCode::Expired,
+                        format!("its deadline passed during the walk of Tab, after {tabs} presses; the focus was given back"),
+                        "give the audit a later deadline, or audit without --keyboard",
+                    ),
+                );
+            }
+            InFlight::FocusBack => {
+                self.journal.carried(reply.seq, reply.frame);
+                self.drain_scene();
+                self.answer_audit(reply.seq, reply.frame);
+            }
+            InFlight::Capture | InFlight::Nothing => {}
         }
         None
     }
 
-    /// The frame an audit captured: each text's contrast measured, the findings drawn when
-    /// asked, the answer written. A panic costs this command an `app_error` answer.
+    /// The frame an audit captured: each text's contrast measured (and, with `--screenshot`,
+    /// the frame kept to draw on); then the walk of Tab, or the answer. A panic costs this
+    /// command an `app_error` answer.
     pub(super) fn audit_pixels(&mut self, job: CaptureJob) {
-        let seq = job.seq;
-        self.journal.carried(seq, job.frame);
-        let frame = job.frame;
-        let Some(mut pending) = self.audits.take(seq) else {
+        let (seq, frame) = (job.seq, job.frame);
+        self.journal.carried(seq, frame);
+        let Some(pending) = self.audits.get_mut(seq) else {
             // Answered already (withdrawn, or the app is stopping): the pixels go unread.
             self.take_turns();
             return;
         };
-        if self.jobs.is_orphan(seq) {
-            // Its entry went with the drop-box: no marked frame for the directory there now.
-            pending.screenshot = None;
-        }
-        let dir = self.cfg.dir.clone();
+        let keep = pending.screenshot.is_some() && !self.jobs.is_orphan(seq);
         let measured = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            measure_frame(&dir, job, &mut pending)
+            pixels::measure(job, pending, keep)
         }))
         .unwrap_or_else(|panic| Err(super::internal_error("auditing the frame", &*panic)));
         match measured {
-            Ok(checked) => {
-                self.audits.0.push((seq, pending));
-                self.answer_audit(seq, frame, Some(checked));
+            Ok(()) if pending.walk.is_some() => {
+                pending.in_flight = InFlight::Nothing;
+                self.jobs.requeue(seq, pending.command.clone(), None);
             }
+            Ok(()) => self.answer_audit(seq, frame),
             Err(failure) => self.fail(seq, Some(Verb::Audit), failure),
         }
         self.take_turns();
     }
 
-    /// Writes the answer of audit `seq`, read in `frame`.
-    fn answer_audit(&mut self, seq: u64, frame: u64, texts: Option<(usize, usize)>) {
+    /// Writes the answer of audit `seq` (read in the frame its pixels came from, else `frame`),
+    /// and its marked frame.
+    fn answer_audit(&mut self, seq: u64, frame: u64) {
         let Some(p) = self.audits.take(seq) else {
             return;
         };
-        let (texts, unmeasured) = texts.unwrap_or((0, 0));
+        let (frame, texts) = p.measured.unwrap_or((frame, 0));
         let mut findings = p.findings;
         findings.sort_by_key(|f| Rule::ALL.iter().position(|r| *r == f.rule));
         let mut not_run = p.not_run;
         not_run.sort_by_key(|n| Rule::ALL.iter().position(|r| *r == n.rule));
-        let asked = |r: &&Rule| p.keyboard || !matches!(r, Rule::Keyboard | Rule::FocusOrder);
+        if let (Some(label), Some(picture)) = (p.screenshot, p.picture) {
+            let written = pixels::publish_marked(&self.cfg.dir, frame, label, &picture, &findings);
+            if let Err(failure) = written {
+                return self.fail(seq, Some(Verb::Audit), failure);
+            }
+        }
+        let keyboard = p.keyboard;
+        let asked = |r: &&Rule| keyboard || !matches!(r, Rule::Keyboard | Rule::FocusOrder);
         let answer = AuditAnswer {
             frame,
             window: p.audited.window,
@@ -353,7 +364,7 @@ impl Service {
             checked: Checked {
                 controls: p.audited.controls.len(),
                 texts,
-                unmeasured,
+                unmeasured: p.unmeasured.len(),
                 images: p.audited.images.len(),
             },
             not_run,
@@ -362,57 +373,4 @@ impl Service {
         };
         self.answer(Response::ok(seq, Some(Verb::Audit), answer.to_string()));
     }
-}
-
-/// Measures each text of `pending` in the captured frame, adds the contrast findings, and draws
-/// every finding onto `screenshot-<label>.png` when the audit asked for it; returns how many texts
-/// were measured and how many could not be.
-fn measure_frame(
-    dir: &std::path::Path,
-    job: CaptureJob,
-    pending: &mut Pending,
-) -> Result<(usize, usize), Failure> {
-    let frame_no = job.frame;
-    let mut outcome: Option<Result<(usize, usize), Failure>> = None;
-    let mut encoded = None;
-    (job.read)(&mut |frame: &FrameImage<'_>| {
-        let mut texts = 0;
-        for text in &pending.audited.texts {
-            let measured = text
-                .node
-                .bounds
-                .map(|bounds| contrast::measure(frame, bounds, text.inset, &text.mask));
-            match measured {
-                Some(Ok(m)) => {
-                    texts += 1;
-                    pending.findings.extend(rules::contrast_finding(text, &m));
-                }
-                _ => pending.unmeasured.push(text.node.r#ref),
-            }
-        }
-        outcome = Some(Ok((texts, pending.unmeasured.len())));
-        if pending.screenshot.is_some() {
-            let boxes: Vec<(String, [f64; 4])> = pending
-                .findings
-                .iter()
-                .filter_map(|f| {
-                    let label = format!("{} {}", f.node.r#ref, f.rule.criterion().0);
-                    Some((label, f.node.bounds?))
-                })
-                .collect();
-            let marks = Marks::new(&boxes, frame.scale, frame.width);
-            encoded = Some(png::encode_png(frame, None, Some(&marks)));
-        }
-    })?;
-    let counted = outcome.unwrap_or_else(|| {
-        Err(Failure::new(
-            ErrorCode::AppError,
-            "the frame was read back but never handed over",
-            "please report it",
-        ))
-    })?;
-    if let (Some(label), Some(encoded)) = (pending.screenshot.clone(), encoded) {
-        png::publish_png(dir, frame_no, label, encoded?)?;
-    }
-    Ok(counted)
 }
