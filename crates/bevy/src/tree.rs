@@ -172,6 +172,7 @@ impl Changes<'_, '_> {
         .any(|&n| n > 0);
         self.gone_a11y.clear();
         self.gone_text.clear();
+        self.gone_span.clear();
         self.gone_marked.clear();
         self.gone_child.clear();
         self.gone_layout.clear();

@@ -310,6 +310,7 @@ impl Service {
         }
         self.held = Default::default();
         self.marks = Default::default();
+        self.audits = Default::default();
     }
 
     /// Reading or writing the drop-box failed: logged while the directory is the one held;

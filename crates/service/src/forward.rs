@@ -34,7 +34,14 @@ impl Service {
     ) -> Forwarded {
         let verb = command.verb();
         if verb == Verb::Audit {
-            return self.forward_audit(seq, command, deadline);
+            // A panic while auditing fails the command, not the service thread.
+            let turn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.forward_audit(seq, command, deadline)
+            }));
+            return turn.unwrap_or_else(|panic| {
+                self.fail(seq, Some(verb), internal_error("auditing", &*panic));
+                Forwarded::No
+            });
         }
         self.drain_scene();
         let plan = match self.plan_or_refusal(seq, &command) {

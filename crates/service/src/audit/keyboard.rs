@@ -40,9 +40,11 @@ pub(crate) struct Walk {
     pub tabs: usize,
     /// The most Tabs to send: one per control and two more.
     max: usize,
-    /// A Tab from the starting focus focused nothing (a last control's Tab may leave the focus
-    /// nowhere): the next one starts from the first.
+    /// The last Tab focused nothing (a last control's Tab may leave the focus nowhere): the
+    /// next one starts from the first.
     cleared: bool,
+    /// What the last Tab focused (the starting focus before the first).
+    last: Option<NodeRef>,
     /// How it ended, once it has.
     pub end: Option<End>,
 }
@@ -57,6 +59,7 @@ impl Walk {
             tabs: 0,
             max: (controls.len() + 2).min(200),
             cleared: false,
+            last: start,
             end: None,
         }
     }
@@ -66,19 +69,34 @@ impl Walk {
         self.tabs += 1;
     }
 
-    /// The focus after the last Tab; ends the walk when it says so.
+    /// The focus after the last Tab; ends the walk when it says so. Focus on nothing once is the
+    /// way round (a toolkit may leave the focus nowhere after the last control; the next Tab
+    /// starts from the first); twice in a row, the focus has left the window's controls.
     pub fn saw(&mut self, focus: Option<Focused>) {
-        let last = self.seen.last().map(|s| s.node).or(self.start);
         let end = match focus {
-            None if self.seen.is_empty() && self.start.is_some() && !self.cleared => {
+            None if self.cleared || (self.seen.is_empty() && self.start.is_none()) => {
+                Some(if self.seen.is_empty() {
+                    End::NoFocus
+                } else {
+                    End::Lost
+                })
+            }
+            None => {
                 self.cleared = true;
+                self.last = None;
                 None
             }
-            None if self.seen.is_empty() => Some(End::NoFocus),
-            None => Some(End::Lost),
-            Some(f) if last == Some(f.node) => Some(End::Stayed(f.node)),
+            Some(f) if self.last == Some(f.node) => Some(End::Stayed(f.node)),
             Some(f) if self.seen.iter().any(|s| s.node == f.node) => Some(End::Cycled),
+            // Back where the walk started, having passed nowhere or other controls: the start
+            // is reached too, and the step to it is one of the order's.
+            Some(f) if self.start == Some(f.node) => {
+                self.seen.push(f);
+                Some(End::Cycled)
+            }
             Some(f) => {
+                self.cleared = false;
+                self.last = Some(f.node);
                 self.seen.push(f);
                 None
             }
@@ -119,7 +137,11 @@ impl Walk {
             End::Deadline(n) => Some(format!(
                 "the command's deadline passed after {n} presses of Tab"
             )),
-            End::Cycled | End::Lost => None,
+            End::Lost => Some(
+                "the focus left the window's controls before it came round: the controls not reached are not judged"
+                    .to_owned(),
+            ),
+            End::Cycled => None,
         };
         match cut_short {
             Some(why) => not_run.push(NotRun {
@@ -155,15 +177,19 @@ impl Walk {
     /// Each step of the walk that goes back in reading order (up a row, or left in a row) inside
     /// one window or dialog (from one window to another, reading starts again).
     fn against_reading_order(&self, controls: &[NodeLine]) -> Vec<Finding> {
-        // Tab from the last control back to the first of a window is its way round, not a
-        // step back: the first, in reading order, of each window's nodes Tab reached.
-        let first_of = |region: Option<NodeRef>| {
+        // Tab from the last control of a window back to its first (in reading order, of the
+        // nodes Tab reached there) is its way round, not a step back.
+        let in_reading_order = |region: Option<NodeRef>, last: bool| {
             self.seen
                 .iter()
                 .filter(|s| s.region == region)
                 .filter_map(|s| Some((s.node, s.bounds?)))
-                .reduce(|a, b| if reads_before(b.1, a.1) { b } else { a })
+                .reduce(|a, b| if reads_before(b.1, a.1) != last { b } else { a })
                 .map(|(node, _)| node)
+        };
+        let way_round = |from: NodeRef, to: NodeRef, region: Option<NodeRef>| {
+            in_reading_order(region, true) == Some(from)
+                && in_reading_order(region, false) == Some(to)
         };
         let mut out = Vec::new();
         for pair in self.seen.windows(2) {
@@ -173,7 +199,7 @@ impl Walk {
             };
             if from.region != to.region
                 || !reads_before(b, a)
-                || first_of(to.region) == Some(to.node)
+                || way_round(from.node, to.node, to.region)
             {
                 continue;
             }
@@ -325,10 +351,32 @@ mod tests {
     }
 
     #[test]
+    fn the_control_the_walk_starts_from_is_reached_when_the_focus_comes_back_to_it() {
+        let w = walk_from(Some(3), &[Some(4), Some(1), Some(2), Some(3)]);
+        assert_eq!(w.end, Some(End::Cycled));
+        assert_eq!(rules(&w), []);
+    }
+
+    #[test]
     fn a_last_control_s_tab_may_focus_nothing_and_the_next_goes_on() {
         let w = walk_from(Some(4), &[None, Some(1), Some(2), Some(3), Some(1)]);
         assert_eq!(w.end, Some(End::Cycled));
         assert_eq!(rules(&w), [(Rule::Keyboard, 4)]);
+    }
+
+    #[test]
+    fn focus_that_leaves_the_controls_is_not_judged_and_nowhere_once_is_the_way_round() {
+        // From @e2, Tab reaches @e3, then nothing, then nothing again: the focus left.
+        let w = walk_from(Some(2), &[Some(3), None, None]);
+        assert_eq!(w.end, Some(End::Lost));
+        assert!(rules(&w).is_empty(), "@e1 and @e4 were never judged");
+        assert_eq!(not_run(&w), [Rule::Keyboard]);
+        // A lone control whose Tab leaves the focus nowhere comes round to it.
+        let w = walk_from(Some(1), &[None, Some(1)]);
+        assert_eq!(w.end, Some(End::Cycled));
+        // A step back into the first control that is not from the last is against reading order.
+        let w = walk(&[Some(2), Some(1), Some(3), Some(4), Some(2)]);
+        assert_eq!(rules(&w), [(Rule::FocusOrder, 1)]);
     }
 
     #[test]

@@ -28,6 +28,10 @@ use winit_automation_protocol::{
     Rule, Verb,
 };
 
+/// How long past its deadline a walk's order may wait for the app to draw: the turn after the
+/// deadline gives the focus back within it unless the app has stopped drawing.
+const WALK_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// What an audit waits for from the render side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum InFlight {
@@ -132,24 +136,32 @@ impl Service {
             };
             return self.send_audit_order(seq, command, plan(vec![vec![capture].into()]));
         }
-        if let Some(walk) = pending.walk.as_mut().filter(|w| w.end.is_none()) {
-            if pending.in_flight == InFlight::Tab {
-                walk.saw(focus);
-            }
-            if walk.end.is_none() && pending.deadline.is_some_and(|d| Instant::now() >= d) {
-                walk.cut();
-                pending.expired = true;
-            }
+        let orphan = self.jobs.is_orphan(seq);
+        if let Some(walk) = pending.walk.as_mut() {
             if walk.end.is_none() {
-                walk.tabbed();
-                pending.in_flight = InFlight::Tab;
-                // The Tab, then a frame for the focus it moved to reach the tree.
-                let tab = plan(vec![key_tap("Tab").to_vec().into(), Vec::new().into()]);
-                return self.send_audit_order(seq, command, tab);
+                if pending.in_flight == InFlight::Tab {
+                    walk.saw(focus);
+                }
+                // Past the deadline, or with the drop-box gone: the walk ends, and the focus is
+                // given back all the same.
+                if walk.end.is_none()
+                    && (orphan || pending.deadline.is_some_and(|d| Instant::now() >= d))
+                {
+                    walk.cut();
+                    pending.expired = true;
+                }
+                if walk.end.is_none() {
+                    walk.tabbed();
+                    pending.in_flight = InFlight::Tab;
+                    // The Tab, then a frame for the focus it moved to reach the tree.
+                    let tab = plan(vec![key_tap("Tab").to_vec().into(), Vec::new().into()]);
+                    return self.send_audit_order(seq, command, tab);
+                }
+                let (findings, not_run) = walk.findings(&pending.audited.controls);
+                pending.findings.extend(findings);
+                pending.not_run.extend(not_run);
             }
-            let (findings, not_run) = walk.findings(&pending.audited.controls);
-            pending.findings.extend(findings);
-            pending.not_run.extend(not_run);
+            // Until it goes out (a full channel sends it again on the next turn).
             let start = walk.start;
             pending.in_flight = InFlight::FocusBack;
             // The focus given back, then a frame for it to show.
@@ -236,15 +248,16 @@ impl Service {
         })
     }
 
-    /// Sends one of an audit's orders: with the command's deadline, unless it walks Tab (its
-    /// turns check the deadline themselves, so the focus is always given back).
+    /// Sends one of an audit's orders, with the command's deadline; a walk's Tabs and the focus
+    /// given back get [`WALK_GRACE`] more (its turns check the deadline themselves and give the
+    /// focus back past it; the grace only ends a walk the app stopped drawing for).
     fn send_audit_order(&mut self, seq: u64, command: Command, plan: Plan) -> Forwarded {
         let Some(pending) = self.audits.get_mut(seq) else {
             return Forwarded::No;
         };
-        let deadline = match pending.walk {
-            Some(_) => None,
-            None => pending.deadline,
+        let deadline = match pending.in_flight {
+            InFlight::Tab | InFlight::FocusBack => pending.deadline.map(|d| d + WALK_GRACE),
+            InFlight::Capture | InFlight::Nothing => pending.deadline,
         };
         let claim = Claim::default();
         let followed = self.jobs.app_command_queued();
@@ -286,8 +299,11 @@ impl Service {
             return None;
         }
         match pending.in_flight {
-            // No deadline: the next turn checks it (see `Pending::deadline`).
-            InFlight::Tab => self.jobs.requeue(reply.seq, pending.command.clone(), None),
+            // The next turn checks the deadline itself (see `Pending::deadline`).
+            InFlight::Tab => {
+                let grace = pending.deadline.map(|d| d + WALK_GRACE);
+                self.jobs.requeue(reply.seq, pending.command.clone(), grace);
+            }
             InFlight::FocusBack if pending.expired => {
                 let tabs = pending.walk.as_ref().map_or(0, |w| w.tabs);
                 self.fail(
@@ -329,7 +345,8 @@ impl Service {
         match measured {
             Ok(()) if pending.walk.is_some() => {
                 pending.in_flight = InFlight::Nothing;
-                self.jobs.requeue(seq, pending.command.clone(), None);
+                let grace = pending.deadline.map(|d| d + WALK_GRACE);
+                self.jobs.requeue(seq, pending.command.clone(), grace);
             }
             Ok(()) => self.answer_audit(seq, frame),
             Err(failure) => self.fail(seq, Some(Verb::Audit), failure),
@@ -348,8 +365,14 @@ impl Service {
         findings.sort_by_key(|f| Rule::ALL.iter().position(|r| *r == f.rule));
         let mut not_run = p.not_run;
         not_run.sort_by_key(|n| Rule::ALL.iter().position(|r| *r == n.rule));
-        if let (Some(label), Some(picture)) = (p.screenshot, p.picture) {
-            let written = pixels::publish_marked(&self.cfg.dir, frame, label, &picture, &findings);
+        if let (Some(label), Some(picture), false) =
+            (p.screenshot, p.picture, self.jobs.is_orphan(seq))
+        {
+            let dir = self.cfg.dir.clone();
+            let written = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pixels::publish_marked(&dir, frame, label, &picture, &findings)
+            }))
+            .unwrap_or_else(|panic| Err(super::internal_error("drawing the findings", &*panic)));
             if let Err(failure) = written {
                 return self.fail(seq, Some(Verb::Audit), failure);
             }

@@ -173,7 +173,8 @@ pub(crate) fn contrast_finding(text: &Text, m: &Measured) -> Option<Finding> {
         rule: Rule::Contrast,
         evidence: format!(
             "{:.2}:1 (text {} on {}); {needed}:1 needed for {size}",
-            m.ratio,
+            // Down to the hundredth, so that a ratio just under the threshold never reads as it.
+            (m.ratio * 100.0).floor() / 100.0,
             hex(m.text),
             hex(m.background),
         ),
