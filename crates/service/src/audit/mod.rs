@@ -19,13 +19,14 @@ use std::time::Instant;
 use crossbeam_channel::TrySendError;
 
 use super::{Forwarded, Service};
-use crate::tree::audit::{Audited, key_tap};
+use crate::tree::audit::Audited;
+use crate::tree::plan::key_tap;
 use keyboard::Walk;
 use pixels::Picture;
 use winit_automation_link::{CaptureJob, CaptureTo, Claim, Order, Plan, Reply, Stage, Step};
 use winit_automation_protocol::{
-    AuditAnswer, Checked, Command, ErrorCode, Failure, Finding, Label, NodeRef, NotRun, Response,
-    Rule, Verb,
+    AuditAnswer, Checked, Command, ErrorCode, Failure, Finding, KeyChord, Label, NodeRef, NotRun,
+    Response, Rule, Verb,
 };
 
 /// How long past its deadline a walk's order may wait for the app to draw: the turn after the
@@ -154,7 +155,8 @@ impl Service {
                     walk.tabbed();
                     pending.in_flight = InFlight::Tab;
                     // The Tab, then a frame for the focus it moved to reach the tree.
-                    let tab = plan(vec![key_tap("Tab").to_vec().into(), Vec::new().into()]);
+                    let tab = KeyChord::parse("Tab").expect("a valid chord");
+                    let tab = plan(vec![key_tap(tab).to_vec().into(), Vec::new().into()]);
                     return self.send_audit_order(seq, command, tab);
                 }
                 let (findings, not_run) = walk.findings(&pending.audited.controls);

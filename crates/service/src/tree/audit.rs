@@ -9,6 +9,7 @@ use accesskit_consumer::{FullNodeId, NodeRef as Node};
 use super::Trees;
 use super::aim::default_window;
 use super::format::{self, View};
+use super::plan::key_tap;
 use super::refs::Found;
 use super::stack::Stack;
 use winit_automation_link::Step;
@@ -391,13 +392,7 @@ impl Trees {
         let found = to.and_then(|r| self.live.resolve(&Target::Ref(r)).ok());
         match found {
             Some(f) => vec![self.live.action_step(f, Action::Focus, None)],
-            None => key_tap("Escape").to_vec(),
+            None => key_tap(KeyChord::parse("Escape").expect("a valid chord")).to_vec(),
         }
     }
-}
-
-/// A key's press and release.
-pub(crate) fn key_tap(key: &str) -> [Step; 2] {
-    let chord = KeyChord::parse(key).expect("a valid chord");
-    [true, false].map(|pressed| Step::Key { chord, pressed })
 }

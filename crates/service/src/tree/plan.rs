@@ -487,7 +487,7 @@ fn unchecked(window: u64, stages: Vec<Stage>, summary: String) -> Plan {
 }
 
 /// A chord's press and release.
-fn key_tap(chord: KeyChord) -> [Step; 2] {
+pub(crate) fn key_tap(chord: KeyChord) -> [Step; 2] {
     [true, false].map(|pressed| Step::Key { chord, pressed })
 }
 
