@@ -8,9 +8,9 @@ use crate::common::demo;
 
 use std::path::Path;
 
+use super::record_gallery::tool;
 use demo::*;
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, ContentBlock};
 use rmcp::transport::TokioChildProcess;
 use winit_automation_protocol::{AuditAnswer, Finding};
 
@@ -70,22 +70,7 @@ async fn through_mcp(dir: &Path) -> Found {
         ().serve(TokioChildProcess::new(server).expect("the server starts"))
             .await
             .expect("the MCP session starts");
-    let args = serde_json::json!({"keyboard": true});
-    let result = client
-        .call_tool(
-            CallToolRequestParams::new("audit").with_arguments(args.as_object().unwrap().clone()),
-        )
-        .await
-        .unwrap_or_else(|e| panic!("audit: {e}"));
-    let said: String = result
-        .content
-        .iter()
-        .filter_map(|c| match c {
-            ContentBlock::Text(t) => Some(t.text.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_ne!(result.is_error, Some(true), "{said}");
+    let said = tool(&client, "audit", serde_json::json!({"keyboard": true})).await;
     client.cancel().await.expect("the session ends");
     let answer = AuditAnswer::parse(&said).unwrap_or_else(|e| panic!("{e}: {said}"));
     assert!(answer.not_run.is_empty(), "{said}");

@@ -125,7 +125,7 @@ fn the_cli_session_recorded_as_a_script_replays_with_run() {
 }
 
 /// Calls a tool of the MCP server; its text, after asserting it succeeded.
-async fn tool(
+pub(super) async fn tool(
     client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
     name: &'static str,
     args: serde_json::Value,
