@@ -16,15 +16,14 @@
 //! ```
 
 use std::fmt;
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::{self, Read};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, bounded};
 
-use winit_automation_dropbox::dir::nofollow;
+use winit_automation_dropbox::dir::open_no_follow;
 use winit_automation_dropbox::queue;
 /// The drop-box's types this client's API hands out: the handshake it read, a burst's seqs, why
 /// an entry could not be written.
@@ -537,12 +536,7 @@ impl Client {
     fn take_response(&self, seq: u64) -> Result<Option<Response>, ClientError> {
         let path = self.dir.join(response_file(seq));
         let mut text = String::new();
-        match OpenOptions::new()
-            .read(true)
-            .custom_flags(nofollow())
-            .open(&path)
-            .and_then(|mut f| f.read_to_string(&mut text))
-        {
+        match open_no_follow(&path).and_then(|mut f| f.read_to_string(&mut text)) {
             Ok(_) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(ClientError::Io { path, source }),

@@ -7,10 +7,10 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use winit_automation_protocol::{DEFAULT_DIR, DIR_ENV, DirError, LOCK_FILE};
+use crate::os::{self, FileId};
+use winit_automation_protocol::{DEFAULT_DIR, DIR_ENV, DirError, LOCK_FILE, READY_FILE};
 
 /// The directory to use: `explicit` if given, else `$WINIT_AUTOMATION_DIR`, else
 /// `target/winit-automation` under the current directory.
@@ -32,21 +32,14 @@ fn io_err<'a>(path: &'a Path, op: &'static str) -> impl FnOnce(io::Error) -> Dir
     }
 }
 
-/// The effective uid of this process.
-pub fn euid() -> u32 {
-    rustix::process::geteuid().as_raw()
-}
-
-/// Which directory a path named when it was checked: its device and inode. A directory removed
-/// and made again, or another one put in its place, has another identity.
+/// Which directory a path named when it was checked (its device and inode; on Windows its volume
+/// and file index). A directory removed and made again, or another one put in its place, has
+/// another identity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DirId {
-    dev: u64,
-    ino: u64,
-}
+pub struct DirId(FileId);
 
 /// Checks that an existing `path` is a safe drop-box: a real directory, owned by us, not writable by
-/// group or others.
+/// anyone else (group or others on Unix; another principal in its DACL on Windows).
 pub fn check(path: &Path) -> Result<(), DirError> {
     identify(path).map(drop)
 }
@@ -72,46 +65,40 @@ pub fn identify(path: &Path) -> Result<DirId, DirError> {
             path: path.to_owned(),
         });
     }
-    let me = euid();
-    if meta.uid() != me {
-        return Err(DirError::NotOwned {
-            path: path.to_owned(),
-            owner: meta.uid(),
-            me,
-        });
-    }
-    let mode = meta.permissions().mode() & 0o7777;
-    if mode & 0o022 != 0 {
-        return Err(DirError::Writable {
-            path: path.to_owned(),
-            mode,
-        });
-    }
-    Ok(DirId {
-        dev: meta.dev(),
-        ino: meta.ino(),
-    })
+    os::check_access(path, &meta)?;
+    FileId::of_path(path)
+        .map(DirId)
+        .map_err(io_err(path, "inspect"))
 }
 
-/// Creates `path` with mode 0700 if it does not exist (parents with the default mode), then
-/// [`check`]s it; returns the identity of the directory checked.
+/// Creates `path` private to its owner if it does not exist (mode 0700 on Unix, a protected DACL
+/// that grants the user alone on Windows; parents as the system makes them), then [`check`]s it;
+/// returns the identity of the directory checked.
 pub fn prepare(path: &Path) -> Result<DirId, DirError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(io_err(parent, "create"))?;
     }
-    match fs::DirBuilder::new().mode(0o700).create(path) {
-        Ok(()) => {
-            // The umask may have removed owner bits; set the mode exactly.
-            fs::set_permissions(path, fs::Permissions::from_mode(0o700))
-                .map_err(io_err(path, "set the mode of"))?;
-        }
+    match os::create_private_dir(path) {
+        Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
         Err(e) => return Err(io_err(path, "create")(e)),
     }
     identify(path)
 }
 
-/// The exclusive lock on a directory, held for the app's lifetime. The kernel releases it when the
+/// Opens the file at `path` for reading without following a symlink planted in its place (on
+/// Unix the open fails; on Windows the link itself opens, and its metadata says it is not a file)
+/// and without blocking on a FIFO.
+pub fn open_no_follow(path: &Path) -> io::Result<File> {
+    os::no_follow(OpenOptions::new().read(true)).open(path)
+}
+
+/// Whether [`open_no_follow`] failed because `path` is a symlink.
+pub fn is_link_refused(e: &io::Error) -> bool {
+    os::is_link(e)
+}
+
+/// The exclusive lock on a directory, held for the app's lifetime. The system releases it when the
 /// process dies, so a crashed app never blocks a restart. The lock file stays in place on exit:
 /// deleting it could let two apps lock two different files.
 #[derive(Debug)]
@@ -123,41 +110,34 @@ impl DirLock {
     /// Whether `dir`'s lock file is the one this lock holds. It is not once the directory was
     /// removed (even when a new one got the old inode number) or its lock file replaced.
     pub fn is_in(&self, dir: &Path) -> bool {
-        let (Ok(held), Ok(there)) = (
-            self.file.metadata(),
-            fs::symlink_metadata(dir.join(LOCK_FILE)),
-        ) else {
-            return false;
-        };
-        (held.dev(), held.ino()) == (there.dev(), there.ino())
+        match (
+            FileId::of_file(&self.file),
+            FileId::of_path(&dir.join(LOCK_FILE)),
+        ) {
+            (Ok(held), Ok(there)) => held == there,
+            _ => false,
+        }
     }
 }
 
 /// Takes the directory lock, writing `pid <pid> app "<name>"` into the lock file.
 pub fn lock(dir: &Path, app_name: &str) -> Result<DirLock, DirError> {
     let path = dir.join(LOCK_FILE);
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .custom_flags(nofollow())
-        .open(&path)
-        .map_err(io_err(&path, "open"))?;
+    let mut file = os::no_follow(os::private_file(
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false),
+    ))
+    .open(&path)
+    .map_err(io_err(&path, "open"))?;
     match file.try_lock() {
         Ok(()) => {}
         Err(fs::TryLockError::WouldBlock) => {
-            let mut holder = String::new();
-            let _ = file.read_to_string(&mut holder);
-            let holder = holder.trim();
             return Err(DirError::Locked {
                 path: dir.to_owned(),
-                holder: if holder.is_empty() {
-                    "holder unknown".to_owned()
-                } else {
-                    holder.to_owned()
-                },
+                holder: holder(&mut file, dir),
             });
         }
         Err(fs::TryLockError::Error(e)) => return Err(io_err(&path, "lock")(e)),
@@ -173,36 +153,26 @@ pub fn lock(dir: &Path, app_name: &str) -> Result<DirLock, DirError> {
     Ok(DirLock { file })
 }
 
-/// `O_NOFOLLOW`, for opening entries without following a symlink planted in their place.
-pub fn nofollow() -> i32 {
-    rustix::fs::OFlags::NOFOLLOW.bits() as i32
-}
-
-/// `O_NOFOLLOW | O_NONBLOCK`: opening a FIFO planted as a command file must not block the reader.
-pub fn nofollow_nonblock() -> i32 {
-    (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits() as i32
-}
-
-/// Whether a process with this pid exists and is not a zombie.
-pub fn process_alive(pid: u32) -> bool {
-    let Some(p) = i32::try_from(pid)
-        .ok()
-        .and_then(rustix::process::Pid::from_raw)
-    else {
-        return false;
-    };
-    match rustix::process::test_kill_process(p) {
-        Ok(()) => {}
-        Err(rustix::io::Errno::PERM) => return true,
-        Err(_) => return false,
+/// Who holds the lock, as its file says (`pid 1234 app "demo"`). Windows locks are mandatory, so
+/// the held file cannot be read there: its holder is then read from the holder's `ready.txt`.
+fn holder(lock: &mut File, dir: &Path) -> String {
+    let mut text = String::new();
+    if lock.read_to_string(&mut text).is_err() || text.trim().is_empty() {
+        text = fs::read_to_string(dir.join(READY_FILE))
+            .ok()
+            .and_then(|t| crate::Ready::parse(&t).ok())
+            .map(|r| {
+                format!(
+                    "pid {} app {}",
+                    r.pid,
+                    winit_automation_protocol::quote(&r.app)
+                )
+            })
+            .unwrap_or_default();
     }
-    // A killed child that nobody has reaped yet still answers kill(0): look at its state.
-    match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .is_none_or(|state| state != "Z" && state != "X"),
-        Err(_) => !Path::new("/proc/self").exists(),
+    match text.trim() {
+        "" => "holder unknown".to_owned(),
+        known => known.to_owned(),
     }
 }
 
@@ -210,8 +180,10 @@ pub fn process_alive(pid: u32) -> bool {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn a_fresh_directory_is_created_with_mode_0700() {
+        use std::os::unix::fs::PermissionsExt;
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("a/b/box");
         prepare(&dir).unwrap();
@@ -242,7 +214,16 @@ mod tests {
         assert!(!held.is_in(tmp.path()));
         // Made again at once, the directory may even get the old inode number; its lock file
         // cannot, since the held lock keeps the old one open.
-        fs::remove_dir_all(&dir).unwrap();
+        match fs::remove_dir_all(&dir) {
+            Ok(()) => {}
+            // Without POSIX delete semantics (Wine, Windows before 10 1809, FAT) a file held open
+            // keeps its directory: the app's lock cannot be taken from under it.
+            Err(e) if cfg!(windows) && e.kind() == io::ErrorKind::DirectoryNotEmpty => {
+                assert!(held.is_in(&dir));
+                return;
+            }
+            Err(e) => panic!("{e}"),
+        }
         assert!(!held.is_in(&dir));
         prepare(&dir).unwrap();
         fs::write(dir.join(LOCK_FILE), "").unwrap();
@@ -252,15 +233,43 @@ mod tests {
     }
 
     #[test]
+    fn a_second_lock_is_refused_naming_the_holder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("box");
+        prepare(&dir).unwrap();
+        let _held = lock(&dir, "first app").unwrap();
+        // The app publishes its handshake once it holds the lock; Windows reads the holder there.
+        let ready = crate::Ready {
+            protocol: winit_automation_protocol::PROTOCOL_VERSION,
+            pid: std::process::id(),
+            app: "first app".to_owned(),
+            crate_version: "0".to_owned(),
+            started_unix_ms: 0,
+            queue_capacity: 1,
+            max_command_bytes: 1,
+        };
+        crate::publish(&dir, READY_FILE, ready.to_text().as_bytes()).unwrap();
+        let refused = lock(&dir, "second app").unwrap_err();
+        let DirError::Locked { holder, .. } = &refused else {
+            panic!("{refused:?}")
+        };
+        assert_eq!(
+            holder,
+            &format!("pid {} app \"first app\"", std::process::id())
+        );
+    }
+
+    #[test]
     fn the_hint_is_apart_from_the_message() {
         let e = DirError::Writable {
             path: PathBuf::from("/tmp/box"),
-            mode: 0o777,
+            by: "group or others (mode 777)".to_owned(),
         };
         assert_eq!(
             e.to_string(),
             "/tmp/box is writable by group or others (mode 777)"
         );
+        #[cfg(unix)]
         assert_eq!(e.hint().as_deref(), Some("chmod 700 /tmp/box"));
         let io = DirError::Io {
             path: PathBuf::from("/tmp/box"),
@@ -269,12 +278,5 @@ mod tests {
         };
         assert_eq!(io.hint(), None);
         assert!(!io.to_string().contains("hint:"), "{io}");
-    }
-
-    #[test]
-    fn this_process_is_alive_and_a_free_pid_is_not() {
-        assert!(process_alive(std::process::id()));
-        assert!(!process_alive(0));
-        assert!(!process_alive(u32::MAX));
     }
 }

@@ -16,10 +16,10 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
-use super::dir::nofollow_nonblock;
+use super::dir::{is_link_refused, open_no_follow};
+use super::os::retry;
 use winit_automation_protocol::{
     command_file, parse_command_file, parse_response_file, parse_taken_file, parse_withdrawn_file,
     response_file, taken_file, withdrawn_file,
@@ -110,17 +110,12 @@ pub fn entry_arrived(name: &str, change: super::watch::Change) -> bool {
 /// Reads `command-<seq>.txt` without following symlinks or blocking on a FIFO.
 pub fn read_entry(dir: &Path, seq: u64, max_bytes: usize) -> io::Result<Entry> {
     let path = dir.join(command_file(seq));
-    let file = match OpenOptions::new()
-        .read(true)
-        .custom_flags(nofollow_nonblock())
-        .open(&path)
-    {
+    let file = match open_no_follow(&path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Entry::Gone),
-        // ELOOP: a symlink planted where the entry should be.
-        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
-            return Ok(Entry::NotRegular);
-        }
+        // A symlink planted where the entry should be (Unix refuses the open; Windows opens the
+        // link itself, which the metadata below tells).
+        Err(e) if is_link_refused(&e) => return Ok(Entry::NotRegular),
         Err(e) => return Err(e),
     };
     let meta = file.metadata()?;
@@ -156,7 +151,7 @@ pub fn read_entry(dir: &Path, seq: u64, max_bytes: usize) -> io::Result<Entry> {
 /// under another, so no new writer can have claimed the seq.
 pub fn remove_command(dir: &Path, seq: u64) -> io::Result<()> {
     for name in [command_file(seq), withdrawn_file(seq), taken_file(seq)] {
-        match fs::remove_file(dir.join(name)) {
+        match retry(|| fs::remove_file(dir.join(&name))) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
             _ => {}
         }
@@ -167,7 +162,7 @@ pub fn remove_command(dir: &Path, seq: u64) -> io::Result<()> {
 /// The app takes the entry of `seq` (renames `command-<seq>.txt` to `taken-<seq>.txt`). `false`
 /// when the entry is gone: its client withdrew it, and the command must not be carried out.
 pub fn take(dir: &Path, seq: u64) -> io::Result<bool> {
-    match fs::rename(dir.join(command_file(seq)), dir.join(taken_file(seq))) {
+    match retry(|| fs::rename(dir.join(command_file(seq)), dir.join(taken_file(seq)))) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(e),
@@ -178,7 +173,7 @@ pub fn take(dir: &Path, seq: u64) -> io::Result<bool> {
 /// has taken it. `true` when it was withdrawn (the command will never be carried out; the app
 /// removes the file); `false` when the app had taken it or already answered it.
 pub fn withdraw(dir: &Path, seq: u64) -> io::Result<bool> {
-    match fs::rename(dir.join(command_file(seq)), dir.join(withdrawn_file(seq))) {
+    match retry(|| fs::rename(dir.join(command_file(seq)), dir.join(withdrawn_file(seq)))) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(e),
@@ -352,12 +347,11 @@ fn claim(dir: &Path, mut seq: u64, line: &str) -> Result<u64, EnqueueError> {
     let io = |path: PathBuf| move |source| EnqueueError::Io { path, source };
     loop {
         let path = dir.join(command_file(seq));
-        let mut file: File = match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&path)
-        {
+        // Windows refuses a name whose file was removed while a reader still holds it open until
+        // the reader lets go (a sharing violation, or access denied): wait for that.
+        let mut file: File = match retry(|| {
+            super::os::private_file(OpenOptions::new().write(true).create_new(true)).open(&path)
+        }) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 seq += 1;
@@ -373,7 +367,7 @@ fn claim(dir: &Path, mut seq: u64, line: &str) -> Result<u64, EnqueueError> {
             .any(|name| dir.join(name).exists());
         if in_use {
             drop(file);
-            let _ = fs::remove_file(&path);
+            let _ = retry(|| fs::remove_file(&path));
             seq += 1;
             continue;
         }
@@ -381,7 +375,7 @@ fn claim(dir: &Path, mut seq: u64, line: &str) -> Result<u64, EnqueueError> {
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
         if let Err(e) = file.write_all(&bytes) {
-            let _ = fs::remove_file(&path);
+            let _ = retry(|| fs::remove_file(&path));
             return Err(io(path)(e));
         }
         return Ok(seq);
@@ -495,6 +489,8 @@ mod tests {
         assert!(!EnqueueError::NotOneLine.to_string().contains("hint:"));
     }
 
+    // Symlinks, FIFOs and mode bits: Unix (Windows opens a link itself, os/windows.rs).
+    #[cfg(unix)]
     #[test]
     fn symlinks_and_fifos_in_place_of_entries_are_not_followed() {
         let tmp = tempfile::tempdir().unwrap();

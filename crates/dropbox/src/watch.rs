@@ -134,7 +134,6 @@ mod tests {
 
     #[test]
     fn the_directory_itself_changed_moved_or_removed_wakes_whoever_wants_no_file() {
-        use std::os::unix::fs::PermissionsExt;
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("box");
         std::fs::create_dir(&dir).unwrap();
@@ -146,11 +145,20 @@ mod tests {
         std::fs::remove_file(dir.join("command-1.txt")).unwrap();
         std::fs::read_dir(&dir).unwrap().for_each(drop);
         assert!(woken.recv_timeout(Duration::from_millis(200)).is_err());
-        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
-        assert!(
-            woken.recv_timeout(Duration::from_secs(10)).is_ok(),
-            "a new mode"
-        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+            assert!(
+                woken.recv_timeout(Duration::from_secs(10)).is_ok(),
+                "a new mode"
+            );
+        }
+        // Windows tells a watch nothing of its own directory's move or removal (the service's
+        // rescan sees it, docs/protocol.md section 1.1).
+        if cfg!(windows) {
+            return;
+        }
         let moved = tmp.path().join("moved");
         std::fs::rename(&dir, &moved).unwrap();
         assert!(woken.recv_timeout(Duration::from_secs(10)).is_ok(), "moved");

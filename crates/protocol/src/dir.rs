@@ -31,17 +31,18 @@ pub enum DirError {
     NotOwned {
         /// The directory.
         path: PathBuf,
-        /// Its owner.
-        owner: u32,
-        /// The current effective user.
-        me: u32,
+        /// Its owner, as the platform names it: `uid 1000` on Unix, a SID on Windows.
+        owner: String,
+        /// The current user, named the same way.
+        me: String,
     },
-    /// Group or others may write to it.
+    /// Someone besides its owner may write to it.
     Writable {
         /// The directory.
         path: PathBuf,
-        /// Its permission bits.
-        mode: u32,
+        /// Who, as the platform says it: `group or others (mode 777)` on Unix, a principal of
+        /// its access control list on Windows (`Everyone (S-1-1-0)`).
+        by: String,
     },
     /// Another live app holds the lock.
     Locked {
@@ -76,6 +77,10 @@ impl DirError {
             }
             DirError::NotADirectory { .. } => Some("remove it or choose another --dir".to_owned()),
             DirError::NotOwned { .. } => Some("use a directory you own".to_owned()),
+            DirError::Writable { path, .. } if cfg!(windows) => Some(format!(
+                "icacls \"{}\" /inheritance:r /grant:r \"%USERNAME%:(OI)(CI)F\", or remove it and let the app make it",
+                path.display()
+            )),
             DirError::Writable { path, .. } => Some(format!("chmod 700 {}", path.display())),
             DirError::Locked { .. } => Some(format!(
                 "stop that app, or give this one its own --dir or {DIR_ENV}"
@@ -101,14 +106,12 @@ impl fmt::Display for DirError {
             }
             DirError::NotOwned { path, owner, me } => write!(
                 f,
-                "{} is owned by uid {owner}, not by the current user (uid {me})",
+                "{} is owned by {owner}, not by the current user ({me})",
                 path.display()
             ),
-            DirError::Writable { path, mode } => write!(
-                f,
-                "{} is writable by group or others (mode {mode:03o})",
-                path.display()
-            ),
+            DirError::Writable { path, by } => {
+                write!(f, "{} is writable by {by}", path.display())
+            }
             DirError::Locked { path, holder } => write!(
                 f,
                 "{} is already used by another running app ({holder})",

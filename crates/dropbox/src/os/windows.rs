@@ -1,0 +1,312 @@
+//! The drop-box's questions answered on Windows: the owner SID and the DACL (read as SDDL text,
+//! which [`super::sddl`] judges), a directory made with a protected DACL that grants only the
+//! current user, volume serial and file index, `FILE_FLAG_OPEN_REPARSE_POINT`, and sharing
+//! violations told apart from other refusals.
+//!
+//! The Win32 security calls are `unsafe` FFI; each block says why it is sound. Everything they
+//! return is copied into Rust strings at once and the system's buffers freed in the same function.
+#![allow(unsafe_code)]
+
+use std::ffi::OsStr;
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io;
+use std::os::windows::ffi::OsStrExt;
+use std::os::windows::fs::OpenOptionsExt;
+use std::path::Path;
+
+use windows_sys::Win32::Foundation::{
+    CloseHandle, ERROR_ACCESS_DENIED, ERROR_LOCK_VIOLATION, ERROR_SHARING_VIOLATION, ERROR_SUCCESS,
+    HANDLE, LocalFree,
+};
+use windows_sys::Win32::Security::Authorization::{
+    ConvertSecurityDescriptorToStringSecurityDescriptorW, ConvertSidToStringSidW,
+    ConvertStringSecurityDescriptorToSecurityDescriptorW, GetNamedSecurityInfoW, SDDL_REVISION_1,
+    SE_FILE_OBJECT, SetNamedSecurityInfoW,
+};
+use windows_sys::Win32::Security::{
+    ACL, DACL_SECURITY_INFORMATION, GetSecurityDescriptorDacl, GetTokenInformation,
+    OWNER_SECURITY_INFORMATION, PROTECTED_DACL_SECURITY_INFORMATION, PSECURITY_DESCRIPTOR, PSID,
+    TOKEN_OWNER, TOKEN_QUERY, TOKEN_USER, TokenOwner, TokenUser,
+};
+use windows_sys::Win32::Storage::FileSystem::FILE_FLAG_OPEN_REPARSE_POINT;
+use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
+use windows_sys::core::PWSTR;
+
+use super::sddl::{Me, Security};
+use winit_automation_protocol::DirError;
+
+/// Which file a path named when it was looked at: its volume's serial number and its file index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FileId {
+    volume: u64,
+    index: u64,
+}
+
+impl FileId {
+    /// The identity of what `path` names.
+    pub(crate) fn of_path(path: &Path) -> io::Result<FileId> {
+        let handle = winapi_util::Handle::from_path_any(path)?;
+        winapi_util::file::information(&handle).map(|i| FileId::of(&i))
+    }
+
+    /// The identity of an open file.
+    pub(crate) fn of_file(file: &File) -> io::Result<FileId> {
+        winapi_util::file::information(winapi_util::HandleRef::from_file(file))
+            .map(|i| FileId::of(&i))
+    }
+
+    fn of(info: &winapi_util::file::Information) -> FileId {
+        FileId {
+            volume: info.volume_serial_number(),
+            index: info.file_index(),
+        }
+    }
+}
+
+/// Refuses a directory whose owner is neither the current user nor the owner its token gives new
+/// files (an elevated administrator's files belong to Administrators), or whose DACL lets anyone
+/// else write to it: no DACL at all, or an allow entry with a write right for another principal
+/// than the user, SYSTEM and Administrators.
+pub(crate) fn check_access(path: &Path, _meta: &Metadata) -> Result<(), DirError> {
+    let io_err = |source| DirError::Io {
+        path: path.to_owned(),
+        op: "read the security of",
+        source,
+    };
+    let me = me().map_err(io_err)?;
+    let sddl = sddl_of(path).map_err(io_err)?;
+    let security = Security::parse(&sddl);
+    if !me.owns(security.owner()) {
+        return Err(DirError::NotOwned {
+            path: path.to_owned(),
+            owner: security.owner().to_owned(),
+            me: me.user.clone(),
+        });
+    }
+    if let Some(by) = security.writers_besides(&me).first() {
+        return Err(DirError::Writable {
+            path: path.to_owned(),
+            by: format!("{by} (an entry of its access control list)"),
+        });
+    }
+    Ok(())
+}
+
+/// Creates the directory `path` (its parent exists) with a protected DACL that gives the current
+/// user full control, inherited by what is made in it, and nobody else anything: the counterpart
+/// of mode 0700. Protected, it takes no entries from its parent.
+pub(crate) fn create_private_dir(path: &Path) -> io::Result<()> {
+    fs::create_dir(path)?;
+    let me = me()?;
+    set_dacl(path, &format!("D:P(A;OICI;FA;;;{})", me.user))
+}
+
+/// New files take the directory's protected DACL: nothing to add.
+pub(crate) fn private_file(options: &mut OpenOptions) -> &mut OpenOptions {
+    options
+}
+
+/// Opens an entry as it is: a symlink or junction planted in its place is opened itself
+/// (`FILE_FLAG_OPEN_REPARSE_POINT`), and its metadata then says it is no regular file. Windows has
+/// no FIFOs in a directory, so nothing can block the open.
+pub(crate) fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
+    options.custom_flags(FILE_FLAG_OPEN_REPARSE_POINT)
+}
+
+/// An open with [`no_follow`] never fails for a link: the link itself opens.
+pub(crate) fn is_link(_: &io::Error) -> bool {
+    false
+}
+
+/// A rename or removal refused because another process has the file open without sharing its
+/// deletion, or holds a lock on it: a reader's hold of a moment.
+pub(crate) fn is_busy(e: &io::Error) -> bool {
+    let busy = [
+        ERROR_SHARING_VIOLATION,
+        ERROR_LOCK_VIOLATION,
+        ERROR_ACCESS_DENIED,
+    ];
+    e.raw_os_error()
+        .is_some_and(|code| busy.iter().any(|&b| b as i32 == code))
+}
+
+fn wide(s: &OsStr) -> Vec<u16> {
+    s.encode_wide().chain([0]).collect()
+}
+
+/// Copies a NUL-terminated UTF-16 string the system allocated with `LocalAlloc`, and frees it.
+///
+/// # Safety
+/// `p` is null or a NUL-terminated UTF-16 string allocated with `LocalAlloc`, owned by the caller
+/// and used by nobody after this call.
+unsafe fn take_local_string(p: PWSTR) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    let mut len = 0;
+    // SAFETY: the string is NUL-terminated (the caller's contract), so every index read up to and
+    // including the NUL lies inside it.
+    while unsafe { *p.add(len) } != 0 {
+        len += 1;
+    }
+    // SAFETY: `p` points to `len` initialised u16s (counted above), valid until freed below.
+    let text = String::from_utf16_lossy(unsafe { std::slice::from_raw_parts(p, len) });
+    // SAFETY: `p` was allocated with LocalAlloc and nobody uses it after this (the contract).
+    unsafe { LocalFree(p.cast()) };
+    text
+}
+
+/// The owner and DACL of `path`, as SDDL text (`O:<sid>D:<flags>(<ace>)...`).
+fn sddl_of(path: &Path) -> io::Result<String> {
+    let name = wide(path.as_os_str());
+    let info = OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION;
+    let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
+    // SAFETY: `name` is a NUL-terminated UTF-16 path that outlives the call; the owner, group,
+    // DACL and SACL out-pointers may be null (we ask for the descriptor only, which holds them);
+    // `descriptor` receives a LocalAlloc'd buffer that is freed below.
+    let status = unsafe {
+        GetNamedSecurityInfoW(
+            name.as_ptr(),
+            SE_FILE_OBJECT,
+            info,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            &mut descriptor,
+        )
+    };
+    if status != ERROR_SUCCESS {
+        return Err(io::Error::from_raw_os_error(status as i32));
+    }
+    let mut text: PWSTR = std::ptr::null_mut();
+    // SAFETY: `descriptor` is the valid descriptor returned above; `text` receives a LocalAlloc'd
+    // NUL-terminated string; the length out-pointer may be null.
+    let converted = unsafe {
+        ConvertSecurityDescriptorToStringSecurityDescriptorW(
+            descriptor,
+            SDDL_REVISION_1,
+            info,
+            &mut text,
+            std::ptr::null_mut(),
+        )
+    };
+    let error = io::Error::last_os_error();
+    // SAFETY: `descriptor` came from GetNamedSecurityInfoW (LocalAlloc) and is not used again.
+    unsafe { LocalFree(descriptor.cast()) };
+    if converted == 0 {
+        return Err(error);
+    }
+    // SAFETY: on success `text` is a LocalAlloc'd NUL-terminated string that we own.
+    Ok(unsafe { take_local_string(text) })
+}
+
+/// Replaces the DACL of `path` with the one `sddl` (a `D:` part) describes, protected from its
+/// parent's inheritable entries.
+fn set_dacl(path: &Path, sddl: &str) -> io::Result<()> {
+    let text = wide(OsStr::new(sddl));
+    let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
+    // SAFETY: `text` is a NUL-terminated UTF-16 string that outlives the call; `descriptor`
+    // receives a LocalAlloc'd buffer freed below; the size out-pointer may be null.
+    if unsafe {
+        ConvertStringSecurityDescriptorToSecurityDescriptorW(
+            text.as_ptr(),
+            SDDL_REVISION_1,
+            &mut descriptor,
+            std::ptr::null_mut(),
+        )
+    } == 0
+    {
+        return Err(io::Error::last_os_error());
+    }
+    let (mut present, mut defaulted) = (0, 0);
+    let mut dacl: *mut ACL = std::ptr::null_mut();
+    // SAFETY: `descriptor` is valid (made above); the out-pointers point to locals. `dacl` points
+    // into `descriptor`, which lives until the LocalFree below, after its last use.
+    let result = if unsafe {
+        GetSecurityDescriptorDacl(descriptor, &mut present, &mut dacl, &mut defaulted)
+    } == 0
+    {
+        Err(io::Error::last_os_error())
+    } else {
+        let name = wide(path.as_os_str());
+        // SAFETY: `name` is a NUL-terminated path; the owner, group and SACL are null (left as
+        // they are); `dacl` is valid while `descriptor` lives.
+        let status = unsafe {
+            SetNamedSecurityInfoW(
+                name.as_ptr(),
+                SE_FILE_OBJECT,
+                DACL_SECURITY_INFORMATION | PROTECTED_DACL_SECURITY_INFORMATION,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                dacl,
+                std::ptr::null(),
+            )
+        };
+        if status == ERROR_SUCCESS {
+            Ok(())
+        } else {
+            Err(io::Error::from_raw_os_error(status as i32))
+        }
+    };
+    // SAFETY: `descriptor` came from LocalAlloc and `dacl`, which points into it, is not used again.
+    unsafe { LocalFree(descriptor.cast()) };
+    result
+}
+
+/// The current user's SID and the owner SID its token gives new objects, as strings.
+fn me() -> io::Result<Me> {
+    let mut token: HANDLE = std::ptr::null_mut();
+    // SAFETY: GetCurrentProcess returns a pseudo-handle that needs no closing; `token` receives a
+    // handle closed below.
+    if unsafe { OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &mut token) } == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let user = token_sid(token, TokenUser);
+    let owner = token_sid(token, TokenOwner);
+    // SAFETY: `token` is the handle opened above, not used after this.
+    unsafe { CloseHandle(token) };
+    Ok(Me {
+        user: user?,
+        owner: owner?,
+    })
+}
+
+/// The SID a token's `TokenUser` or `TokenOwner` information holds, as a string.
+fn token_sid(
+    token: HANDLE,
+    class: windows_sys::Win32::Security::TOKEN_INFORMATION_CLASS,
+) -> io::Result<String> {
+    // u64s: the buffer is aligned for the structure and the SID that follow in it.
+    let mut buffer = vec![0u64; 64];
+    let mut needed = 0u32;
+    loop {
+        let size = (buffer.len() * 8) as u32;
+        // SAFETY: `buffer` is writable for `size` bytes; `needed` is a local.
+        let ok = unsafe {
+            GetTokenInformation(token, class, buffer.as_mut_ptr().cast(), size, &mut needed)
+        };
+        if ok != 0 {
+            break;
+        }
+        if needed <= size {
+            return Err(io::Error::last_os_error());
+        }
+        buffer.resize(needed.div_ceil(8) as usize, 0);
+    }
+    let sid: PSID = if class == TokenUser {
+        // SAFETY: on success the buffer starts with a TOKEN_USER (aligned: a u64 buffer).
+        unsafe { (*buffer.as_ptr().cast::<TOKEN_USER>()).User.Sid }
+    } else {
+        // SAFETY: on success the buffer starts with a TOKEN_OWNER (aligned: a u64 buffer).
+        unsafe { (*buffer.as_ptr().cast::<TOKEN_OWNER>()).Owner }
+    };
+    let mut text: PWSTR = std::ptr::null_mut();
+    // SAFETY: `sid` points into `buffer`, which outlives the call; `text` receives a LocalAlloc'd
+    // NUL-terminated string.
+    if unsafe { ConvertSidToStringSidW(sid, &mut text) } == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: on success `text` is a LocalAlloc'd NUL-terminated string that we own.
+    Ok(unsafe { take_local_string(text) })
+}
