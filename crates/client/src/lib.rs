@@ -294,7 +294,7 @@ pub fn read_ready(dir: &Path) -> Result<Ready, ClientError> {
         path,
         reason: e.message,
     })?;
-    if !winit_automation_dropbox::process_alive(ready.pid) {
+    if ready.pid_is_local() && !winit_automation_dropbox::process_alive(ready.pid) {
         return Err(ClientError::AppExited {
             dir: dir.to_owned(),
             pid: ready.pid,
@@ -524,7 +524,7 @@ impl Client {
     }
 
     fn check_alive(&self) -> Result<(), ClientError> {
-        if winit_automation_dropbox::process_alive(self.ready.pid) {
+        if !self.ready.pid_is_local() || winit_automation_dropbox::process_alive(self.ready.pid) {
             return Ok(());
         }
         Err(ClientError::AppExited {

@@ -242,6 +242,7 @@ mod tests {
         let ready = crate::Ready {
             protocol: winit_automation_protocol::PROTOCOL_VERSION,
             pid: std::process::id(),
+            os: std::env::consts::OS.to_owned(),
             app: "first app".to_owned(),
             crate_version: "0".to_owned(),
             started_unix_ms: 0,

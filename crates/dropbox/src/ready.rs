@@ -4,6 +4,7 @@
 //! winit-automation ready
 //! protocol 3
 //! pid 4242
+//! os "linux"
 //! app "demo"
 //! crate_version "0.1.0"
 //! started 2026-12-01T19:57:16.123Z
@@ -27,6 +28,9 @@ pub struct Ready {
     pub protocol: u32,
     /// The app's process id.
     pub pid: u32,
+    /// The operating system the app runs on (`std::env::consts::OS`: `linux`, `macos`,
+    /// `windows`), the one whose process table `pid` is in; empty when the app does not say.
+    pub os: String,
     /// The app's name, as given to the builder.
     pub app: String,
     /// The version of this crate inside the app.
@@ -43,9 +47,10 @@ impl Ready {
     /// The file text.
     pub fn to_text(&self) -> String {
         format!(
-            "{READY_MAGIC}\nprotocol {}\npid {}\napp {}\ncrate_version {}\nstarted {}\nstarted_unix_ms {}\nqueue_capacity {}\nmax_command_bytes {}\n",
+            "{READY_MAGIC}\nprotocol {}\npid {}\nos {}\napp {}\ncrate_version {}\nstarted {}\nstarted_unix_ms {}\nqueue_capacity {}\nmax_command_bytes {}\n",
             self.protocol,
             self.pid,
+            quote(&self.os),
             quote(&self.app),
             quote(&self.crate_version),
             rfc3339_utc(self.started_unix_ms),
@@ -53,6 +58,13 @@ impl Ready {
             self.queue_capacity,
             self.max_command_bytes,
         )
+    }
+
+    /// Whether [`pid`](Ready::pid) is in this process's process table, so that its liveness can be
+    /// asked of the system: the app runs on this operating system, or does not say. A Windows app
+    /// seen from Linux (under Wine, or from WSL) has its pid in another table.
+    pub fn pid_is_local(&self) -> bool {
+        self.os.is_empty() || self.os == std::env::consts::OS
     }
 
     /// Only the protocol version, for a client that must refuse a mismatch even when the rest of the
@@ -79,6 +91,7 @@ impl Ready {
         let mut ready = Ready {
             protocol: 0,
             pid: 0,
+            os: String::new(),
             app: String::new(),
             crate_version: String::new(),
             started_unix_ms: 0,
@@ -99,6 +112,7 @@ impl Ready {
             match key.bare.as_str() {
                 "protocol" => ready.protocol = number(&value)? as u32,
                 "pid" => ready.pid = number(&value)? as u32,
+                "os" => ready.os = value,
                 "app" => ready.app = value,
                 "crate_version" => ready.crate_version = value,
                 "started_unix_ms" => ready.started_unix_ms = number(&value)?,
@@ -164,6 +178,7 @@ mod tests {
         let ready = Ready {
             protocol: 1,
             pid: 42,
+            os: "windows".into(),
             app: "my \"app\"\n".into(),
             crate_version: "0.1.0".into(),
             started_unix_ms: 5,
@@ -174,5 +189,27 @@ mod tests {
         assert_eq!(Ready::parse(&text).unwrap(), ready);
         assert_eq!(Ready::parse_protocol(&text), Some(1));
         assert!(Ready::parse("winit-automation ready\nprotocol 1\n").is_err());
+    }
+
+    #[test]
+    fn a_pid_is_local_unless_the_app_runs_on_another_system() {
+        let text =
+            "winit-automation ready\nprotocol 5\npid 7\nqueue_capacity 1\nmax_command_bytes 9\n";
+        let unsaid = Ready::parse(text).unwrap();
+        assert_eq!(unsaid.os, "");
+        assert!(unsaid.pid_is_local());
+        let here = Ready {
+            os: std::env::consts::OS.into(),
+            ..unsaid.clone()
+        };
+        assert!(here.pid_is_local());
+        let other = if cfg!(windows) { "linux" } else { "windows" };
+        assert!(
+            !Ready {
+                os: other.into(),
+                ..unsaid
+            }
+            .pid_is_local()
+        );
     }
 }

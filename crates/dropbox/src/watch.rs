@@ -5,6 +5,16 @@ use std::path::Path;
 
 use crossbeam_channel::Sender;
 
+/// The system's watch behind [`watch`], as `status` names it: inotify on Linux,
+/// ReadDirectoryChangesW on Windows, kqueue on macOS and the BSDs (notify's `macos_kqueue`).
+pub const SYSTEM_WATCH: &str = if cfg!(any(target_os = "linux", target_os = "android")) {
+    "inotify"
+} else if cfg!(windows) {
+    "ReadDirectoryChangesW"
+} else {
+    "kqueue"
+};
+
 /// What became of a file a watch event names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {

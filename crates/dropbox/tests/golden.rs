@@ -10,6 +10,7 @@ fn ready_txt() {
     let ready = Ready {
         protocol: PROTOCOL_VERSION,
         pid: 4242,
+        os: "linux".into(),
         app: "demo".into(),
         crate_version: "0.1.0".into(),
         started_unix_ms: 1_796_155_036_123,

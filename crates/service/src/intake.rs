@@ -132,7 +132,11 @@ impl Intake {
 
     /// How the directory is watched, as `status` names it.
     pub fn watch_name(&self) -> &'static str {
-        if self.watching { "inotify" } else { "poll" }
+        if self.watching {
+            winit_automation_dropbox::watch::SYSTEM_WATCH
+        } else {
+            "poll"
+        }
     }
 
     /// Entries on disk at the last listing.

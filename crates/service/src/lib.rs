@@ -140,6 +140,7 @@ fn ready_file(cfg: &Config, started_unix_ms: u64) -> Ready {
     Ready {
         protocol: PROTOCOL_VERSION,
         pid: std::process::id(),
+        os: std::env::consts::OS.to_owned(),
         app: cfg.app_name.clone(),
         crate_version: env!("CARGO_PKG_VERSION").to_owned(),
         started_unix_ms,

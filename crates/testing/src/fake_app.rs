@@ -34,6 +34,7 @@ impl FakeApp {
         let ready = Ready {
             protocol: PROTOCOL_VERSION,
             pid: std::process::id(),
+            os: std::env::consts::OS.into(),
             app: "fake".into(),
             crate_version: "0".into(),
             started_unix_ms: 0,
@@ -89,17 +90,27 @@ impl FakeApp {
         self.dir.path()
     }
 
-    /// A harness [`App`](crate::App) on it: its child a `sleep` in a process group of its own
-    /// (what the `App` kills when dropped), actions settling.
+    /// A harness [`App`](crate::App) on it: its child a minute's wait (what the `App` kills when
+    /// dropped; on Unix a `sleep` in a process group of its own, on Windows a `ping` of the
+    /// loopback, its nearest to a `sleep`), actions settling.
     pub fn app(&self) -> crate::App {
-        use std::os::unix::process::CommandExt as _;
         super::artifacts::clear();
         let tmp = tempfile::tempdir().expect("a temporary directory");
-        let child = std::process::Command::new("sleep")
-            .arg("60")
-            .process_group(0)
+        #[cfg(unix)]
+        let child = {
+            use std::os::unix::process::CommandExt as _;
+            std::process::Command::new("sleep")
+                .arg("60")
+                .process_group(0)
+                .spawn()
+                .expect("sleep")
+        };
+        #[cfg(not(unix))]
+        let child = std::process::Command::new("ping")
+            .args(["-n", "61", "127.0.0.1"])
+            .stdout(std::process::Stdio::null())
             .spawn()
-            .expect("sleep");
+            .expect("ping");
         crate::App {
             child,
             watchdog: None,

@@ -310,3 +310,52 @@ fn token_sid(
     // SAFETY: on success `text` is a LocalAlloc'd NUL-terminated string that we own.
     Ok(unsafe { take_local_string(text) })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What Windows does is checked as far as Wine does it: Wine answers a file's security from
+    /// its Unix mode and ignores a DACL set on it (`SetNamedSecurityInfoW` succeeds and changes
+    /// nothing), so the protected DACL itself is not seen here; that the check refuses a folder
+    /// anyone else may write to is driven end to end (scripts/windows/drive.sh, on a folder of
+    /// mode 777, which Wine reads as Everyone: full control).
+    #[test]
+    fn a_directory_made_private_passes_the_check_and_names_only_trusted_writers() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("box");
+        create_private_dir(&dir).unwrap();
+        check_access(&dir, &fs::metadata(&dir).unwrap()).unwrap();
+        let text = sddl_of(&dir).unwrap();
+        let me = me().unwrap();
+        assert!(me.owns(Security::parse(&text).owner()), "{text}");
+        assert!(
+            Security::parse(&text).writers_besides(&me).is_empty(),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_rename_over_a_file_a_reader_holds_unshared_waits_for_the_reader() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (old, new) = (tmp.path().join("snapshot.txt"), tmp.path().join("next"));
+        fs::write(&old, "old").unwrap();
+        fs::write(&new, "new").unwrap();
+        // A reader that shares reading only: no rename or removal of the file while it holds it.
+        let held = std::os::windows::fs::OpenOptionsExt::share_mode(
+            OpenOptions::new().read(true),
+            windows_sys::Win32::Storage::FileSystem::FILE_SHARE_READ,
+        )
+        .open(&old)
+        .unwrap();
+        let refused = fs::rename(&new, &old).unwrap_err();
+        assert!(is_busy(&refused), "{refused:?}");
+        let reader = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            drop(held);
+        });
+        super::super::retry(|| fs::rename(&new, &old)).unwrap();
+        reader.join().unwrap();
+        assert_eq!(fs::read_to_string(&old).unwrap(), "new");
+    }
+}
