@@ -309,7 +309,7 @@ pub(crate) fn record(
     let out = if rust {
         let Some(launch) = Launch::of_process(ready.pid) else {
             eprintln!(
-                "error: cannot read how the app (pid {}) was started from /proc",
+                "error: cannot read how the app (pid {}) was started (its executable, arguments and environment)",
                 ready.pid
             );
             eprintln!("hint: record a script instead (without --rust), on the app's machine");

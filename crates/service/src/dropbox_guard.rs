@@ -345,8 +345,6 @@ impl DropboxGuard {
 
 #[cfg(test)]
 mod tests {
-    use std::os::unix::fs::PermissionsExt;
-
     use super::*;
 
     fn guard(dir: &Path) -> DropboxGuard {
@@ -369,8 +367,12 @@ mod tests {
         assert!(!guard.is_intact());
         assert!(matches!(guard.keep(|_| {}), Kept::Taken { lost: true, .. }));
         assert!(guard.is_intact());
-        let mode = fs::metadata(guard.dir()).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o700);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(guard.dir()).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700);
+        }
         assert_eq!(ready(guard.dir()).as_deref(), Some("ready\n"));
         // The lock is held in the new directory.
         let again = dir::lock(guard.dir(), "other");
@@ -391,6 +393,8 @@ mod tests {
         assert!(guard.is_intact());
     }
 
+    // A symlink to a directory: Unix's (Windows asks for a privilege to make one).
+    #[cfg(unix)]
     #[test]
     fn a_symlink_is_refused_until_it_goes() {
         let tmp = tempfile::tempdir().unwrap();
@@ -413,8 +417,11 @@ mod tests {
         assert!(guard.is_intact());
     }
 
+    // Mode bits: Unix's (Windows' counterpart is the directory's ACL).
+    #[cfg(unix)]
     #[test]
     fn a_drop_box_made_writable_loses_its_handshake_and_is_taken_again_once_safe() {
+        use std::os::unix::fs::PermissionsExt;
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("box");
         let mut guard = guard(&path);

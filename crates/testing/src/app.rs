@@ -17,7 +17,8 @@ use super::tree_text::tree_text;
 use winit_automation_client::{Client, ClientError};
 use winit_automation_protocol::{ActOptions, Command, KeyChord, Response};
 
-/// A running app, spawned by [`Spawn`]; killed, with its process group, when dropped.
+/// A running app, spawned by [`Spawn`]; killed, with what it started (its process group, its
+/// Job Object on Windows), when dropped.
 ///
 /// Queries follow egui_kittest's names: `get_*` finds exactly one node or fails the test with the
 /// selector and the interactive snapshot; `query_*` allows none; `get_all_*` / `query_all_*`
@@ -29,9 +30,9 @@ use winit_automation_protocol::{ActOptions, Command, KeyChord, Response};
 #[derive(Debug)]
 pub struct App {
     pub(super) child: Child,
-    /// Kills the app's process group if this process dies without dropping the `App` (a
-    /// signal, `cargo test` interrupted): see `watchdog` in `spawn.rs`.
-    pub(super) watchdog: Option<Child>,
+    /// Kills the app's process group (its job on Windows) if this process dies without
+    /// dropping the `App` (a signal, `cargo test` interrupted): see `watchdog` in `spawn.rs`.
+    pub(super) watchdog: Option<super::spawn::Watchdog>,
     pub(super) client: Option<Client>,
     pub(super) dir: PathBuf,
     pub(super) log: PathBuf,

@@ -12,7 +12,7 @@
 //! app.screenshot().assert_matches("tests/snapshots/form.png");
 //! ```
 //!
-//! - [`Spawn`] / [`App`]: the app, killed with its process group and its directory removed when
+//! - [`Spawn`] / [`App`]: the app, killed with what it started and its directory removed when
 //!   the [`App`] is dropped, also while a test panics. Tests that each spawn their own app run in
 //!   parallel with no cross-talk: every app has its own directory.
 //! - [`By`] / [`Node`]: queries (`get_*`, `query_*`, `get_all_*`) and actions on what they find.

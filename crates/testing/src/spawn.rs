@@ -1,9 +1,9 @@
 //! Process lifecycle: [`Spawn`] starts an app in a private drop-box and waits for its first tree,
-//! [`App::quit`] asks it to exit, and dropping the [`App`] kills its process group (a watchdog
-//! does it when this process dies without dropping it).
+//! [`App::quit`] asks it to exit, and dropping the [`App`] kills it with what it started: its
+//! process group on Unix, its Job Object on Windows (a watchdog does it when this process dies
+//! without dropping it).
 
 use std::ffi::OsString;
-use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
 use std::sync::atomic::AtomicU64;
@@ -124,7 +124,8 @@ impl Coded for SpawnError {
 ///
 /// The app gets a fresh private drop-box through `$WINIT_AUTOMATION_DIR` (which
 /// winit-automation's `Builder` reads by default), its stderr goes to a log that failures print, and it runs
-/// in its own process group, so that dropping the [`App`] kills it with anything it started.
+/// in its own process group (on Windows, a Job Object of its own), so that dropping the [`App`]
+/// kills it with anything it started.
 #[derive(Debug, Clone)]
 #[must_use = "call start()"]
 pub struct Spawn {
@@ -221,7 +222,7 @@ impl Spawn {
 
     /// Runs the app under another program, found in `PATH`: `.under("xvfb-run", ["-a"])` runs
     /// `xvfb-run -a <app> <args>`, a window on a virtual X server. The wrapper is in the app's
-    /// process group, so dropping the [`App`] kills it too.
+    /// process group (or job), so dropping the [`App`] kills it too.
     pub fn under<I: IntoIterator<Item = S>, S: Into<OsString>>(
         mut self,
         wrapper: impl Into<OsString>,
@@ -327,8 +328,9 @@ impl Spawn {
             .env(DIR_ENV, &dir)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(stderr)
-            .process_group(0);
+            .stderr(stderr);
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut process, 0);
         for (key, value) in &self.env {
             match value {
                 Some(v) => process.env(key, v),
@@ -339,7 +341,7 @@ impl Spawn {
             program: self.program.clone(),
             error,
         })?;
-        let watchdog = watchdog(child.id());
+        let watchdog = watchdog(&child);
         let mut app = App {
             child,
             watchdog,
@@ -517,6 +519,7 @@ impl Drop for App {
         if let Ok(None) = self.child.try_wait() {
             self.finish_trace();
             // The whole group: a wrapper such as xvfb-run and what it started go too.
+            #[cfg(unix)]
             if let Some(pid) = i32::try_from(self.child.id())
                 .ok()
                 .and_then(rustix::process::Pid::from_raw)
@@ -526,13 +529,22 @@ impl Drop for App {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
-        // The app is gone: the watchdog has nothing left to do.
-        if let Some(mut w) = self.watchdog.take() {
-            let _ = w.kill();
-            let _ = w.wait();
+        // Unix: the app is gone, the watchdog has nothing left to do. Windows: closing the job
+        // kills what the app started and left running.
+        if let Some(w) = self.watchdog.take() {
+            end_watchdog(w);
         }
     }
 }
+
+/// What kills the app, with what it started, when this process dies without dropping its
+/// [`App`]: see [`watchdog`].
+#[cfg(unix)]
+pub(super) type Watchdog = Child;
+/// What kills the app, with what it started, when this process dies without dropping its
+/// [`App`]: see [`watchdog`].
+#[cfg(windows)]
+pub(super) type Watchdog = win32job::Job;
 
 /// A process that kills the app's process group when this process dies without dropping its
 /// [`App`] (killed by a signal, a CI timeout, Ctrl-C on `cargo test`: the app is in a process
@@ -542,7 +554,10 @@ impl Drop for App {
 /// its own process group too, so the Ctrl-C that stops the tests does not stop it first. No
 /// polling: it costs one sleeping `sh` per app. `None` when `sh` cannot be started (the app then
 /// only goes when the `App` is dropped).
-fn watchdog(app: u32) -> Option<Child> {
+#[cfg(unix)]
+fn watchdog(app: &Child) -> Option<Watchdog> {
+    use std::os::unix::process::CommandExt as _;
+    let app = app.id();
     Process::new("sh")
         .arg("-c")
         .arg(format!("cat >/dev/null; kill -KILL -{app} 2>/dev/null"))
@@ -552,4 +567,34 @@ fn watchdog(app: u32) -> Option<Child> {
         .process_group(0)
         .spawn()
         .ok()
+}
+
+/// Ends the watchdog once the app is gone.
+#[cfg(unix)]
+fn end_watchdog(mut watchdog: Watchdog) {
+    let _ = watchdog.kill();
+    let _ = watchdog.wait();
+}
+
+/// Windows has no process groups and needs no watchdog process: a Job Object the app is put in
+/// right after it starts, set to kill every process in it when its last handle closes. This
+/// process holds the only handle (not inherited by the app), so the job goes, and the app with
+/// what it started (each child process joins its parent's job), when the `App` is dropped or when
+/// this process exits, however it exits. A process the app starts in the instant before it joins
+/// is not in the job. `None` when the job cannot be made or joined: then dropping the `App` kills
+/// the app alone (`Child::kill`), not what it started, and nothing does if this process dies.
+#[cfg(windows)]
+fn watchdog(app: &Child) -> Option<Watchdog> {
+    use std::os::windows::io::AsRawHandle as _;
+    let mut limits = win32job::ExtendedLimitInfo::new();
+    limits.limit_kill_on_job_close();
+    let job = win32job::Job::create_with_limit_info(&limits).ok()?;
+    job.assign_process(app.as_raw_handle() as isize).ok()?;
+    Some(job)
+}
+
+/// Closes the job: what the app started and left running is killed.
+#[cfg(windows)]
+fn end_watchdog(job: Watchdog) {
+    drop(job);
 }

@@ -1,8 +1,9 @@
 //! How the recorded app was started, and the `Spawn` that starts it again in a test: as cargo
 //! starts it, never by a path of the recording machine.
 //!
-//! The recorder reads the app's executable and arguments from `/proc/<pid>/exe` and
-//! `/proc/<pid>/cmdline` (the pid is `ready.txt`'s). An executable in a cargo target directory
+//! The recorder reads the app's executable, arguments and environment from the system (the pid
+//! is `ready.txt`'s) through `sysinfo`: `/proc` on Linux, `sysctl` on macOS, the process's own
+//! memory on Windows. An executable in a cargo target directory
 //! (`target/<profile>/examples/<name>`, `target/<profile>/<name>`, also under a target triple) is
 //! an example or a binary of the package the test will be part of; anything else gets a marked
 //! placeholder for its path.
@@ -35,27 +36,35 @@ pub(crate) enum Program {
 }
 
 impl Launch {
-    /// The launch of the process `pid`, from `/proc` (Linux); `None` when it cannot be read.
+    /// The launch of the process `pid`, as the system tells it; `None` when it cannot be read
+    /// (no such process, or one this user may not look into).
     pub fn of_process(pid: u32) -> Option<Launch> {
-        let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok()?;
-        // A binary rebuilt while it runs reads as `<path> (deleted)`.
-        let exe = match exe.to_str().and_then(|e| e.strip_suffix(" (deleted)")) {
-            Some(kept) => kept.into(),
-            None => exe,
-        };
-        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
-        let argv: Vec<String> = cmdline
-            .split(|b| *b == 0)
-            .filter(|a| !a.is_empty())
-            .map(|a| String::from_utf8_lossy(a).into_owned())
+        use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System, UpdateKind};
+        let pid = Pid::from_u32(pid);
+        let mut system = System::new();
+        system.refresh_processes_specifics(
+            ProcessesToUpdate::Some(&[pid]),
+            false,
+            ProcessRefreshKind::nothing()
+                .with_exe(UpdateKind::Always)
+                .with_cmd(UpdateKind::Always)
+                .with_environ(UpdateKind::Always),
+        );
+        let process = system.process(pid)?;
+        // A binary rebuilt while it runs keeps its path (sysinfo drops Linux's ` (deleted)`).
+        let exe = process.exe()?;
+        let (_program, args) = process.cmd().split_first()?;
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
             .collect();
-        let mut launch = Launch::of(&exe, argv.get(1..).unwrap_or_default());
+        let mut launch = Launch::of(exe, &args);
         // Its environment as it started: on the virtual clock, the recorded times are virtual.
-        let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
         let virtual_clock = format!("{CLOCK_ENV}=virtual");
-        launch.virtual_clock = environ
-            .split(|b| *b == 0)
-            .any(|v| v.eq_ignore_ascii_case(virtual_clock.as_bytes()));
+        launch.virtual_clock = process.environ().iter().any(|v| {
+            v.to_str()
+                .is_some_and(|v| v.eq_ignore_ascii_case(&virtual_clock))
+        });
         Some(launch)
     }
 
@@ -259,6 +268,22 @@ mod tests {
                 .ends_with(".headless(1280, 800)\n        .virtual_clock()\n        .start();\n"),
             "{}",
             launch.statement()
+        );
+    }
+
+    /// The system's view of a live process: this test binary, which is not in a profile
+    /// directory (cargo puts it in `deps`), with its own arguments.
+    #[test]
+    fn a_running_process_reads_as_it_was_started() {
+        let launch = Launch::of_process(std::process::id()).expect("this process");
+        let exe = std::env::current_exe().unwrap();
+        let name = exe.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(launch.program, Program::Elsewhere(name));
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        assert_eq!(launch.args, Launch::of(&exe, &args).args);
+        assert_eq!(
+            launch.virtual_clock,
+            std::env::var(CLOCK_ENV).is_ok_and(|v| v.eq_ignore_ascii_case("virtual"))
         );
     }
 

@@ -20,10 +20,15 @@ const FORMAT: u32 = 1;
 /// the bytes written. The frames are base64-encoded as they are written, never held twice.
 pub(super) fn write(trace: &Trace, app: &str, file: &Path) -> std::io::Result<u64> {
     let dir = file.parent().unwrap_or(Path::new("."));
-    // A document to open and share, not a secret: the usual mode, less the umask.
+    // A document to open and share, not a secret: the usual mode, less the umask (tempfile's own
+    // is 0600).
+    #[cfg(unix)]
     let tmp = tempfile::Builder::new()
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))
         .tempfile_in(dir)?;
+    // Windows has no mode: a new file inherits its directory's ACL, as any file written there.
+    #[cfg(not(unix))]
+    let tmp = tempfile::NamedTempFile::new_in(dir)?;
     let mut out = Counted {
         inner: BufWriter::new(tmp),
         bytes: 0,
