@@ -1,4 +1,4 @@
-//! An ordinary eframe app (examples/eframe_app.rs) with the egui plugin's one line, driven end to
+//! An ordinary eframe app (crates/egui/examples/eframe_app.rs) with the egui plugin's one line, driven end to
 //! end in a real window under Xvfb on Vulkan: eframe owns the event loop, the window and the frame,
 //! and the plugin does the rest through egui's hooks. Every case checks its effect in the tree or
 //! the pixels.

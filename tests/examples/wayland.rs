@@ -1,5 +1,5 @@
 //! The windowed examples on Wayland: the custom demo (examples/demo.rs) and the eframe app
-//! (examples/eframe_app.rs), each in a real window of a headless Weston (`common::weston`),
+//! (crates/egui/examples/eframe_app.rs), each in a real window of a headless Weston (`common::weston`),
 //! rendering on Vulkan lavapipe, driven as under Xvfb: the tree with its window line, a click
 //! and its effect, a screenshot of the exact frame, a resize, quit. The app's environment has no
 //! `DISPLAY` and Weston runs without Xwayland, so winit can only have chosen its Wayland backend.

@@ -6,6 +6,8 @@ use std::path::Path;
 
 /// A line of the block that stands for left-out code; what follows `// ...` on it says what.
 const ELISION: &str = "// ...";
+/// The model integration, an example of the app-facing crate.
+const MINIMAL: &str = "crates/winit-automation/examples/minimal.rs";
 
 /// The first ```rust code block under `## Integration sketch`.
 fn sketch(readme: &str) -> &str {
@@ -51,7 +53,7 @@ fn read(path: &str) -> String {
 
 #[test]
 fn the_readme_integration_sketch_is_excerpts_of_the_minimal_example() {
-    let (readme, example) = (read("README.md"), read("examples/minimal.rs"));
+    let (readme, example) = (read("README.md"), read(MINIMAL));
     let block = sketch(&readme);
     // The sketch shows the calls an integration is made of, not a few stray lines.
     // At most 15 lines (README's raw winit/wgpu integration); headless (`run_headless`) is named
@@ -91,7 +93,7 @@ fn the_readme_integration_sketch_is_excerpts_of_the_minimal_example() {
 fn a_changed_line_in_an_excerpt_is_found() {
     // The positive control: the check above must see a one-character drift, in the README or in
     // the file.
-    let (readme, example) = (read("README.md"), read("examples/minimal.rs"));
+    let (readme, example) = (read("README.md"), read(MINIMAL));
     let block = sketch(&readme);
     assert!(excerpts(block).len() >= 3, "{block}");
     let changed_block = block.replacen("submit(", "submit (", 1);
@@ -110,7 +112,7 @@ fn a_changed_line_in_an_excerpt_is_found() {
 /// The model integration stays small enough to read, and to copy, whole.
 #[test]
 fn the_minimal_example_is_at_most_150_lines() {
-    let lines = read("examples/minimal.rs").lines().count();
+    let lines = read(MINIMAL).lines().count();
     assert!(
         lines <= 150,
         "examples/minimal.rs is {lines} lines; the model integration is to fit in 150"

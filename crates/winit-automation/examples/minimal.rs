@@ -1,6 +1,6 @@
 //! The smallest integration, to copy whole: a button switches a colour; screenshots on any surface;
-//! `--headless`; without the `automation` feature, the same app. `WINIT_AUTOMATION_DIR=/tmp/b cargo
-//! run --features automation --example minimal`, then `winit-automation --dir /tmp/b snapshot`.
+//! `--headless`; without the `automation` feature, the same app. `WINIT_AUTOMATION_DIR=/tmp/b cargo run
+//! -p winit-automation -F automation --example minimal`, then `winit-automation --dir /tmp/b snapshot`.
 
 use accesskit::{Action, Role};
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 //! screenshot path).
 //!
 //! ```text
-//! WINIT_AUTOMATION_DIR=/tmp/eframe-box cargo run --features automation --example eframe_app
+//! WINIT_AUTOMATION_DIR=/tmp/eframe-box cargo run -p winit-automation-egui -F automation --example eframe_app
 //! winit-automation --dir /tmp/eframe-box snapshot -i
 //! winit-automation --dir /tmp/eframe-box fill role=textbox "Ada" --settle
 //! winit-automation --dir /tmp/eframe-box click role=button name=Greet --settle
