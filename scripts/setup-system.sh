@@ -5,6 +5,10 @@
 # scripts/test.sh, scripts/quickstart.sh and .ci/run call it. Then it names the Vulkan drivers
 # it finds, so a fall-back to GL is visible before any test runs.
 #
+# Another script that needs other packages names them as arguments: they are checked and installed
+# the same way instead of the list below, and no drivers are named
+# (`bash scripts/setup-system.sh rustc-web cargo-web`: scripts/cross-check.sh).
+#
 # For checking this script only (never needed otherwise):
 #   WINIT_AUTOMATION_SETUP_PACKAGES="pkg ..."  checks these packages instead of the list below
 #                                              (name one that is not installed to see the path
@@ -30,7 +34,9 @@ packages=(
     python3-venv        # tests/examples/mcp_python.rs makes a venv for the MCP Python SDK (ensurepip)
     chromium            # tests/examples/trace_viewer.rs opens a trace's HTML file in headless Chromium
 )
-if [ -n "${WINIT_AUTOMATION_SETUP_PACKAGES:-}" ]; then
+if [ $# -gt 0 ]; then
+    packages=("$@")
+elif [ -n "${WINIT_AUTOMATION_SETUP_PACKAGES:-}" ]; then
     read -r -a packages <<<"$WINIT_AUTOMATION_SETUP_PACKAGES"
 fi
 
@@ -65,7 +71,8 @@ else
 fi
 
 # The Vulkan drivers the loader will see: lavapipe is `lvp_icd`. Without one, wgpu falls back to
-# GL and the tests that need Vulkan fail saying so; this line says it first.
+# GL and the tests that need Vulkan fail saying so; this line says it first. Only for the tests' list.
+[ $# -eq 0 ] || exit 0
 icds=$(ls /usr/share/vulkan/icd.d/ /etc/vulkan/icd.d/ 2>/dev/null | grep '\.json$' | tr '\n' ' ' || true)
 echo "setup-system: Vulkan drivers: ${icds:-none (wgpu will fall back to GL)}" >&2
 if command -v vulkaninfo >/dev/null; then
