@@ -108,8 +108,8 @@ private() { mkdir -m 700 "$1"; }
 # 0. A folder anyone may write to is refused by the Windows app's check, which names Everyone.
 dir=$work/open
 mkdir -m 777 "$dir" && chmod 777 "$dir"
-if WINIT_AUTOMATION_DIR=$(windows_path "$dir") "$here/runner.sh" "$windows_app" --headless \
-    >"$work/open.log" 2>&1; then
+if WINIT_AUTOMATION_DIR=$(windows_path "$dir") timeout 120 "$here/runner.sh" "$windows_app" \
+    --headless >"$work/open.log" 2>&1; then
     fail "the Windows app took a folder of mode 777"
 fi
 grep -q 'Writable.*Everyone' "$work/open.log" || fail "the refusal does not name Everyone"
@@ -135,8 +135,9 @@ private "$dir"
 WINIT_AUTOMATION_DIR=$(windows_path "$dir") "$here/runner.sh" "$windows_eframe" \
     >"$work/windows-eframe.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 600); do
+for i in $(seq 600); do
     [[ $(cli --dir "$dir" snapshot 2>/dev/null || true) == *'button "Greet"'* ]] && break
+    ((i < 600)) || fail "no Greet button in the eframe app's tree after 60 s"
     sleep 0.1
 done
 answer=$(cli --dir "$dir" fill role=textbox Ada --settle) || fail "fill: $answer"

@@ -1,4 +1,4 @@
-//! The README's integration sketch is `examples/minimal.rs`: its code block is excerpts of that
+//! The README's integration sketch is `crates/winit-automation/examples/minimal.rs`: its code block is excerpts of that
 //! file, word for word, separated by `// ...` lines. This test fails when an excerpt no longer
 //! appears in the file (the example changed and the README did not, or the other way round).
 
@@ -79,7 +79,7 @@ fn the_readme_integration_sketch_is_excerpts_of_the_minimal_example() {
     let drifted = drifted(block, &example);
     assert!(
         drifted.is_empty(),
-        "these lines of README.md's integration sketch are not in examples/minimal.rs as they \
+        "these lines of README.md's integration sketch are not in {MINIMAL} as they \
          stand; copy them again from the file:\n{}",
         drifted
             .iter()
@@ -115,7 +115,7 @@ fn the_minimal_example_is_at_most_150_lines() {
     let lines = read(MINIMAL).lines().count();
     assert!(
         lines <= 150,
-        "examples/minimal.rs is {lines} lines; the model integration is to fit in 150"
+        "{MINIMAL} is {lines} lines; the model integration is to fit in 150"
     );
 }
 

@@ -307,12 +307,24 @@ pub(crate) fn record(
     };
     let ready = client.ready().clone();
     let out = if rust {
-        let Some(launch) = Launch::of_process(ready.pid) else {
+        // A pid of another system's process table (a Windows app under Wine) names some other
+        // process here.
+        let launch = ready
+            .pid_is_local()
+            .then(|| Launch::of_process(ready.pid))
+            .flatten();
+        let Some(launch) = launch else {
+            let elsewhere = match ready.pid_is_local() {
+                true => String::new(),
+                false => format!(" (the app runs on {})", ready.os),
+            };
             eprintln!(
                 "error: cannot read how the app (pid {}) was started (its executable, arguments and environment)",
                 ready.pid
             );
-            eprintln!("hint: record a script instead (without --rust), on the app's machine");
+            eprintln!(
+                "hint: record a script instead (without --rust), or record on the app's own system{elsewhere}"
+            );
             return ExitCode::from(EXIT_APP_ERROR);
         };
         let rust = RustFile {

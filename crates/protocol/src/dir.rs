@@ -77,10 +77,10 @@ impl DirError {
             }
             DirError::NotADirectory { .. } => Some("remove it or choose another --dir".to_owned()),
             DirError::NotOwned { .. } => Some("use a directory you own".to_owned()),
-            DirError::Writable { path, .. } if cfg!(windows) => Some(format!(
-                "icacls \"{}\" /inheritance:r /grant:r \"%USERNAME%:(OI)(CI)F\", or remove it and let the app make it",
-                path.display()
-            )),
+            DirError::Writable { .. } if cfg!(windows) => Some(
+                "remove the folder and let the app make it again: it makes it private to you"
+                    .to_owned(),
+            ),
             DirError::Writable { path, .. } => Some(format!("chmod 700 {}", path.display())),
             DirError::Locked { .. } => Some(format!(
                 "stop that app, or give this one its own --dir or {DIR_ENV}"

@@ -1,11 +1,12 @@
 //! Whether a process is alive, asked of the operating system through `sysinfo`: `/proc` on Linux,
-//! `sysctl` on macOS, the process list (`NtQuerySystemInformation`) on Windows. One crate, one
-//! answer on every platform, and no `unsafe` here.
+//! libproc on macOS, the system's process snapshot on Windows. One crate, one answer on every
+//! platform, and no `unsafe` here.
 
 use sysinfo::{Pid, ProcessRefreshKind, ProcessStatus, ProcessesToUpdate, System};
 
 /// Whether a process with this pid exists and has not ended. A child that ended and nobody has
-/// reaped yet (a zombie) has ended.
+/// reaped yet (a zombie) has ended. Only a zombie: sysinfo calls a macOS process in an
+/// uninterruptible wait (disk, GPU) `Dead`, and that one is alive.
 pub fn process_alive(pid: u32) -> bool {
     if pid == 0 {
         return false;
@@ -19,7 +20,7 @@ pub fn process_alive(pid: u32) -> bool {
     );
     system
         .process(pid)
-        .is_some_and(|p| !matches!(p.status(), ProcessStatus::Zombie | ProcessStatus::Dead))
+        .is_some_and(|p| p.status() != ProcessStatus::Zombie)
 }
 
 #[cfg(test)]

@@ -9,6 +9,9 @@
 pub(crate) struct Me {
     pub(crate) user: String,
     pub(crate) owner: String,
+    /// How SDDL text writes `user` and `owner` where Windows prints them as an alias of its own
+    /// (`LA` for a machine's built-in Administrator): whatever a descriptor naming them reads as.
+    pub(crate) printed: Vec<String>,
 }
 
 impl Me {
@@ -16,7 +19,7 @@ impl Me {
     /// files.
     pub(crate) fn owns(&self, owner: &str) -> bool {
         let owner = sid(owner);
-        owner == self.user || owner == self.owner
+        owner == self.user || owner == self.owner || self.printed.iter().any(|p| p == owner)
     }
 
     /// Whether `principal` may write to the user's directory without making it shared: the user,
@@ -74,12 +77,7 @@ impl<'a> Security<'a> {
                     None
                 } else {
                     let aces = body.find('(').map_or("", |first| &body[first..]);
-                    Some(
-                        aces.split_inclusive(')')
-                            .map_while(|ace| ace.strip_prefix('(')?.strip_suffix(')'))
-                            .filter_map(Ace::parse)
-                            .collect(),
-                    )
+                    Some(aces_of(aces))
                 }
             }
         };
@@ -103,14 +101,49 @@ impl<'a> Security<'a> {
             .filter(|a| a.allow && a.rights & WRITE_RIGHTS != 0 && !me.trusts(a.sid))
             .map(|a| name(a.sid))
             .collect();
+        writers.sort();
         writers.dedup();
         writers
     }
 }
 
+/// The ACEs of a DACL's text (`(ace)(ace)...`), each in its balanced parentheses (a conditional
+/// ACE holds parentheses of its own). An ACE it cannot read, or text after the last one that is no
+/// ACE (a SACL's `S:` part ends the list), is never skipped in silence: an unreadable ACE counts as
+/// Everyone allowed every right, so the check refuses rather than passes what it cannot read.
+fn aces_of(text: &str) -> Vec<Ace<'_>> {
+    let mut aces = Vec::new();
+    let mut rest = text;
+    while let Some(inner) = rest.strip_prefix('(') {
+        let mut depth = 1;
+        let end = inner.char_indices().find_map(|(i, c)| {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            (depth == 0).then_some(i)
+        });
+        let Some(end) = end else {
+            aces.push(Ace::UNREADABLE);
+            break;
+        };
+        aces.push(Ace::parse(&inner[..end]).unwrap_or(Ace::UNREADABLE));
+        rest = &inner[end + 1..];
+    }
+    aces
+}
+
 impl<'a> Ace<'a> {
+    /// What an ACE that cannot be read counts as.
+    const UNREADABLE: Ace<'static> = Ace {
+        allow: true,
+        rights: u32::MAX,
+        sid: "WD",
+    };
+
     fn parse(text: &'a str) -> Option<Ace<'a>> {
-        let fields: Vec<&str> = text.split(';').collect();
+        let fields: Vec<&str> = text.splitn(7, ';').collect();
         let [kind, _flags, rights_text, _, _, sid, ..] = fields.as_slice() else {
             return None;
         };
@@ -206,6 +239,7 @@ mod tests {
         Me {
             user: USER.to_owned(),
             owner: USER.to_owned(),
+            printed: Vec::new(),
         }
     }
 
@@ -255,6 +289,7 @@ mod tests {
         let admin = Me {
             user: USER.to_owned(),
             owner: "S-1-5-32-544".to_owned(),
+            printed: Vec::new(),
         };
         let security = Security::parse("O:BAD:P(A;OICI;FA;;;BA)");
         assert_eq!(security.owner(), "BA");
@@ -270,6 +305,40 @@ mod tests {
         assert_eq!(security.owner(), other);
         assert!(!me().owns(security.owner()));
         assert_eq!(security.writers_besides(&me()), [other.to_owned()]);
+    }
+
+    #[test]
+    fn entries_after_a_conditional_one_still_count_and_an_unreadable_one_counts_as_everyone() {
+        let text =
+            format!("O:{USER}D:(XA;;FA;;;SY;(Member_of {{SID(BA)}}))(A;;FA;;;BU)(A;;FA;;;{USER})");
+        assert_eq!(
+            Security::parse(&text).writers_besides(&me()),
+            ["Users (S-1-5-32-545)"]
+        );
+        let broken = format!("O:{USER}D:(A;;FA;;;{USER})(A;;FA)");
+        assert_eq!(
+            Security::parse(&broken).writers_besides(&me()),
+            ["Everyone (S-1-1-0)"]
+        );
+        let unclosed = format!("O:{USER}D:(A;;FA;;;{USER})(A;;FA;;;BU");
+        assert_eq!(
+            Security::parse(&unclosed).writers_besides(&me()),
+            ["Everyone (S-1-1-0)"]
+        );
+    }
+
+    #[test]
+    fn the_built_in_administrator_is_known_by_the_alias_windows_prints_for_it() {
+        let administrator = Me {
+            user: "S-1-5-21-1004336348-1177238915-682003330-500".to_owned(),
+            owner: "S-1-5-32-544".to_owned(),
+            printed: vec!["LA".to_owned()],
+        };
+        let security = Security::parse("O:LAD:P(A;OICI;FA;;;LA)(A;OICI;FA;;;SY)");
+        assert!(administrator.owns(security.owner()));
+        assert!(security.writers_besides(&administrator).is_empty());
+        // Anyone else printed as an alias this table does not know is a writer, by that alias.
+        assert_eq!(security.writers_besides(&me()), ["LA"]);
     }
 
     #[test]

@@ -1,14 +1,16 @@
 //! The drop-box's questions answered on Windows: the owner SID and the DACL (read as SDDL text,
 //! which [`super::sddl`] judges), a directory made with a protected DACL that grants only the
-//! current user, volume serial and file index, `FILE_FLAG_OPEN_REPARSE_POINT`, and sharing
-//! violations told apart from other refusals.
+//! current user (in the one `CreateDirectoryW` call, so it is never open for a moment), volume
+//! serial and file index, `FILE_FLAG_OPEN_REPARSE_POINT`, and a reader's hold told apart from
+//! other refusals.
 //!
-//! The Win32 security calls are `unsafe` FFI; each block says why it is sound. Everything they
-//! return is copied into Rust strings at once and the system's buffers freed in the same function.
+//! The Win32 security calls are `unsafe` FFI; each block says why it is sound. A descriptor the
+//! system allocates is owned by a [`Descriptor`], which frees it when dropped; strings it returns
+//! are copied into Rust strings and freed at once.
 #![allow(unsafe_code)]
 
 use std::ffi::OsStr;
-use std::fs::{self, File, Metadata, OpenOptions};
+use std::fs::{File, Metadata, OpenOptions};
 use std::io;
 use std::os::windows::ffi::OsStrExt;
 use std::os::windows::fs::OpenOptionsExt;
@@ -21,14 +23,14 @@ use windows_sys::Win32::Foundation::{
 use windows_sys::Win32::Security::Authorization::{
     ConvertSecurityDescriptorToStringSecurityDescriptorW, ConvertSidToStringSidW,
     ConvertStringSecurityDescriptorToSecurityDescriptorW, GetNamedSecurityInfoW, SDDL_REVISION_1,
-    SE_FILE_OBJECT, SetNamedSecurityInfoW,
+    SE_FILE_OBJECT,
 };
 use windows_sys::Win32::Security::{
-    ACL, DACL_SECURITY_INFORMATION, GetSecurityDescriptorDacl, GetTokenInformation,
-    OWNER_SECURITY_INFORMATION, PROTECTED_DACL_SECURITY_INFORMATION, PSECURITY_DESCRIPTOR, PSID,
-    TOKEN_OWNER, TOKEN_QUERY, TOKEN_USER, TokenOwner, TokenUser,
+    DACL_SECURITY_INFORMATION, GetTokenInformation, OBJECT_SECURITY_INFORMATION,
+    OWNER_SECURITY_INFORMATION, PSECURITY_DESCRIPTOR, PSID, SECURITY_ATTRIBUTES, TOKEN_OWNER,
+    TOKEN_QUERY, TOKEN_USER, TokenOwner, TokenUser,
 };
-use windows_sys::Win32::Storage::FileSystem::FILE_FLAG_OPEN_REPARSE_POINT;
+use windows_sys::Win32::Storage::FileSystem::{CreateDirectoryW, FILE_FLAG_OPEN_REPARSE_POINT};
 use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
 use windows_sys::core::PWSTR;
 
@@ -94,11 +96,23 @@ pub(crate) fn check_access(path: &Path, _meta: &Metadata) -> Result<(), DirError
 
 /// Creates the directory `path` (its parent exists) with a protected DACL that gives the current
 /// user full control, inherited by what is made in it, and nobody else anything: the counterpart
-/// of mode 0700. Protected, it takes no entries from its parent.
+/// of `mkdir` with mode 0700, and as atomic (the DACL is the one `CreateDirectoryW` is given).
+/// Protected, it takes no entries from its parent.
 pub(crate) fn create_private_dir(path: &Path) -> io::Result<()> {
-    fs::create_dir(path)?;
     let me = me()?;
-    set_dacl(path, &format!("D:P(A;OICI;FA;;;{})", me.user))
+    let descriptor = Descriptor::from_sddl(&format!("D:P(A;OICI;FA;;;{})", me.user))?;
+    let attributes = SECURITY_ATTRIBUTES {
+        nLength: size_of::<SECURITY_ATTRIBUTES>() as u32,
+        lpSecurityDescriptor: descriptor.0,
+        bInheritHandle: 0,
+    };
+    let name = wide(path.as_os_str());
+    // SAFETY: `name` is a NUL-terminated path and `attributes` points to a valid descriptor
+    // (`descriptor` lives until the end of this function); both outlive the call.
+    if unsafe { CreateDirectoryW(name.as_ptr(), &attributes) } == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// New files take the directory's protected DACL: nothing to add.
@@ -118,8 +132,9 @@ pub(crate) fn is_link(_: &io::Error) -> bool {
     false
 }
 
-/// A rename or removal refused because another process has the file open without sharing its
-/// deletion, or holds a lock on it: a reader's hold of a moment.
+/// A rename, removal or exclusive create refused because another process holds the file: open
+/// without sharing its deletion (a sharing violation, or access denied, which is what a rename
+/// over such a file and a create of a name whose removal is pending answer), or locked.
 pub(crate) fn is_busy(e: &io::Error) -> bool {
     let busy = [
         ERROR_SHARING_VIOLATION,
@@ -156,105 +171,98 @@ unsafe fn take_local_string(p: PWSTR) -> String {
     text
 }
 
-/// The owner and DACL of `path`, as SDDL text (`O:<sid>D:<flags>(<ace>)...`).
-fn sddl_of(path: &Path) -> io::Result<String> {
-    let name = wide(path.as_os_str());
-    let info = OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION;
-    let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
-    // SAFETY: `name` is a NUL-terminated UTF-16 path that outlives the call; the owner, group,
-    // DACL and SACL out-pointers may be null (we ask for the descriptor only, which holds them);
-    // `descriptor` receives a LocalAlloc'd buffer that is freed below.
-    let status = unsafe {
-        GetNamedSecurityInfoW(
-            name.as_ptr(),
-            SE_FILE_OBJECT,
-            info,
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            &mut descriptor,
-        )
-    };
-    if status != ERROR_SUCCESS {
-        return Err(io::Error::from_raw_os_error(status as i32));
+/// A security descriptor the system allocated (`LocalAlloc`), freed when dropped.
+struct Descriptor(PSECURITY_DESCRIPTOR);
+
+impl Drop for Descriptor {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from the system's LocalAlloc (every constructor below) and is
+        // owned by this value alone, so it is freed once, after its last use.
+        unsafe { LocalFree(self.0.cast()) };
     }
-    let mut text: PWSTR = std::ptr::null_mut();
-    // SAFETY: `descriptor` is the valid descriptor returned above; `text` receives a LocalAlloc'd
-    // NUL-terminated string; the length out-pointer may be null.
-    let converted = unsafe {
-        ConvertSecurityDescriptorToStringSecurityDescriptorW(
-            descriptor,
-            SDDL_REVISION_1,
-            info,
-            &mut text,
-            std::ptr::null_mut(),
-        )
-    };
-    let error = io::Error::last_os_error();
-    // SAFETY: `descriptor` came from GetNamedSecurityInfoW (LocalAlloc) and is not used again.
-    unsafe { LocalFree(descriptor.cast()) };
-    if converted == 0 {
-        return Err(error);
-    }
-    // SAFETY: on success `text` is a LocalAlloc'd NUL-terminated string that we own.
-    Ok(unsafe { take_local_string(text) })
 }
 
-/// Replaces the DACL of `path` with the one `sddl` (a `D:` part) describes, protected from its
-/// parent's inheritable entries.
-fn set_dacl(path: &Path, sddl: &str) -> io::Result<()> {
-    let text = wide(OsStr::new(sddl));
-    let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
-    // SAFETY: `text` is a NUL-terminated UTF-16 string that outlives the call; `descriptor`
-    // receives a LocalAlloc'd buffer freed below; the size out-pointer may be null.
-    if unsafe {
-        ConvertStringSecurityDescriptorToSecurityDescriptorW(
-            text.as_ptr(),
-            SDDL_REVISION_1,
-            &mut descriptor,
-            std::ptr::null_mut(),
-        )
-    } == 0
-    {
-        return Err(io::Error::last_os_error());
-    }
-    let (mut present, mut defaulted) = (0, 0);
-    let mut dacl: *mut ACL = std::ptr::null_mut();
-    // SAFETY: `descriptor` is valid (made above); the out-pointers point to locals. `dacl` points
-    // into `descriptor`, which lives until the LocalFree below, after its last use.
-    let result = if unsafe {
-        GetSecurityDescriptorDacl(descriptor, &mut present, &mut dacl, &mut defaulted)
-    } == 0
-    {
-        Err(io::Error::last_os_error())
-    } else {
-        let name = wide(path.as_os_str());
-        // SAFETY: `name` is a NUL-terminated path; the owner, group and SACL are null (left as
-        // they are); `dacl` is valid while `descriptor` lives.
-        let status = unsafe {
-            SetNamedSecurityInfoW(
-                name.as_ptr(),
-                SE_FILE_OBJECT,
-                DACL_SECURITY_INFORMATION | PROTECTED_DACL_SECURITY_INFORMATION,
+impl Descriptor {
+    /// The descriptor SDDL text describes.
+    fn from_sddl(text: &str) -> io::Result<Descriptor> {
+        let text = wide(OsStr::new(text));
+        let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
+        // SAFETY: `text` is a NUL-terminated UTF-16 string that outlives the call; `descriptor`
+        // receives a LocalAlloc'd buffer, owned by the returned value; the size may be null.
+        let ok = unsafe {
+            ConvertStringSecurityDescriptorToSecurityDescriptorW(
+                text.as_ptr(),
+                SDDL_REVISION_1,
+                &mut descriptor,
                 std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                dacl,
-                std::ptr::null(),
             )
         };
-        if status == ERROR_SUCCESS {
-            Ok(())
-        } else {
-            Err(io::Error::from_raw_os_error(status as i32))
+        if ok == 0 {
+            return Err(io::Error::last_os_error());
         }
-    };
-    // SAFETY: `descriptor` came from LocalAlloc and `dacl`, which points into it, is not used again.
-    unsafe { LocalFree(descriptor.cast()) };
-    result
+        Ok(Descriptor(descriptor))
+    }
+
+    /// The descriptor of the file or directory `path`: its owner and DACL.
+    fn of_path(path: &Path) -> io::Result<Descriptor> {
+        let name = wide(path.as_os_str());
+        let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
+        // SAFETY: `name` is a NUL-terminated UTF-16 path that outlives the call; the owner,
+        // group, DACL and SACL out-pointers may be null (the descriptor holds them); `descriptor`
+        // receives a LocalAlloc'd buffer, owned by the returned value.
+        let status = unsafe {
+            GetNamedSecurityInfoW(
+                name.as_ptr(),
+                SE_FILE_OBJECT,
+                OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                &mut descriptor,
+            )
+        };
+        if status != ERROR_SUCCESS {
+            return Err(io::Error::from_raw_os_error(status as i32));
+        }
+        Ok(Descriptor(descriptor))
+    }
+
+    /// The parts `info` names, as SDDL text.
+    fn to_sddl(&self, info: OBJECT_SECURITY_INFORMATION) -> io::Result<String> {
+        let mut text: PWSTR = std::ptr::null_mut();
+        // SAFETY: `self.0` is a valid descriptor (a constructor's); `text` receives a LocalAlloc'd
+        // NUL-terminated string; the length out-pointer may be null.
+        let ok = unsafe {
+            ConvertSecurityDescriptorToStringSecurityDescriptorW(
+                self.0,
+                SDDL_REVISION_1,
+                info,
+                &mut text,
+                std::ptr::null_mut(),
+            )
+        };
+        if ok == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: on success `text` is a LocalAlloc'd NUL-terminated string that we own.
+        Ok(unsafe { take_local_string(text) })
+    }
 }
 
-/// The current user's SID and the owner SID its token gives new objects, as strings.
+/// The owner and DACL of `path`, as SDDL text (`O:<sid>D:<flags>(<ace>)...`).
+fn sddl_of(path: &Path) -> io::Result<String> {
+    Descriptor::of_path(path)?.to_sddl(OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION)
+}
+
+/// How SDDL text writes `sid`: the SID itself, or an alias Windows has for it (`LA`).
+fn printed(sid: &str) -> io::Result<String> {
+    let text = Descriptor::from_sddl(&format!("O:{sid}"))?.to_sddl(OWNER_SECURITY_INFORMATION)?;
+    Ok(text.strip_prefix("O:").unwrap_or(&text).to_owned())
+}
+
+/// The current user's SID and the owner SID its token gives new objects, as strings, and how SDDL
+/// prints them.
 fn me() -> io::Result<Me> {
     let mut token: HANDLE = std::ptr::null_mut();
     // SAFETY: GetCurrentProcess returns a pseudo-handle that needs no closing; `token` receives a
@@ -266,9 +274,12 @@ fn me() -> io::Result<Me> {
     let owner = token_sid(token, TokenOwner);
     // SAFETY: `token` is the handle opened above, not used after this.
     unsafe { CloseHandle(token) };
+    let (user, owner) = (user?, owner?);
+    let printed = [printed(&user)?, printed(&owner)?].into();
     Ok(Me {
-        user: user?,
-        owner: owner?,
+        user,
+        owner,
+        printed,
     })
 }
 
@@ -314,12 +325,13 @@ fn token_sid(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     /// What Windows does is checked as far as Wine does it: Wine answers a file's security from
-    /// its Unix mode and ignores a DACL set on it (`SetNamedSecurityInfoW` succeeds and changes
-    /// nothing), so the protected DACL itself is not seen here; that the check refuses a folder
-    /// anyone else may write to is driven end to end (scripts/windows/drive.sh, on a folder of
-    /// mode 777, which Wine reads as Everyone: full control).
+    /// its Unix mode and ignores the DACL a file is made or set with, so the protected DACL itself
+    /// is not seen here (it is unverified: no real Windows runs these tests); that the check
+    /// refuses a folder anyone else may write to is driven end to end (scripts/windows/drive.sh,
+    /// on a folder of mode 777, which Wine reads as Everyone: full control).
     #[test]
     fn a_directory_made_private_passes_the_check_and_names_only_trusted_writers() {
         let tmp = tempfile::tempdir().unwrap();
@@ -333,6 +345,23 @@ mod tests {
             Security::parse(&text).writers_besides(&me).is_empty(),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_descriptor_reads_back_as_the_text_it_was_made_from_and_the_user_prints_as_itself() {
+        let me = me().unwrap();
+        let text = format!("D:P(A;OICI;FA;;;{})", me.user);
+        let back = Descriptor::from_sddl(&text)
+            .unwrap()
+            .to_sddl(DACL_SECURITY_INFORMATION)
+            .unwrap();
+        assert_eq!(
+            Security::parse(&back).writers_besides(&me),
+            Vec::<String>::new()
+        );
+        assert!(back.starts_with("D:P"), "{back}");
+        assert!(me.printed.iter().all(|p| !p.is_empty()), "{me:?}");
+        assert!(me.owns(&printed(&me.user).unwrap()));
     }
 
     #[test]
