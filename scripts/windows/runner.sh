@@ -3,7 +3,8 @@
 # scripts/windows/env.sh): `runner.sh prog.exe args...` runs the program under Wine 8 and exits
 # with its exit code. Before that it
 # - builds the bcryptprimitives.dll shim (process_prng.c; Rust >= 1.78's std needs ProcessPrng,
-#   which Wine 8 lacks) once into $CARGO_TARGET_DIR/wine-shim and copies it beside the .exe;
+#   which Wine 8 lacks) once into $CARGO_TARGET_DIR/wine-shim and installs it in the prefix's
+#   system32;
 # - makes a private Wine prefix, $CARGO_TARGET_DIR/wine-prefix, on first use (no Mono/Gecko
 #   prompts, no menu entries);
 # - sets INSTA_WORKSPACE_ROOT to the workspace root as Wine sees it (Z:\...).
@@ -23,7 +24,6 @@ if [[ ! $dll -nt $here/process_prng.c ]]; then
     x86_64-w64-mingw32-gcc -shared -O2 -s -o "$dll.$$" "$here/process_prng.c" -ladvapi32
     mv -f "$dll.$$" "$dll"
 fi
-cmp -s "$dll" "$(dirname "$exe")/bcryptprimitives.dll" || cp -f "$dll" "$(dirname "$exe")/"
 
 export WINEPREFIX=$target/wine-prefix WINEARCH=win64 WINEDEBUG=${WINEDEBUG:--all}
 export WINEDLLOVERRIDES="mscoree,mshtml=;winemenubuilder.exe=d"
@@ -41,6 +41,13 @@ if [[ ! -f $WINEPREFIX/system.reg ]]; then
                 { cat "$target/wine-prefix.log" >&2; rm -rf "$WINEPREFIX"; exit 1; }
         fi
     ) 9>"$target/wine-prefix.lock"
+fi
+# The shim goes into the prefix's system32, where every program of the prefix finds it: a test
+# binary in deps/ and the CLI it starts from debug/ alike. Copied under a temporary name and
+# renamed, so a program that has the old one mapped keeps it whole.
+system32=$WINEPREFIX/drive_c/windows/system32
+if ! cmp -s "$dll" "$system32/bcryptprimitives.dll"; then
+    cp -f "$dll" "$system32/.bcryptprimitives.$$" && mv -f "$system32/.bcryptprimitives.$$" "$system32/bcryptprimitives.dll"
 fi
 
 if [[ -n ${DISPLAY:-} || ${WINE_XVFB:-0} != 1 ]]; then
