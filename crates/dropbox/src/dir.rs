@@ -93,11 +93,6 @@ pub fn open_no_follow(path: &Path) -> io::Result<File> {
     os::no_follow(OpenOptions::new().read(true)).open(path)
 }
 
-/// Whether [`open_no_follow`] failed because `path` is a symlink.
-pub fn is_link_refused(e: &io::Error) -> bool {
-    os::is_link(e)
-}
-
 /// The exclusive lock on a directory, held for the app's lifetime. The system releases it when the
 /// process dies, so a crashed app never blocks a restart. The lock file stays in place on exit:
 /// deleting it could let two apps lock two different files.
@@ -142,15 +137,16 @@ pub fn lock(dir: &Path, app_name: &str) -> Result<DirLock, DirError> {
         }
         Err(fs::TryLockError::Error(e)) => return Err(io_err(&path, "lock")(e)),
     }
-    let record = format!(
-        "pid {} app {}\n",
-        std::process::id(),
-        winit_automation_protocol::quote(app_name)
-    );
+    let record = format!("{}\n", holder_line(std::process::id(), app_name));
     file.set_len(0)
         .and_then(|()| file.write_all(record.as_bytes()))
         .map_err(io_err(&path, "write"))?;
     Ok(DirLock { file })
+}
+
+/// The line the lock file holds: `pid 1234 app "demo"`.
+fn holder_line(pid: u32, app: &str) -> String {
+    format!("pid {pid} app {}", winit_automation_protocol::quote(app))
 }
 
 /// Who holds the lock, as its file says (`pid 1234 app "demo"`). Windows locks are mandatory, so
@@ -161,13 +157,7 @@ fn holder(lock: &mut File, dir: &Path) -> String {
         text = fs::read_to_string(dir.join(READY_FILE))
             .ok()
             .and_then(|t| crate::Ready::parse(&t).ok())
-            .map(|r| {
-                format!(
-                    "pid {} app {}",
-                    r.pid,
-                    winit_automation_protocol::quote(&r.app)
-                )
-            })
+            .map(|r| holder_line(r.pid, &r.app))
             .unwrap_or_default();
     }
     match text.trim() {

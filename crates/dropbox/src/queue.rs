@@ -18,8 +18,8 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::dir::{is_link_refused, open_no_follow};
-use super::os::retry;
+use super::dir::open_no_follow;
+use super::os::{is_link, retry};
 use winit_automation_protocol::{
     command_file, parse_command_file, parse_response_file, parse_taken_file, parse_withdrawn_file,
     response_file, taken_file, withdrawn_file,
@@ -115,7 +115,7 @@ pub fn read_entry(dir: &Path, seq: u64, max_bytes: usize) -> io::Result<Entry> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Entry::Gone),
         // A symlink planted where the entry should be (Unix refuses the open; Windows opens the
         // link itself, which the metadata below tells).
-        Err(e) if is_link_refused(&e) => return Ok(Entry::NotRegular),
+        Err(e) if is_link(&e) => return Ok(Entry::NotRegular),
         Err(e) => return Err(e),
     };
     let meta = file.metadata()?;
