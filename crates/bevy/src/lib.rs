@@ -1,31 +1,4 @@
-//! winit-automation for Bevy: one plugin makes a Bevy app's UI and its marked game objects an
-//! accessibility tree that the drop-box publishes every frame, drives the app with Bevy's own
-//! input messages, and screenshots it through Bevy's screenshot path.
-//!
-//! ```ignore
-//! app.add_plugins(bevy_winit_automation::AutomationPlugin::default());
-//! ```
-//!
-//! With the crate's `automation` feature off (the default), the plugin adds nothing: no thread,
-//! no file, no system. An app forwards its own `automation` feature to it.
-//!
-//! What the plugin adds (feature on), on the main world:
-//! - `First`, before Bevy's time and picking input: opens the frame, takes the commands' input
-//!   and writes it as Bevy's messages (`CursorMoved`, `MouseButtonInput`, `MouseWheel`,
-//!   `KeyboardInput`, `TouchInput` with their `WindowEvent`s; a [`Headless`] window's pointer as
-//!   bevy_picking's `PointerInput` on its image), actions as the widgets' events (or an
-//!   `ActionRequest`), `AppExit`; moves the `Window`'s cursor, and drives `Time` from the
-//!   plugin's clock when it is virtual.
-//! - `PreUpdate`, after bevy_picking's hover step, in a frame with a press: which node took it
-//!   (its `HoverMap`), before a state transition can despawn it.
-//! - `Last`, one exclusive system: window state, the tree (UI nodes with an `AccessibilityNode`
-//!   or a `Text`, and entities marked [`Automated`], from Bevy's change detection), the frame's
-//!   publication and its screenshots (a `Screenshot` entity per window asked for;
-//!   `RequestRedraw` while Bevy has yet to read one back).
-//!
-//! `ButtonInput::just_pressed` sees one press of a key per frame: `key ArrowRight ArrowRight`
-//! taps twice in one frame, so a game that counts presses that way sees one (send one chord per
-//! command, or read `KeyboardInput` messages).
+#![doc = include_str!("../README.md")]
 
 use bevy::prelude::*;
 

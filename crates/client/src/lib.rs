@@ -1,19 +1,4 @@
-//! The client library: find the app's directory, check the handshake, send commands and wait for
-//! their answers. The CLI and the tests use it; it is also the API for Rust test code that drives an
-//! app.
-//!
-//! Waiting is event-driven: a watch on the directory wakes the client when a response appears, and a
-//! liveness check every 100 ms turns a dead app into [`ClientError::AppExited`] instead of a hang.
-//!
-//! ```no_run
-//! use winit_automation_client::Client;
-//! use winit_automation_protocol::Command;
-//!
-//! let client = Client::connect(None)?; // --dir, $WINIT_AUTOMATION_DIR or target/winit-automation
-//! let response = client.send(&Command::Status)?;
-//! assert!(response.is_ok());
-//! # Ok::<(), winit_automation_client::ClientError>(())
-//! ```
+#![doc = include_str!("../README.md")]
 
 use std::fmt;
 use std::fs;

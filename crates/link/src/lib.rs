@@ -1,36 +1,4 @@
-//! winit-automation's toolkit-neutral render end: every message that crosses between a frame
-//! loop (the render thread) and the service thread, the channels that carry them, and the render
-//! side itself ([`RenderEnd`]), which takes orders and hands over trees, frame ends and pixels.
-//!
-//! **Internal crate: no semver promise outside the workspace** (as wgpu-core is to wgpu). Apps use
-//! `winit-automation` (winit + wgpu) or an engine's adapter built on this crate; this crate names
-//! no window system and no GPU API, so an adapter on another wgpu or another windowing layer can
-//! sit on it: it hands over [`Widget`]s or AccessKit updates, takes [`Injected`] input as the
-//! crate's own [`Step`]s, and answers screenshots with RGBA pixels ([`FrameImage`], [`ToolkitCapture`]).
-//!
-//! Runs on the render thread: it never blocks and never touches the file system
-//! (`clippy.toml` beside this crate's manifest forbids both; [`Idle`], the one wait between
-//! frames, is the marked exception).
-//!
-//! All channels are bounded crossbeam channels. The render side only ever calls `try_send` and
-//! `try_recv` on them, so it never blocks; the service thread waits on all of them at once with
-//! `select!`. Pure plumbing: no file I/O, no formatting.
-//!
-//! | channel | direction | carries | capacity |
-//! |---|---|---|---|
-//! | `orders` | service -> render | an action with its planned input and deadline ([`Order`]) | [`IN_FLIGHT`] |
-//! | `replies` | render -> service | the answer to an order, stamped with its frame ([`Reply`]) | [`IN_FLIGHT`] |
-//! | `captures` | render -> service | a screenshot copy to read back and encode ([`CaptureJob`]) | [`IN_FLIGHT`] |
-//! | `scene` | render -> service | tree updates, widget records, window and surface state, the adapter ([`SceneChange`]) | [`SCENE_CHANNEL`] |
-//! | `frame_ends` | render -> service | when a frame was published: metrics and the `--settle` frame count | 256 |
-//! | `tick` | render -> service | "a frame with replies was published" | 1 |
-//! | `stop` | render -> service | the handle was dropped | 1 |
-//!
-//! The frame counters ([`Counters`]) are shared atomics, and so is each order's [`Claim`].
-//!
-//! The messages' own types live here too, apart from both sides: [`SceneChange`] (`scene.rs`),
-//! the planned input of an order, [`Plan`] with its [`Step`]s and [`PressCheck`] (`plan.rs`), and what
-//! an app hands over: widget records and window state (`widget.rs`, `window.rs`).
+#![doc = include_str!("../README.md")]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};

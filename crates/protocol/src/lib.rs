@@ -1,22 +1,4 @@
-//! The drop-box wire protocol: command grammar, targets, key chords, responses and file names.
-//!
-//! This layer is pure: it parses and formats text and never touches files, threads, windows or the
-//! GPU. Everything above it (the drop-box, the client, the CLI, the render-thread glue) shares these
-//! types, so a command means the same thing everywhere. docs/protocol.md is the normative
-//! description; the golden tests (tests/protocol.rs) pin what this crate writes.
-//!
-//! # Example
-//!
-//! ```
-//! use winit_automation_protocol::{Command, Target, NodeRef};
-//!
-//! let command = Command::parse(r#"fill @e4 "Ada \"the first\" Lovelace""#).unwrap();
-//! let Command::Fill { target, text, .. } = &command else { unreachable!() };
-//! assert_eq!(*target, Target::Ref(NodeRef(4)));
-//! assert_eq!(text, "Ada \"the first\" Lovelace");
-//! // The canonical line parses back to the same command.
-//! assert_eq!(Command::parse(&command.to_line()).unwrap(), command);
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod actions;
 mod args;

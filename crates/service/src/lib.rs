@@ -1,18 +1,4 @@
-//! winit-automation's service thread: owns the drop-box while the app runs.
-//!
-//! **Internal crate: no semver promise outside the workspace.** A frame-loop adapter starts it
-//! with [`start`] and drives the [`winit_automation_link::RenderEnd`] it returns; apps use
-//! `winit-automation` or an engine's adapter. It names no window system and no GPU API.
-//!
-//! It watches the directory (inotify through `notify`, or polling when that is unavailable), reads
-//! complete command entries in seq order (`intake.rs`), answers what it can answer itself from the
-//! mirror (`verbs.rs`), forwards the rest to the render thread through [`winit_automation_link`],
-//! and writes each response once the render side has published the frame that carried the command
-//! out. It reads screenshots back and encodes them (`png.rs`). All file I/O and formatting happen
-//! here.
-//!
-//! Every command's state is one `jobs::Job` in one map: exactly one response per entry holds
-//! because answering takes the job out, and shutdown is one loop over the map.
+#![doc = include_str!("../README.md")]
 
 mod actionable;
 mod answers;
