@@ -51,6 +51,41 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
 }
 
+/// The first word of each backticked span of `text` (a span may run over a line break).
+fn backticked(text: &str) -> std::collections::BTreeSet<&str> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|span| span.split_whitespace().next())
+        .collect()
+}
+
+/// The README's sentence that lists the CLI's verbs names each verb of the protocol's verb table,
+/// and nothing else: a verb added to the table and not to the list fails here.
+#[test]
+fn the_readme_lists_every_verb_of_the_verb_table() {
+    let readme = read("README.md");
+    let start = readme
+        .find("Every protocol verb is a subcommand")
+        .expect("README.md lists the CLI's verbs");
+    let end = start
+        + readme[start..]
+            .find("`send LINE`")
+            .expect("the list ends at `send`");
+    let listed = backticked(&readme[start..end]);
+    let table: std::collections::BTreeSet<&str> = winit_automation_protocol::Verb::ALL
+        .iter()
+        .map(|verb| verb.as_str())
+        .collect();
+    assert_eq!(listed, table, "README.md's list of verbs against Verb::ALL");
+}
+
+#[test]
+fn a_listed_span_is_named_by_its_first_word_across_a_line_break() {
+    let listed = backticked("verbs: `status`, `click --hold\nMS`, `quit`");
+    assert_eq!(listed, ["click", "quit", "status"].into());
+}
+
 #[test]
 fn the_readme_integration_sketch_is_excerpts_of_the_minimal_example() {
     let (readme, example) = (read("README.md"), read(MINIMAL));
