@@ -9,7 +9,7 @@ use crate::{CaptureTo, FrameImage, Reader};
 use winit_automation_protocol::{Command, ErrorCode, Failure};
 
 /// A screenshot whose step was delivered this frame: it waits for the app's `capture` call.
-pub struct Wanted {
+pub struct PendingCapture {
     /// The seq of the command whose capture step asked for it.
     pub seq: u64,
     /// That command (its verb goes with the answer).
@@ -25,7 +25,7 @@ pub struct Wanted {
     pub crop: Option<[f64; 4]>,
 }
 
-impl Wanted {
+impl PendingCapture {
     /// Answers the screenshot with `failure` instead of pixels; a trace's frame, which no
     /// command waits for, is dropped instead. Returns whether it answered.
     pub fn refuse(&self, replier: &crate::Replier, failure: Failure) -> bool {
@@ -41,18 +41,18 @@ impl Wanted {
 /// for it, and the copies encoded from it.
 #[derive(Default)]
 pub struct Pictures {
-    wanted: Vec<Wanted>,
-    staged: Vec<Staged>,
+    wanted: Vec<PendingCapture>,
+    staged: Vec<CopiedCapture>,
 }
 
 impl Pictures {
     /// A screenshot whose step was delivered, waiting for the frame's capture.
-    pub fn want(&mut self, wanted: Wanted) {
+    pub fn want(&mut self, wanted: PendingCapture) {
         self.wanted.push(wanted);
     }
 
     /// The screenshots of `window`, taken out; `None` when none waits (nothing moves then).
-    pub fn take(&mut self, window: u64) -> Option<Vec<Wanted>> {
+    pub fn take(&mut self, window: u64) -> Option<Vec<PendingCapture>> {
         if !self.wants(window) {
             return None;
         }
@@ -64,7 +64,7 @@ impl Pictures {
     }
 
     /// Screenshots still to capture, alone.
-    pub fn of(wanted: Vec<Wanted>) -> Pictures {
+    pub fn of(wanted: Vec<PendingCapture>) -> Pictures {
         Pictures {
             wanted,
             staged: Vec::new(),
@@ -80,7 +80,7 @@ impl Pictures {
     }
 
     /// A copy encoded from the frame's texture.
-    pub fn staged(&mut self, staged: Staged) {
+    pub fn staged(&mut self, staged: CopiedCapture) {
         self.staged.push(staged);
     }
 
@@ -94,7 +94,7 @@ impl Pictures {
         !self.wanted.is_empty()
     }
 
-    pub fn into_parts(self) -> (Vec<Wanted>, Vec<Staged>) {
+    pub fn into_parts(self) -> (Vec<PendingCapture>, Vec<CopiedCapture>) {
         (self.wanted, self.staged)
     }
 
@@ -133,9 +133,9 @@ impl PublishedFrame {
 
 /// A copy made from the frame's texture (by the frame loop's GPU code), with the reader the
 /// service thread runs once the frame is handed over: it waits for the copy and lends the pixels.
-pub struct Staged {
+pub struct CopiedCapture {
     /// The screenshot the copy answers.
-    pub wanted: Wanted,
+    pub wanted: PendingCapture,
     /// Waits for the copy's pixels, on the service thread.
     pub read: Reader,
 }
@@ -147,7 +147,7 @@ pub struct ToolkitCapture {
     /// The window's number (as snapshots print it).
     pub window: u64,
     /// The screenshots waiting for the toolkit's pixels.
-    pub wanted: Vec<Wanted>,
+    pub wanted: Vec<PendingCapture>,
     /// The frame the pixels come from: the one after the frame that took the screenshots (a
     /// toolkit's screenshot command takes effect when it paints next, as egui's does).
     pub frame: u64,

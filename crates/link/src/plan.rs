@@ -110,7 +110,7 @@ pub enum TouchPhase {
 /// What a stage waits for before it goes out, besides a frame that asks for input: every stage
 /// goes out in a frame of its own.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub enum Gate {
+pub enum StageWait {
     /// Nothing more.
     #[default]
     Frame,
@@ -140,7 +140,7 @@ pub enum Gate {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Stage {
     /// What it waits for.
-    pub gate: Gate,
+    pub gate: StageWait,
     /// What it delivers, in order.
     pub steps: Vec<Step>,
 }
@@ -149,7 +149,7 @@ impl From<Vec<Step>> for Stage {
     /// Steps that go out in the next frame that asks.
     fn from(steps: Vec<Step>) -> Stage {
         Stage {
-            gate: Gate::Frame,
+            gate: StageWait::Frame,
             steps,
         }
     }

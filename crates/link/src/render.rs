@@ -25,7 +25,7 @@ use crate::clock::{Clock, ClockMode};
 use crate::idle::Idle;
 use crate::pictures::Pictures;
 use crate::window::{Layers, WindowState};
-use crate::{Claim, Hit, Plan, RenderChannels, Replier, SceneChange, Waker};
+use crate::{Handover, Hit, Plan, RenderChannels, Replier, SceneChange, Waker};
 use winit_automation_protocol::{Command, ErrorCode, Failure, Verb};
 
 mod deliver;
@@ -110,7 +110,7 @@ struct Pending {
     /// the virtual clock, a long press's hold is virtual time).
     stage_at: Option<std::time::Duration>,
     deadline: Option<Instant>,
-    claim: Claim,
+    claim: Handover,
     /// Another command that draws follows it ([`Order::followed`]).
     followed: bool,
     /// What the app reported for its press ([`RenderEnd::pointer_hit`]).

@@ -6,7 +6,8 @@ use std::time::Instant;
 use super::jobs::{Job, SettleAfter};
 use super::{Service, entries, internal_error, png};
 use winit_automation_dropbox::publish;
-use winit_automation_link::{CaptureJob, CaptureTo, Reply};
+use winit_automation_link::CaptureTo;
+use winit_automation_link::wiring::{CaptureJob, Reply};
 use winit_automation_protocol::{ErrorCode, Failure, Response, Verb, response_file};
 
 impl Service {
@@ -15,7 +16,7 @@ impl Service {
     pub(super) fn answer(&mut self, response: Response) {
         let seq = response.seq;
         // Answered: nothing waits for its target or scrolls it any more.
-        self.held.release(seq);
+        self.retries.release(seq);
         if response.error_code() == Some(ErrorCode::Expired) {
             self.trees.pointer_unchanged(seq);
         }
@@ -67,7 +68,7 @@ impl Service {
             self.jobs.insert(seq, Job::Unwritten(response));
             return;
         }
-        self.session.count_answer();
+        self.stats.count_answer();
         match entries::remove_entry(self.dir(), seq) {
             Ok(()) => self.jobs.insert(seq, Job::Answered { at: Instant::now() }),
             Err(e) => {
@@ -118,13 +119,13 @@ impl Service {
     /// A reply to a step scrolling an action's target in: the action takes its turn again (or
     /// fails with the step). Any other reply is given back.
     fn step_replied(&mut self, reply: Reply) -> Option<Reply> {
-        let Some((command, deadline)) = self.held.step_answered(reply.seq) else {
+        let Some((command, deadline)) = self.retries.step_answered(reply.seq) else {
             return Some(reply);
         };
         match reply.result {
             Ok(_) => self.jobs.requeue(reply.seq, command, deadline),
             Err(failure) => {
-                self.held.end_scroll();
+                self.retries.end_scroll();
                 self.fail(reply.seq, Some(reply.verb), failure);
             }
         }

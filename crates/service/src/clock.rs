@@ -4,9 +4,8 @@
 
 use std::time::Duration;
 
-use winit_automation_link::{
-    ClockChange, ClockMode, ClockReading, ClockShare, Gate, Plan, Stage, Step, Still,
-};
+use winit_automation_link::wiring::{Plan, StageWait};
+use winit_automation_link::{ClockChange, ClockMode, ClockReading, ClockShare, Stage, Step, Still};
 use winit_automation_protocol::{ClockAnswer, ClockCommand, ErrorCode, Failure};
 
 /// The plan of a `clock` command: one stage with its change, or, for `clock run`, one stage per
@@ -50,7 +49,7 @@ pub(crate) fn plan(clock: &ClockCommand, share: &ClockShare) -> Result<Plan, Fai
 const QUIET_FRAMES: u64 = 30;
 
 /// `total` in stages of `step`, one per frame: the last takes what is left. The first waits for
-/// the UI to hold still at the time it stands at ([`Gate::Quiet`]), so each run moves time from
+/// the UI to hold still at the time it stands at ([`StageWait::Quiet`]), so each run moves time from
 /// the same state (a window a click opened has laid out).
 fn run_stages(total: Duration, step: Duration) -> Vec<Stage> {
     let step = step.max(Duration::from_micros(1));
@@ -60,12 +59,12 @@ fn run_stages(total: Duration, step: Duration) -> Vec<Stage> {
         let by = left.min(step);
         left -= by;
         let gate = if stages.is_empty() {
-            Gate::Quiet {
+            StageWait::Quiet {
                 still: Still::default(),
                 frames: QUIET_FRAMES,
             }
         } else {
-            Gate::Frame
+            StageWait::Frame
         };
         stages.push(Stage {
             gate,

@@ -308,7 +308,7 @@ impl Service {
         for seq in self.jobs.lose_entries() {
             self.journal.forget(seq);
         }
-        self.held = Default::default();
+        self.retries = Default::default();
         self.marks = Default::default();
         self.audits = Default::default();
     }

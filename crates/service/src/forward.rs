@@ -11,7 +11,7 @@ use super::jobs::{Job, SettleAfter};
 use super::scroll_in::{self, Next, Seen};
 use super::tree::plan::{ActionAnswer, Planned};
 use super::{Forwarded, Service, clock, internal_error};
-use winit_automation_link::{Claim, Gate, Order, Plan};
+use winit_automation_link::wiring::{Handover, Order, Plan, StageWait};
 use winit_automation_protocol::{Command, ErrorCode, Failure, Verb};
 
 /// Why an action has no plan.
@@ -169,7 +169,7 @@ impl Service {
     /// One attempt at scrolling command `seq`'s target in: what `ScrollingIn` makes of it,
     /// after waking the app when the attempt waits for a frame.
     fn advance_scroll(&mut self, seq: u64, command: &Command, deadline: Option<Instant>) -> Next {
-        let scrolling = self.held.scroll(seq, deadline);
+        let scrolling = self.retries.scroll(seq, deadline);
         let step = self.trees.scroll_in(command, scrolling.wheel_only);
         let frame = self.link.published();
         let seen = Seen {
@@ -196,16 +196,16 @@ impl Service {
         let verb = command.verb();
         let asked = asked_wait(&command);
         let verdict = self.wait_ms(seq, asked).map(|ms| {
-            self.held
+            self.retries
                 .wait(seq, ms, deadline)
                 .refused(failure.clone(), &command)
         });
         let failure = match verdict {
             Some(Verdict::Again) => return self.again(seq, command, deadline),
             Some(Verdict::Refuse(f)) => {
-                self.held.end_wait();
+                self.retries.end_wait();
                 // A wait the command did not ask for: the one after scrolling it in.
-                match self.held.scrolling(seq).filter(|s| s.scrolled()) {
+                match self.retries.scrolling(seq).filter(|s| s.scrolled()) {
                     Some(s) if asked.is_none() => s.explain_wait(f),
                     _ => f,
                 }
@@ -228,7 +228,7 @@ impl Service {
     ) -> Verdict {
         let frame = self.published();
         let animating = self.trees.animating();
-        if let Some(s) = self.held.scrolling_mut(seq)
+        if let Some(s) = self.retries.scrolling_mut(seq)
             && s.still_moving(animating)
         {
             // Scrolled in, and the content may still be gliding: act once it stops.
@@ -240,21 +240,21 @@ impl Service {
         let Some(ms) = self.wait_ms(seq, asked_wait(command)) else {
             return Verdict::Act;
         };
-        let verdict = self.held.wait(seq, ms, deadline).planned(frame, answer);
+        let verdict = self.retries.wait(seq, ms, deadline).planned(frame, answer);
         match &verdict {
             // Cleared once the order is sent (a full channel takes the turn again).
             Verdict::Act => {}
             Verdict::Again => {
                 // A frame must come to show whether the target holds still.
                 if self
-                    .held
+                    .retries
                     .waiting_mut(seq)
                     .is_some_and(|a| a.wake_for(frame))
                 {
                     self.link.wake_app();
                 }
             }
-            Verdict::Refuse(_) => self.held.end_wait(),
+            Verdict::Refuse(_) => self.retries.end_wait(),
         }
         verdict
     }
@@ -262,7 +262,7 @@ impl Service {
     /// How long command `seq` waits for its target: its `--wait`, else, once its target was
     /// scrolled in, until it holds still.
     fn wait_ms(&self, seq: u64, asked: Option<u64>) -> Option<u64> {
-        asked.or(self.held.scrolled(seq).then_some(scroll_in::STILL_MS))
+        asked.or(self.retries.scrolled(seq).then_some(scroll_in::STILL_MS))
     }
 
     /// What an action sent with `--settle` waits for: the tree before it, and its deadline.
@@ -282,7 +282,7 @@ impl Service {
     /// The plan with its answer written in: the lines saying what scrolling command `seq`'s
     /// target in did go after its `path` line.
     fn with_scrolled_lines(&self, seq: u64, mut planned: Planned) -> Plan {
-        if let Some(s) = self.held.scrolling(seq) {
+        if let Some(s) = self.retries.scrolling(seq) {
             planned.answer.scrolled = s.lines().to_vec();
         }
         planned.into_plan()
@@ -298,10 +298,10 @@ impl Service {
         settle: Option<SettleAfter>,
     ) -> Forwarded {
         let verb = command.verb();
-        let claim = Claim::default();
+        let claim = Handover::default();
         // A drag's dwell waits for the trees to hold still, which this thread sees.
         for stage in plan.iter().flat_map(|p| &p.stages) {
-            if let Gate::Still { still, .. } | Gate::Quiet { still, .. } = &stage.gate {
+            if let StageWait::Still { still, .. } | StageWait::Quiet { still, .. } = &stage.gate {
                 self.changes.watch(still.clone());
             }
         }
@@ -318,7 +318,7 @@ impl Service {
         };
         match self.link.send_action(order) {
             Ok(()) => {
-                self.held.release(seq);
+                self.retries.release(seq);
                 self.forwarded(seq, verb, settle, deadline, claim)
             }
             // The render side has not drained the channel: a stalled frame loop that still
@@ -339,7 +339,7 @@ impl Service {
         step: crate::tree::ScrollIn,
     ) -> Forwarded {
         let verb = command.verb();
-        let claim = Claim::default();
+        let claim = Handover::default();
         // The action's own frame draws over the step's; if the action never goes out (it gives
         // up, or its deadline passes), the app is woken for a frame that is drawn.
         let order = Order {
@@ -353,14 +353,14 @@ impl Service {
         };
         match self.link.send_action(order) {
             Ok(()) => {
-                if let Some(s) = self.held.scrolling_mut(seq) {
+                if let Some(s) = self.retries.scrolling_mut(seq) {
                     s.in_flight = Some((command, deadline));
                 }
                 self.forwarded(seq, verb, None, deadline, claim)
             }
             Err(TrySendError::Full(order)) => {
                 // Planned again when its turn comes again.
-                if let Some(s) = self.held.scrolling_mut(seq) {
+                if let Some(s) = self.retries.scrolling_mut(seq) {
                     s.unsend();
                 }
                 self.again(seq, order.command, deadline)
@@ -376,7 +376,7 @@ impl Service {
         verb: Verb,
         settle: Option<SettleAfter>,
         deadline: Option<Instant>,
-        claim: Claim,
+        claim: Handover,
     ) -> Forwarded {
         self.jobs.insert(
             seq,

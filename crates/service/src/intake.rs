@@ -13,7 +13,7 @@ use super::entries::guess_verb;
 use super::jobs::Job;
 use winit_automation_dropbox::queue::{self, Entry};
 use winit_automation_dropbox::watch::Change;
-use winit_automation_link::IN_FLIGHT;
+use winit_automation_link::wiring::IN_FLIGHT;
 use winit_automation_protocol::{Command, Envelope, ErrorCode, Failure, LOCK_FILE};
 
 /// How often the directory is re-listed when inotify is working (a safety net for lost events).

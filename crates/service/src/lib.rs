@@ -12,13 +12,13 @@ mod entries;
 #[doc(hidden)]
 pub mod fixture;
 mod forward;
-mod held;
 mod intake;
 mod jobs;
 mod journal;
-mod marks;
+mod overlay;
 mod png;
 mod render_link;
+mod retries;
 mod scroll_in;
 mod shutdown;
 mod start;
@@ -42,15 +42,16 @@ use crossbeam_channel::{bounded, select};
 use crate::tree::Trees;
 use changes::TreeChanges;
 use dropbox_guard::DropboxGuard;
-use held::Held;
 use intake::Intake;
 use jobs::{Job, Jobs};
-use marks::PendingMarks;
+use overlay::PendingOverlays;
 use render_link::RenderLink;
-use status::Session;
+use retries::Retries;
+use status::RunStats;
 use trace::Tracing;
 use winit_automation_dropbox::{DirId, DirLock, Ready, publish, unix_ms_now};
-use winit_automation_link::{ServiceThread, Waker};
+use winit_automation_link::Waker;
+use winit_automation_link::wiring::ServiceThread;
 use winit_automation_protocol::{ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Side};
 
 /// The service thread's state: a part per job, each owning its fields (its file holds its
@@ -59,7 +60,7 @@ pub(crate) struct Service {
     /// What [`start`] was given: the directory, the app's name, the limits.
     cfg: Config,
     /// This run's facts for `status`: when it started, how many answers it wrote.
-    session: Session,
+    stats: RunStats,
     /// The directory held and its lock, or none while the path is refused (`dropbox_guard.rs`).
     dropbox: DropboxGuard,
     /// The directory's watch and listings, and the entries left to read (`intake.rs`).
@@ -75,9 +76,9 @@ pub(crate) struct Service {
     /// When the trees last changed, for `wait`s, settles and the artifacts (`changes.rs`).
     changes: TreeChanges,
     /// The action whose turn is taken again: its target waited for or scrolled in (`held.rs`).
-    held: Held,
+    retries: Retries,
     /// What each `screenshot --refs` draws, until its screenshot comes back (`marks.rs`).
-    marks: PendingMarks,
+    marks: PendingOverlays,
     /// The audits between their turns (`audit/`).
     audits: audit::PendingAudits,
     /// The running trace and what it waits for (`trace/`).
@@ -105,14 +106,14 @@ fn spawn(
 ) -> Result<ServiceThread, std::io::Error> {
     let dir = cfg.dir.clone();
     let stuck = entries::recover(&dir)?;
-    let (service_ends, render_ends) = winit_automation_link::channels();
+    let (service_ends, render_ends) = winit_automation_link::wiring::channels();
     let intake = Intake::watch(&dir);
     let started_unix_ms = unix_ms_now();
     let ready = ready_file(&cfg, started_unix_ms).to_text();
     let dropbox = DropboxGuard::new(dir.clone(), cfg.app_name.clone(), ready.clone(), id, lock);
     let link = RenderLink::new(service_ends, waker);
-    let session = Session::new(started_unix_ms);
-    let service = Service::new(cfg, session, dropbox, intake, link, stuck);
+    let stats = RunStats::new(started_unix_ms);
+    let service = Service::new(cfg, stats, dropbox, intake, link, stuck);
     publish(&dir, READY_FILE, ready.as_bytes())?;
     let thread = run_thread(service, &dir)?;
     Ok(ServiceThread {
@@ -161,7 +162,7 @@ impl Service {
     /// The service for `cfg`, with the entries a previous run left stuck.
     fn new(
         cfg: Config,
-        session: Session,
+        stats: RunStats,
         dropbox: DropboxGuard,
         intake: Intake,
         link: RenderLink,
@@ -175,7 +176,7 @@ impl Service {
         trees.hover_frame = cfg.hover_frame;
         Service {
             cfg,
-            session,
+            stats,
             dropbox,
             intake,
             jobs,
@@ -183,8 +184,8 @@ impl Service {
             link,
             trees,
             changes: TreeChanges::default(),
-            held: Held::default(),
-            marks: PendingMarks::default(),
+            retries: Retries::default(),
+            marks: PendingOverlays::default(),
             audits: audit::PendingAudits::default(),
             tracing: Tracing::default(),
             stopping: false,
@@ -318,7 +319,7 @@ impl Service {
         let due = [
             self.jobs
                 .next_deadline(self.cfg.reap_after, self.cfg.response_ttl),
-            self.held.until(),
+            self.retries.until(),
             self.changes.artifacts_due_at(),
         ]
         .into_iter()

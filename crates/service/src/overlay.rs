@@ -17,9 +17,9 @@ pub(crate) type Boxes = Vec<(String, [f64; 4])>;
 /// What `screenshot --refs` draws, per command: the refs and boxes of its window's `-i`
 /// projection when it was planned, kept until its screenshot comes back.
 #[derive(Default)]
-pub(crate) struct PendingMarks(Vec<(u64, Boxes)>);
+pub(crate) struct PendingOverlays(Vec<(u64, Boxes)>);
 
-impl PendingMarks {
+impl PendingOverlays {
     /// Command `seq` draws `boxes` (replacing what an earlier attempt planned).
     pub fn set(&mut self, seq: u64, boxes: Boxes) {
         self.forget(seq);
@@ -49,7 +49,7 @@ pub(crate) struct Mark {
 
 /// The marks of a screenshot, and their sizes at its scale factor.
 #[derive(Debug, Clone)]
-pub(crate) struct Marks {
+pub(crate) struct Overlay {
     marks: Vec<Mark>,
     /// The frame's width: labels are kept inside it.
     width: i64,
@@ -59,10 +59,10 @@ pub(crate) struct Marks {
     glyph: i64,
 }
 
-impl Marks {
+impl Overlay {
     /// The marks of boxes given in logical pixels (x, y, width, height), at scale factor `scale`,
     /// on a frame `width` physical pixels wide.
-    pub fn new(boxes: &[(String, [f64; 4])], scale: f64, width: u32) -> Marks {
+    pub fn new(boxes: &[(String, [f64; 4])], scale: f64, width: u32) -> Overlay {
         let px = |v: f64| (v * scale).round() as i64;
         let marks = boxes
             .iter()
@@ -72,7 +72,7 @@ impl Marks {
             })
             .collect();
         let unit = scale.round().max(1.0) as i64;
-        Marks {
+        Overlay {
             marks,
             width: i64::from(width),
             line: 2 * unit,
@@ -156,13 +156,13 @@ mod tests {
 
     #[test]
     fn a_mark_is_an_outline_and_a_label_whose_pixels_spell_the_ref() {
-        let marks = Marks::new(&[("@e1".to_owned(), [10.0, 20.0, 60.0, 20.0])], 1.0, 100);
+        let marks = Overlay::new(&[("@e1".to_owned(), [10.0, 20.0, 60.0, 20.0])], 1.0, 100);
         let mark = &marks.marks[0];
         assert_eq!(mark.rect, [10, 20, 70, 40]);
         // The label: three 8-pixel glyphs and a pixel of padding each side, above the box.
         assert_eq!(marks.label_rect(mark), [10, 10, 36, 20]);
         // Where there is no room above, inside the box; at the right edge, moved left.
-        let edge = Marks::new(&[("@e1".to_owned(), [90.0, 5.0, 10.0, 10.0])], 1.0, 100);
+        let edge = Overlay::new(&[("@e1".to_owned(), [90.0, 5.0, 10.0, 10.0])], 1.0, 100);
         assert_eq!(edge.label_rect(&edge.marks[0]), [74, 5, 100, 15]);
         let mut rows = vec![vec![0u8; 100 * 4]; 50];
         for (y, row) in rows.iter_mut().enumerate() {

@@ -1,13 +1,15 @@
-//! Screenshots, service side: waits for the GPU copy the render side submitted, reads the mapped
-//! rows, swizzles BGRA to RGBA, crops, encodes the PNG and publishes it. Runs on the service
-//! thread only, so the render thread never touches pixels.
+//! Screenshots, service side: hands the capture job's reader a visitor (the reader, which the
+//! render end built, is what waits for its pixels), then swizzles BGRA to RGBA, crops, encodes the
+//! PNG and publishes it. Runs on the service thread only, so the render thread never touches
+//! pixels.
 
 use std::path::Path;
 use std::time::Instant;
 
-use super::marks::Marks;
+use super::overlay::Overlay;
 use winit_automation_dropbox::publish;
-use winit_automation_link::{CaptureJob, FrameImage};
+use winit_automation_link::FrameImage;
+use winit_automation_link::wiring::CaptureJob;
 use winit_automation_protocol::{ErrorCode, Failure, Label, ScreenshotAnswer};
 
 /// Reads the job's pixels, crops them, draws `marks` on them (`screenshot --refs`: refs and
@@ -22,7 +24,7 @@ pub(super) fn write_png(
     let crop = job.crop;
     let mut encoded: Option<Result<Encoded, Failure>> = None;
     (job.read)(&mut |frame: &FrameImage<'_>| {
-        let marks = marks.map(|m| Marks::new(m, frame.scale, frame.width));
+        let marks = marks.map(|m| Overlay::new(m, frame.scale, frame.width));
         encoded = Some(encode_png(frame, crop, marks.as_ref()));
     })?;
     let encoded = encoded.unwrap_or_else(|| {
@@ -83,7 +85,7 @@ pub(super) struct Encoded {
 pub(super) fn encode_png(
     frame: &FrameImage<'_>,
     crop: Option<[f64; 4]>,
-    marks: Option<&Marks>,
+    marks: Option<&Overlay>,
 ) -> Result<Encoded, Failure> {
     let (mut x, mut y, mut w, mut h) = (0, 0, frame.width, frame.height);
     if let Some([cx, cy, cw, ch]) = crop {

@@ -4,7 +4,8 @@
 
 use crossbeam_channel::TrySendError;
 
-use winit_automation_link::{Order, ServiceChannels, Waker};
+use winit_automation_link::Waker;
+use winit_automation_link::wiring::{Order, ServiceChannels};
 
 /// The channels to and from the render side, and the app's waker.
 pub(crate) struct RenderLink {

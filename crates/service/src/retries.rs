@@ -14,7 +14,7 @@ use winit_automation_protocol::Command;
 /// The action whose target is waited for, and the one whose target is scrolled in (the same one
 /// when it is both).
 #[derive(Default)]
-pub(crate) struct Held {
+pub(crate) struct Retries {
     /// The action whose target is waited for (`--wait`): its turn is taken again until then.
     waiting: Option<Actionable>,
     /// The action whose target is being scrolled into view: its turn is taken again after each
@@ -22,7 +22,7 @@ pub(crate) struct Held {
     scrolling: Option<ScrollingIn>,
 }
 
-impl Held {
+impl Retries {
     /// Command `seq` was answered or its order sent: nothing waits for its target or scrolls it
     /// any more.
     pub fn release(&mut self, seq: u64) {
@@ -93,20 +93,20 @@ impl Service {
     /// meanwhile: withdrawn, or past its client's deadline); so does the action whose target is
     /// scrolling in, between its steps.
     pub(super) fn retry_held(&mut self) {
-        if let Some(seq) = self.held.waiting.as_ref().map(|a| a.seq) {
+        if let Some(seq) = self.retries.waiting.as_ref().map(|a| a.seq) {
             match self.jobs.get(seq) {
                 Some(Job::Queued { .. }) => self.take_turn_again(),
                 // A step scrolling its target in is out: the wait goes on after it.
                 Some(Job::Forwarded { .. } | Job::Replied { .. })
-                    if self.held.scrolling(seq).is_some() => {}
-                _ => self.held.waiting = None,
+                    if self.retries.scrolling(seq).is_some() => {}
+                _ => self.retries.waiting = None,
             }
         }
-        if let Some(seq) = self.held.scrolling.as_ref().map(|s| s.seq) {
+        if let Some(seq) = self.retries.scrolling.as_ref().map(|s| s.seq) {
             match self.jobs.get(seq) {
                 Some(Job::Queued { .. }) => self.take_turn_again(),
                 Some(Job::Forwarded { .. } | Job::Replied { .. }) => {}
-                _ => self.held.scrolling = None,
+                _ => self.retries.scrolling = None,
             }
         }
     }

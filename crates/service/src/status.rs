@@ -7,16 +7,16 @@ use super::Service;
 use winit_automation_protocol::{PROTOCOL_VERSION, quote};
 
 /// What `status` says of this run of the service: when it started and how many answers it wrote.
-pub(crate) struct Session {
+pub(crate) struct RunStats {
     started: Instant,
     started_unix_ms: u64,
     answered: u64,
 }
 
-impl Session {
+impl RunStats {
     /// A run that started now, at Unix time `started_unix_ms`.
-    pub fn new(started_unix_ms: u64) -> Session {
-        Session {
+    pub fn new(started_unix_ms: u64) -> RunStats {
+        RunStats {
             started: Instant::now(),
             started_unix_ms,
             answered: 0,
@@ -37,21 +37,21 @@ impl Session {
 impl Service {
     /// The body of the answer to `status`.
     pub(super) fn status_body(&self) -> String {
-        let session = &self.session;
+        let stats = &self.stats;
         format!(
             "protocol {PROTOCOL_VERSION}\napp {}\npid {}\ncrate_version {}\nstarted_unix_ms {}\nuptime_ms {}\nframe {}\nqueue {}\nin_flight {}\nin_flight_ms {}\nanswered {}\nwatch {}\n",
             quote(&self.cfg.app_name),
             std::process::id(),
             quote(env!("CARGO_PKG_VERSION")),
-            session.started_unix_ms,
-            session.started.elapsed().as_millis(),
+            stats.started_unix_ms,
+            stats.started.elapsed().as_millis(),
             self.published(),
             self.intake.on_disk(),
             self.jobs.in_flight(),
             self.jobs
                 .forwarded_since()
                 .map_or(0, |since| since.elapsed().as_millis()),
-            session.answered,
+            stats.answered,
             self.intake.watch_name(),
         )
     }

@@ -37,7 +37,7 @@ impl Service {
     /// `app_error` answer; the service thread keeps running.
     pub(super) fn serve(&mut self, seq: u64, command: &Command) {
         let verb = command.verb();
-        let answered = self.session.answered();
+        let answered = self.stats.answered();
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.serve_inner(seq, command);
         }));
@@ -50,7 +50,7 @@ impl Service {
                 // A `wait` that was pending, say.
                 Some(_) => true,
                 // Never inserted (`status`), or the panic came after the answer.
-                None => self.session.answered() == answered,
+                None => self.stats.answered() == answered,
             };
             if owed {
                 let failure = super::internal_error(&format!("answering {verb}"), &*panic);
@@ -249,7 +249,7 @@ impl Service {
         if settling.is_empty() {
             return false;
         }
-        let answered = self.session.answered();
+        let answered = self.stats.answered();
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.check_settles_inner(&settling);
         }));
@@ -261,7 +261,7 @@ impl Service {
                 }
             }
         }
-        self.session.answered() != answered
+        self.stats.answered() != answered
     }
 
     fn check_settles_inner(&mut self, seqs: &[u64]) {

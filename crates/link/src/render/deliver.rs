@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use super::expired::expired;
 use super::{Awaiting, Held, Pending, RenderEnd, Sizing, State, Waited, scale_of};
-use crate::pictures::Wanted;
-use crate::{Gate, Hit, Order, Request, Step, TouchPhase};
+use crate::pictures::PendingCapture;
+use crate::{Hit, Order, Request, StageWait, Step, TouchPhase};
 
 /// One piece of a frame's input, in command order: a planned step for a window, or a command the
 /// app answers itself. The frame loop's adapter turns a step into its toolkit's input
@@ -212,7 +212,7 @@ impl RenderEnd {
                 Step::Capture { to, crop } => {
                     stage.captured = true;
                     stage.for_trace |= to.is_trace();
-                    pictures.want(Wanted {
+                    pictures.want(PendingCapture {
                         seq: p.seq,
                         command: p.command.clone(),
                         window: plan.window,
@@ -257,18 +257,18 @@ impl RenderEnd {
     }
 
     /// Whether a stage's gate is open at `now`, the previous stage having gone out at `previous`
-    /// (both on the frames' clock): a [`Gate::Still`] begins its wait in the frame that first
+    /// (both on the frames' clock): a [`StageWait::Still`] begins its wait in the frame that first
     /// asks.
-    fn gate_open(&self, gate: &Gate, previous: Option<Duration>, now: Duration) -> bool {
+    fn gate_open(&self, gate: &StageWait, previous: Option<Duration>, now: Duration) -> bool {
         let waited = |d| previous.is_none_or(|at| now.saturating_sub(at) >= d);
         match gate {
-            Gate::Frame => true,
-            Gate::After(d) => waited(*d),
-            Gate::Still { still, at_most } => {
+            StageWait::Frame => true,
+            StageWait::After(d) => waited(*d),
+            StageWait::Still { still, at_most } => {
                 still.begin(self.link.counters.building());
                 still.is_still() || waited(*at_most)
             }
-            Gate::Quiet { still, frames } => {
+            StageWait::Quiet { still, frames } => {
                 let building = self.link.counters.building();
                 still.begin(building);
                 still.is_still() || still.since().is_some_and(|f| building >= f + frames)
@@ -288,8 +288,8 @@ impl RenderEnd {
         }
         let now = state.clock.frame_time().0;
         let left = match (stage.map(|s| &s.gate), front.and_then(|p| p.stage_at)) {
-            (Some(Gate::After(d)), Some(at)) => Some(d.saturating_sub(now.saturating_sub(at))),
-            (Some(Gate::Still { at_most, .. }), Some(at)) => {
+            (Some(StageWait::After(d)), Some(at)) => Some(d.saturating_sub(now.saturating_sub(at))),
+            (Some(StageWait::Still { at_most, .. }), Some(at)) => {
                 Some(at_most.saturating_sub(now.saturating_sub(at)))
             }
             _ => None,

@@ -5,7 +5,7 @@
 //! (pipelined drawing).
 
 use super::{RenderEnd, State, scale_of};
-use crate::pictures::{Pictures, PublishedFrame, Staged, ToolkitCapture, Wanted};
+use crate::pictures::{CopiedCapture, PendingCapture, Pictures, PublishedFrame, ToolkitCapture};
 use crate::{CaptureJob, Reader};
 use winit_automation_protocol::{ErrorCode, Failure};
 
@@ -142,7 +142,7 @@ impl RenderEnd {
         }
         for wanted in mine {
             match copy(wanted.scale) {
-                Ok(read) => pictures.staged(Staged { wanted, read }),
+                Ok(read) => pictures.staged(CopiedCapture { wanted, read }),
                 Err(failure) => {
                     wanted.refuse(&self.replier, failure);
                 }
@@ -218,7 +218,7 @@ impl RenderEnd {
                 );
             }
         }
-        let (skipped, never): (Vec<Wanted>, Vec<Wanted>) = wanted
+        let (skipped, never): (Vec<PendingCapture>, Vec<PendingCapture>) = wanted
             .into_iter()
             .partition(|w| state.captured.contains(&w.window));
         // The app skipped drawing: it asks for the frame that draws (an occluded window waits
@@ -248,7 +248,7 @@ fn take_wanted(
     state: &mut State,
     window: u64,
     published: Option<&mut PublishedFrame>,
-) -> Option<Vec<Wanted>> {
+) -> Option<Vec<PendingCapture>> {
     match published {
         Some(p) => p.pictures.take(window),
         None => {

@@ -23,7 +23,8 @@ use crate::tree::audit::Audited;
 use crate::tree::plan::key_tap;
 use keyboard::Walk;
 use pixels::Picture;
-use winit_automation_link::{CaptureJob, CaptureTo, Claim, Order, Plan, Reply, Stage, Step};
+use winit_automation_link::wiring::{CaptureJob, Handover, Order, Plan, Reply};
+use winit_automation_link::{CaptureTo, Stage, Step};
 use winit_automation_protocol::{
     AuditAnswer, Checked, Command, ErrorCode, Failure, Finding, KeyChord, Label, NodeRef, NotRun,
     Response, Rule, Verb,
@@ -261,7 +262,7 @@ impl Service {
             InFlight::Tab | InFlight::FocusBack => pending.deadline.map(|d| d + WALK_GRACE),
             InFlight::Capture | InFlight::Nothing => pending.deadline,
         };
-        let claim = Claim::default();
+        let claim = Handover::default();
         let followed = self.jobs.app_command_queued();
         let order = Order {
             seq,

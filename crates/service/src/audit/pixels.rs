@@ -4,9 +4,10 @@
 use std::path::Path;
 
 use super::{Pending, contrast, rules};
-use crate::marks::Marks;
+use crate::overlay::Overlay;
 use crate::png;
-use winit_automation_link::{CaptureJob, FrameImage};
+use winit_automation_link::FrameImage;
+use winit_automation_link::wiring::CaptureJob;
 use winit_automation_protocol::{ErrorCode, Failure, Finding, Label};
 
 /// A frame kept as RGBA rows.
@@ -100,7 +101,7 @@ pub(super) fn publish_marked(
         bgra: false,
         bytes: &picture.rgba,
     };
-    let marks = Marks::new(&boxes, image.scale, image.width);
+    let marks = Overlay::new(&boxes, image.scale, image.width);
     let encoded = png::encode_png(&image, None, Some(&marks))?;
     png::publish_png(dir, frame, label, encoded).map(|_| ())
 }

@@ -23,7 +23,7 @@ mod answered;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use winit_automation_link::{Claim, Reply};
+use winit_automation_link::wiring::{Handover, Reply};
 use winit_automation_protocol::{ActOptions, Command, Response, Selector, Verb};
 
 /// Where one command entry is.
@@ -51,7 +51,7 @@ pub(crate) enum Job {
         since: Instant,
         /// When its client gives up: the service withdraws it then unless the render side took it.
         deadline: Option<Instant>,
-        claim: Claim,
+        claim: Handover,
     },
     /// The render side answered; the response waits for the answer's frame to be published.
     Replied {
@@ -129,7 +129,7 @@ impl Job {
         )
     }
 
-    /// Whether the job takes one of the [`winit_automation_link::IN_FLIGHT`] places.
+    /// Whether the job takes one of the [`winit_automation_link::wiring::IN_FLIGHT`] places.
     fn is_active(&self) -> bool {
         matches!(self, Job::Queued { .. } | Job::Waiting(_) | Job::Polling(_))
             || self.holds_the_line()
@@ -164,7 +164,7 @@ impl Jobs {
     }
 
     /// How many commands are in progress (read and not answered); reading stops at
-    /// [`winit_automation_link::IN_FLIGHT`].
+    /// [`winit_automation_link::wiring::IN_FLIGHT`].
     pub fn active(&self) -> usize {
         self.map.values().filter(|j| j.is_active()).count()
     }

@@ -17,7 +17,7 @@ fn forwarded(verb: Verb) -> Job {
         settle: None,
         since: Instant::now(),
         deadline: None,
-        claim: Claim::default(),
+        claim: Handover::default(),
     }
 }
 
@@ -167,7 +167,7 @@ fn settle_options_travel_from_forwarded_to_replied() {
             }),
             since: Instant::now(),
             deadline: None,
-            claim: Claim::default(),
+            claim: Handover::default(),
         },
     );
     jobs.replied(reply(1, 2));
@@ -196,7 +196,7 @@ fn deadlines_come_due_and_limit_waits() {
             settle: None,
             since: now,
             deadline: Some(now),
-            claim: Claim::default(),
+            claim: Handover::default(),
         },
     );
     assert_eq!(jobs.past_deadline(now), vec![3]);
@@ -304,11 +304,11 @@ fn a_minute_of_answers_leaves_the_owed_jobs_scans_as_they_were() {
 
 #[test]
 fn a_claim_is_won_by_exactly_one_side() {
-    let claim = Claim::default();
+    let claim = Handover::default();
     assert!(claim.take());
     assert!(claim.take(), "taking again is harmless");
     assert!(!claim.withdraw());
-    let claim = Claim::default();
+    let claim = Handover::default();
     assert!(claim.withdraw());
     assert!(!claim.take());
     assert!(!claim.withdraw(), "withdrawn once");

@@ -7,7 +7,8 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use image::{RgbaImage, imageops};
 
-use winit_automation_link::{CaptureJob, FrameImage};
+use winit_automation_link::FrameImage;
+use winit_automation_link::wiring::CaptureJob;
 use winit_automation_protocol::{ErrorCode, Failure};
 
 /// The widest a kept frame is, in pixels.

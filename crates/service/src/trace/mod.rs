@@ -17,7 +17,8 @@ pub(crate) use serve::Tracing;
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use winit_automation_link::{CaptureJob, CaptureTo};
+use winit_automation_link::CaptureTo;
+use winit_automation_link::wiring::CaptureJob;
 use winit_automation_protocol::{
     AuditAnswer, Command, DragEnd, Finding, JournalEntry, Outcome, Response,
 };
@@ -107,7 +108,7 @@ pub(crate) struct Trace {
 
 /// How many aimed-at records wait for their answers, at most: every order in flight and then
 /// some.
-const AIMED: usize = winit_automation_link::IN_FLIGHT * 4;
+const AIMED: usize = winit_automation_link::wiring::IN_FLIGHT * 4;
 /// The most bytes of one step's answer, and of its diff, kept; what goes past is cut with a
 /// line that says so.
 const STEP_TEXT: usize = 16 << 10;

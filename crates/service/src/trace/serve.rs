@@ -11,7 +11,8 @@ use super::html;
 use super::{Aimed, FRAME_WAIT, Trace};
 use crate::Service;
 use winit_automation_dropbox::unix_ms_now;
-use winit_automation_link::{CaptureJob, CaptureTo, Claim, Order, Plan, Step};
+use winit_automation_link::wiring::{CaptureJob, Handover, Order, Plan};
+use winit_automation_link::{CaptureTo, Step};
 use winit_automation_protocol::{
     Command, ErrorCode, Failure, JournalEntry, Label, Response, TraceCommand, Verb, quote,
 };
@@ -269,7 +270,7 @@ impl Service {
                 press: None,
             }),
             deadline: None,
-            claim: Claim::default(),
+            claim: Handover::default(),
             followed: false,
         };
         if self.link.send_own(order) {

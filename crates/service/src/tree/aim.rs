@@ -12,8 +12,8 @@ use super::geometry::{self, intersect, is_empty};
 use super::live::Live;
 use super::mirror::{Mirror, WindowMirror};
 use super::node::num;
+use super::paint_order::PaintOrder;
 use super::refs::Found;
-use super::stack::Stack;
 use winit_automation_protocol::{ErrorCode, Failure, Point, Target};
 
 mod cover;
@@ -131,7 +131,7 @@ fn shown_node<'a>(
 
 /// The rectangle aimed within: the node's bounds, or the clip the app reported for a container
 /// with no bounds of its own; refused as `zero_size` when it has no area.
-fn aim_area(stack: &Stack, node: &Node, line: &str) -> Result<Rect, Failure> {
+fn aim_area(stack: &PaintOrder, node: &Node, line: &str) -> Result<Rect, Failure> {
     // A container with no bounds of its own but a clip the app reported (an egui scroll
     // area's contents) is aimed at within that rectangle: hints name it to scroll it.
     let area = geometry::bounds(node).or_else(|| stack.clip_of(node, None));
@@ -156,7 +156,7 @@ fn aim_area(stack: &Stack, node: &Node, line: &str) -> Result<Rect, Failure> {
 
 /// The part of `bounds` inside every clip around the node; refused as `offscreen` when none is.
 fn visible_part(
-    stack: &Stack,
+    stack: &PaintOrder,
     w: &WindowMirror,
     node: &Node,
     bounds: Rect,
@@ -202,7 +202,7 @@ impl Live {
         let line = self.node_line(found);
         let w = &self.mirror.windows[&found.window];
         let (node, root) = shown_node(w, found, &line)?;
-        let stack = Stack::new(w);
+        let stack = PaintOrder::new(w);
         let bounds = aim_area(&stack, &node, &line)?;
         let visible = visible_part(&stack, w, &node, bounds, &line)?;
         let mut point = AimPoint::of(visible);
@@ -256,7 +256,7 @@ impl Live {
                 "crop to a node with bounds, or take the whole window",
             ));
         };
-        let visible = Stack::new(w)
+        let visible = PaintOrder::new(w)
             .clip_at(w, &node)
             .map_or(bounds, |c| intersect(bounds, c));
         if is_empty(visible) {

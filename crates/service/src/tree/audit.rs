@@ -9,9 +9,9 @@ use accesskit_consumer::{FullNodeId, NodeRef as Node};
 use super::Trees;
 use super::aim::default_window;
 use super::format::{self, View};
+use super::paint_order::PaintOrder;
 use super::plan::key_tap;
 use super::refs::Found;
-use super::stack::Stack;
 use winit_automation_link::Step;
 use winit_automation_protocol::{Failure, KeyChord, NodeLine, NodeRef, Projection, Target};
 
@@ -144,7 +144,7 @@ impl Trees {
         {
             audited.neighbours = self.projected(root, Projection::Interactive);
         }
-        let stack = Stack::new(&self.live.mirror.windows[&start.window]);
+        let stack = PaintOrder::new(&self.live.mirror.windows[&start.window]);
         let placed: Vec<NodeRef> = audited
             .controls
             .iter()

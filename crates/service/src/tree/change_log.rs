@@ -109,15 +109,15 @@ pub(crate) struct Changed {
 
 /// The changes of the last frames, newest last.
 #[derive(Default)]
-pub(crate) struct Churn {
+pub(crate) struct ChangeLog {
     /// Changes applied since the last stamp: the frame that carried them is not known yet.
     pending: Vec<Changed>,
     /// (frame, change), oldest first.
     kept: VecDeque<(u64, Changed)>,
 }
 
-impl Churn {
-    /// Records a change whose frame [`Churn::stamp`] gives.
+impl ChangeLog {
+    /// Records a change whose frame [`ChangeLog::stamp`] gives.
     pub(crate) fn push(&mut self, change: Changed) {
         self.pending.push(change);
     }
@@ -166,7 +166,7 @@ impl Trees {
         let recent: Vec<Changed> = self
             .live
             .mirror
-            .churn
+            .change_log
             .recent(u64::from(frames).max(1), since)
             .into_iter()
             .cloned()
@@ -256,15 +256,15 @@ mod tests {
 
     #[test]
     fn the_recent_changes_are_those_of_the_last_frames_each_once_the_newest_frame_first() {
-        let mut churn = Churn::default();
-        churn.push(changed(1, What::Window("size")));
-        churn.stamp(10);
-        churn.push(changed(2, What::Window("title")));
-        churn.stamp(20);
-        churn.push(changed(1, What::Window("focus")));
-        churn.push(changed(3, What::Window("layers")));
-        churn.stamp(21);
-        let recent = churn.recent(3, 0);
+        let mut change_log = ChangeLog::default();
+        change_log.push(changed(1, What::Window("size")));
+        change_log.stamp(10);
+        change_log.push(changed(2, What::Window("title")));
+        change_log.stamp(20);
+        change_log.push(changed(1, What::Window("focus")));
+        change_log.push(changed(3, What::Window("layers")));
+        change_log.stamp(21);
+        let recent = change_log.recent(3, 0);
         let windows: Vec<(u64, &What)> = recent.iter().map(|c| (c.window, &c.what)).collect();
         assert_eq!(
             windows,
@@ -275,18 +275,22 @@ mod tests {
             ],
             "frame 10 is more than 3 frames before the newest change"
         );
-        assert_eq!(churn.recent(3, 21).len(), 2, "none from before the settle");
-        assert!(Churn::default().recent(3, 0).is_empty());
+        assert_eq!(
+            change_log.recent(3, 21).len(),
+            2,
+            "none from before the settle"
+        );
+        assert!(ChangeLog::default().recent(3, 0).is_empty());
     }
 
     #[test]
     fn only_the_last_changes_are_kept() {
-        let mut churn = Churn::default();
+        let mut change_log = ChangeLog::default();
         for frame in 0..(KEPT as u64 + 10) {
-            churn.push(changed(frame, What::Window("size")));
-            churn.stamp(frame);
+            change_log.push(changed(frame, What::Window("size")));
+            change_log.stamp(frame);
         }
-        assert_eq!(churn.kept.len(), KEPT);
-        assert_eq!(churn.kept.front().map(|k| k.0), Some(10));
+        assert_eq!(change_log.kept.len(), KEPT);
+        assert_eq!(change_log.kept.front().map(|k| k.0), Some(10));
     }
 }

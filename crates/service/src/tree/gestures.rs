@@ -4,7 +4,7 @@
 
 use super::live::Live;
 use super::refs::Found;
-use super::{Trees, geometry, node, plan, pointer};
+use super::{Trees, geometry, node, pointer};
 use winit_automation_protocol::Target;
 
 impl Trees {
@@ -30,7 +30,7 @@ impl Trees {
 
     /// Command `seq`'s order, a drag of the node `from`, went out: its answer ends with where
     /// that node is then ([`Trees::ended`]).
-    pub(crate) fn drag_sent(&mut self, seq: u64, dragged: plan::Dragged) {
+    pub(crate) fn drag_sent(&mut self, seq: u64, dragged: pointer::Dragged) {
         self.dragged.insert(seq, dragged);
     }
 

@@ -9,8 +9,8 @@ use accesskit_consumer::{FullNodeId, NodeRef as Node};
 use super::geometry::{direction, overlaps};
 use super::mirror::WindowMirror;
 use super::node::name_of;
+use super::paint_order::Cover;
 use super::refs::Refs;
-use super::stack::Cover;
 use winit_automation_protocol::{quote, role_name};
 
 /// A container that clips what it holds (or the window), where the walk counts the children

@@ -10,7 +10,7 @@ use accesskit_consumer::NodeRef as Node;
 use super::geometry::{self, contains, intersect};
 use super::mirror::WindowMirror;
 use super::node::is_interactive;
-use super::stack::Stack;
+use super::paint_order::PaintOrder;
 
 /// Whether a node lying on top of a target counts as covering it: something that takes the pointer
 /// (an interactive node) or a surface drawn over others (dialogs, windows, menus, tooltips). Layout
@@ -47,7 +47,7 @@ pub(super) fn is_within(node: &Node, ancestor: accesskit_consumer::FullNodeId) -
 /// parent, and any node of a higher layer on top of every node of a lower one.
 pub(super) fn hit<'a>(
     w: &'a WindowMirror,
-    stack: &Stack,
+    stack: &PaintOrder,
     root: Node<'a>,
     p: AkPoint,
 ) -> (Option<Node<'a>>, Option<Node<'a>>) {
@@ -61,13 +61,13 @@ pub(super) fn hit<'a>(
 /// are not finite is never hit.
 pub(super) fn node_at<'a>(w: &'a WindowMirror, p: AkPoint) -> Option<Node<'a>> {
     let root = w.tree.as_ref()?.state().root();
-    topmost(w, &Stack::new(w), root, p, &|_| true).0
+    topmost(w, &PaintOrder::new(w), root, p, &|_| true).0
 }
 
 /// The topmost node at `p` among those `counts` accepts, and the last modal dialog shown.
 fn topmost<'a>(
     w: &'a WindowMirror,
-    stack: &Stack,
+    stack: &PaintOrder,
     root: Node<'a>,
     p: AkPoint,
     counts: &dyn Fn(&Node) -> bool,

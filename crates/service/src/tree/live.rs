@@ -6,7 +6,7 @@
 
 use super::format;
 use super::mirror::Mirror;
-use super::pointer::Pointer;
+use super::pointer::{Dragged, Pointer};
 use super::refs::{Found, Refs};
 use super::resolve;
 use winit_automation_protocol::{Failure, Target};
@@ -19,7 +19,7 @@ pub(super) struct Live {
     /// The pointer's buttons and place, as the plans left them (`down`, `move`, `up`).
     pub pointer: Pointer,
     /// The node the drag being planned takes hold of (`plan.rs` hands it on in `Planned`).
-    pub dragged: Option<super::plan::Dragged>,
+    pub dragged: Option<Dragged>,
 }
 
 impl Live {

@@ -10,7 +10,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use accesskit::{Node, NodeId, Rect, Role, Toggled, TreeId, TreeInfo, TreeUpdate};
 use accesskit_consumer::{NodeRef, Tree, TreeChangeHandler as ChangeHandler};
 
-use super::churn::{Changed, Churn, What};
+use super::change_log::{ChangeLog, Changed, What};
 
 use winit_automation_link::SceneChange;
 use winit_automation_link::Widget;
@@ -93,15 +93,15 @@ impl WindowMirror {
         }
     }
 
-    /// Applies an update of window `id`, recording what it changed in `churn`; returns whether
+    /// Applies an update of window `id`, recording what it changed in `change_log`; returns whether
     /// anything changed.
-    fn apply(&mut self, id: u64, update: TreeUpdate, churn: &mut Churn) -> bool {
+    fn apply(&mut self, id: u64, update: TreeUpdate, change_log: &mut ChangeLog) -> bool {
         let result = catch_unwind(AssertUnwindSafe(|| match self.tree.as_mut() {
             Some(tree) => {
                 let mut counter = Changes {
                     count: 0,
                     window: id,
-                    churn: &mut *churn,
+                    change_log: &mut *change_log,
                 };
                 tree.update_and_process_changes(update, &mut counter);
                 Ok(counter.count > 0)
@@ -239,12 +239,12 @@ impl WindowMirror {
 struct Changes<'a> {
     count: usize,
     window: u64,
-    churn: &'a mut Churn,
+    change_log: &'a mut ChangeLog,
 }
 
 impl Changes<'_> {
     fn record(&mut self, node: &NodeRef, what: What) {
-        self.churn.push(Changed {
+        self.change_log.push(Changed {
             window: self.window,
             node: Some(node.id()),
             what,
@@ -282,7 +282,7 @@ pub(crate) struct Mirror {
     /// or surface): kept for it, so such a call does not make an empty window appear.
     early: BTreeMap<u64, (Option<Layers>, Option<bool>)>,
     /// What the last changes were, for a settle that times out to name.
-    pub churn: Churn,
+    pub change_log: ChangeLog,
 }
 
 impl Mirror {
@@ -301,16 +301,16 @@ impl Mirror {
 
     /// Applies one change the render side sent; returns whether anything changed.
     pub fn apply(&mut self, msg: SceneChange) -> bool {
-        let mut churn = std::mem::take(&mut self.churn);
-        let changed = self.apply_recording(msg, &mut churn);
-        self.churn = churn;
+        let mut change_log = std::mem::take(&mut self.change_log);
+        let changed = self.apply_recording(msg, &mut change_log);
+        self.change_log = change_log;
         changed
     }
 
-    /// [`Mirror::apply`], recording what changed in `churn`.
-    fn apply_recording(&mut self, msg: SceneChange, churn: &mut Churn) -> bool {
+    /// [`Mirror::apply`], recording what changed in `change_log`.
+    fn apply_recording(&mut self, msg: SceneChange, change_log: &mut ChangeLog) -> bool {
         let mut window_changed = |id, what| {
-            churn.push(Changed {
+            change_log.push(Changed {
                 window: id,
                 node: None,
                 what,
@@ -323,7 +323,7 @@ impl Mirror {
                     w.source = Source::AccessKit;
                     w.tree = None;
                 }
-                w.apply(id, update, churn)
+                w.apply(id, update, change_log)
             }
             SceneChange::Widgets(id, widgets) => {
                 let w = self.window(id);
@@ -332,7 +332,7 @@ impl Mirror {
                     w.tree = None;
                 }
                 let update = w.widgets_update(widgets);
-                w.apply(id, update, churn)
+                w.apply(id, update, change_log)
             }
             SceneChange::State(id, state) => {
                 let w = self.window(id);

@@ -14,7 +14,7 @@
 
 mod aim;
 pub(crate) mod audit;
-mod churn;
+mod change_log;
 mod format;
 mod geometry;
 mod gestures;
@@ -27,6 +27,7 @@ mod mirror;
 mod naming;
 mod node;
 mod omit;
+mod paint_order;
 pub(crate) mod plan;
 mod pointer;
 mod press;
@@ -34,7 +35,6 @@ mod refs;
 mod resolve;
 mod scroll_in;
 mod secret;
-mod stack;
 
 use plan::Planned;
 use std::time::{Duration, Instant};
@@ -47,7 +47,8 @@ pub(crate) use history::diff;
 use live::Live;
 use refs::Found;
 pub(crate) use scroll_in::ScrollIn;
-use winit_automation_link::{PressCheck, SceneChange};
+use winit_automation_link::SceneChange;
+use winit_automation_link::wiring::PressCheck;
 use winit_automation_protocol::{
     Command, ErrorCode, Failure, FindAnswer, JournalTarget, PROTOCOL_VERSION, Selector,
     SnapshotHeader, SnapshotOptions, Target,
@@ -73,7 +74,7 @@ pub(crate) struct Trees {
     pointer_change: Option<(u64, pointer::Pointer, pointer::Pointer)>,
     /// The node each drag in flight took hold of, by the seq of its command: what its answer's
     /// `ended` line names, whatever its FROM selects by then.
-    dragged: std::collections::HashMap<u64, plan::Dragged>,
+    dragged: std::collections::HashMap<u64, pointer::Dragged>,
 }
 
 /// What a snapshot is compared with: the last one of the same projection, depth and scope node (a
@@ -96,7 +97,7 @@ impl Trees {
     /// Records that the trees changed in `frame` (the frame being built when the change arrived).
     pub fn changed_in(&mut self, frame: u64) {
         self.history.changed_in(frame);
-        self.live.mirror.churn.stamp(frame);
+        self.live.mirror.change_log.stamp(frame);
     }
 
     /// Whether any window is animating (the app said it wants frames with no input).
@@ -231,7 +232,7 @@ impl Trees {
     pub(crate) fn plan(
         &mut self,
         command: &Command,
-    ) -> Result<Option<winit_automation_link::Plan>, Failure> {
+    ) -> Result<Option<winit_automation_link::wiring::Plan>, Failure> {
         Ok(self.planned(command)?.map(Planned::into_plan))
     }
 

@@ -19,7 +19,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A window's layers, resolved against its tree.
 #[derive(Default)]
-pub(super) struct Stack {
+pub(super) struct PaintOrder {
     /// The listed layer roots the tree holds, bottom to top: rank = index + 1. A modal root the
     /// order leaves out is the last.
     roots: Vec<FullNodeId>,
@@ -37,7 +37,7 @@ const EVERYWHERE: Rect = Rect {
     y1: f64::MAX,
 };
 
-/// A shown listed layer root and the part of its bounds inside the window (`Stack::covers`).
+/// A shown listed layer root and the part of its bounds inside the window (`PaintOrder::covers`).
 pub(super) struct Cover {
     pub id: FullNodeId,
     pub rank: usize,
@@ -57,13 +57,13 @@ impl Cover {
     }
 }
 
-impl Stack {
+impl PaintOrder {
     /// The window's layers; ids its tree does not hold are left out. A widget-record window has
     /// none: its node ids are the plugin's, not the app's.
-    pub fn new(w: &WindowMirror) -> Stack {
+    pub fn new(w: &WindowMirror) -> PaintOrder {
         let (Some(tree), false, Source::AccessKit) = (&w.tree, w.layers.is_empty(), w.source)
         else {
-            return Stack::default();
+            return PaintOrder::default();
         };
         let state = tree.state();
         let full = |id| {
@@ -91,7 +91,7 @@ impl Stack {
                 clips.entry(id).or_insert(rect);
             }
         }
-        Stack {
+        PaintOrder {
             roots,
             modal,
             clips,
@@ -195,7 +195,7 @@ impl Stack {
             .reduce(intersect)
     }
 
-    /// What [`Stack::clip_at`] narrows: the window's rectangle (owner `None`), then each clipping
+    /// What [`PaintOrder::clip_at`] narrows: the window's rectangle (owner `None`), then each clipping
     /// ancestor's (owner `Some`) from the outermost in.
     pub fn clips_above(
         &self,

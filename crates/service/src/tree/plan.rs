@@ -15,15 +15,15 @@ use accesskit_consumer::NodeRef as Node;
 use super::aim::{default_window, failure, live_node};
 use super::live::Live;
 use super::mirror::Source;
+use super::pointer::Dragged;
 use super::refs::Found;
-use winit_automation_link::{CaptureTo, Plan, Stage, Step};
+use winit_automation_link::wiring::Plan;
+use winit_automation_link::{CaptureTo, Stage, Step};
 use winit_automation_protocol::{
     Command, ErrorCode, Failure, Key, KeyChord, Label, NamedKey, Point, Target, action_name, quote,
 };
 
 mod pointer;
-
-pub(in crate::tree) use pointer::button_name;
 
 /// How many unchanged frames make a tree settled when `--frames` is not given.
 pub(crate) const DEFAULT_SETTLE_FRAMES: u32 = 3;
@@ -409,15 +409,6 @@ pub struct Planned {
     /// The node a drag takes hold of ([`Trees::drag_sent`](super::Trees::drag_sent) once the
     /// order goes out).
     pub dragged: Option<Dragged>,
-}
-
-/// The node a drag took hold of, for its answer's `ended` line: where it was found, what it
-/// was (role, name, value), and the FROM that named it.
-#[derive(Debug, Clone)]
-pub struct Dragged {
-    pub(super) found: Found,
-    pub(super) identity: String,
-    pub(super) from: Target,
 }
 
 impl Planned {

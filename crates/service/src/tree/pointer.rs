@@ -1,5 +1,6 @@
-//! The pointer's state between commands, as the plans left it: the buttons `down` pressed and
-//! did not let go, the modifiers held with them, where the pointer went last. `down`, `move` and
+//! What the pointer holds between commands, as the plans left it: the buttons `down` pressed and
+//! did not let go, the modifiers held with them, where the pointer went last, and the node a drag
+//! took hold of ([`Dragged`]). `down`, `move` and
 //! `up` read and change it; the other pointer verbs only move it (their own presses are let go
 //! within the command).
 //!
@@ -8,9 +9,9 @@
 //! once the order goes out. An order dropped after that (`expired`) leaves it as if the order had
 //! been carried out (a later `up` then lets go of a button the app never saw pressed).
 
-use winit_automation_protocol::{Button, ErrorCode, Failure, Modifiers};
+use winit_automation_protocol::{Button, ErrorCode, Failure, Modifiers, Target};
 
-use super::plan::button_name;
+use super::refs::Found;
 
 /// The pointer, as the plans left it.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -24,6 +25,15 @@ pub(crate) struct Pointer {
     pub down_in: Option<u64>,
     /// The modifiers `down` holds until its `up`.
     pub modifiers: Modifiers,
+}
+
+/// The node a drag took hold of, for its answer's `ended` line: where it was found, what it
+/// was (role, name, value), and the FROM that named it.
+#[derive(Debug, Clone)]
+pub struct Dragged {
+    pub(super) found: Found,
+    pub(super) identity: String,
+    pub(super) from: Target,
 }
 
 impl Pointer {
@@ -63,6 +73,15 @@ impl Pointer {
     /// The window a button is down in, if any.
     pub fn pressed_in(&self) -> Option<u64> {
         self.down_in.filter(|_| !self.down.is_empty())
+    }
+}
+
+/// The name a button has in answers and errors.
+pub(super) fn button_name(b: Button) -> &'static str {
+    match b {
+        Button::Left => "left",
+        Button::Right => "right",
+        Button::Middle => "middle",
     }
 }
 

@@ -20,15 +20,15 @@ use super::aim::Aim;
 use super::live::Live;
 use super::mirror::Source;
 use super::node::{is_interactive, num};
+use super::paint_order::PaintOrder;
 use super::refs::Found;
-use super::stack::Stack;
-use winit_automation_link::PressCheck;
+use winit_automation_link::wiring::PressCheck;
 use winit_automation_protocol::{ErrorCode, Failure};
 
 /// Pushes the ids of `node`'s own subtree: not another layer rooted in it (a popup parented under
 /// its opener is not the opener) nor, for a node that takes the pointer, a separate interactive
 /// node inside it (a check box inside a clickable row is not the row).
-fn own_subtree(stack: &Stack, node: Node<'_>, accept: &mut Vec<NodeId>) {
+fn own_subtree(stack: &PaintOrder, node: Node<'_>, accept: &mut Vec<NodeId>) {
     let interactive = is_interactive(&node);
     let mut below = vec![node];
     while let Some(n) = below.pop() {
@@ -43,7 +43,7 @@ fn own_subtree(stack: &Stack, node: Node<'_>, accept: &mut Vec<NodeId>) {
 
 /// Pushes the ids from `node`'s parent up to the nearest node that takes the pointer, if there is
 /// one below `node`'s layer root: the widget that takes a press for a label inside it.
-fn enclosing_taker(stack: &Stack, node: Node<'_>, accept: &mut Vec<NodeId>) {
+fn enclosing_taker(stack: &PaintOrder, node: Node<'_>, accept: &mut Vec<NodeId>) {
     let mut up = node.parent();
     let mut chain = Vec::new();
     while let Some(p) = up {
@@ -71,7 +71,7 @@ impl Live {
         let verifiable = window.is_none_or(|w| w.source == Source::AccessKit);
         let in_tree = |f: Found| window?.tree.as_ref()?.state().node_by_id(f.node);
         if let Some(w) = window {
-            let stack = Stack::new(w);
+            let stack = PaintOrder::new(w);
             if let Some(node) = aim.found.and_then(in_tree) {
                 own_subtree(&stack, node, &mut accept);
                 // A target that does not take the pointer itself (a label) is reached through
@@ -158,7 +158,8 @@ mod tests {
 
     use crate::fixture::{node, one_window, tree};
     use crate::tree::Trees;
-    use winit_automation_link::{Plan, SceneChange};
+    use winit_automation_link::SceneChange;
+    use winit_automation_link::wiring::Plan;
     use winit_automation_protocol::{Command, ErrorCode};
 
     /// A window: button "ok" (1) holding its text (2), button "other" (3), and a clickable card

@@ -1,7 +1,7 @@
 //! Bringing a target scrolled out of view into it, one step at a time (docs/protocol.md section
 //! 4.6, "Scrolling into view"): the target's own `scroll_into_view` action where it lists one,
 //! else a wheel turn over the container that cuts it off, by the distance that brings it in. The
-//! service takes a step, lets the app draw, and plans again (`service/scroll_in.rs`); this only
+//! service takes a step, lets the app draw, and plans again (the crate's `scroll_in.rs`); this only
 //! says what the next step is, against the tree as it is now.
 
 use accesskit::{Action, Rect};
@@ -13,8 +13,9 @@ use super::hints::hint_node;
 use super::live::Live;
 use super::mirror::WindowMirror;
 use super::node::num;
-use super::stack::Stack;
-use winit_automation_link::{Plan, Stage, Step};
+use super::paint_order::PaintOrder;
+use winit_automation_link::wiring::Plan;
+use winit_automation_link::{Stage, Step};
 use winit_automation_protocol::{NodeRef, Target};
 
 /// A margin, in logical pixels, between a target brought into view and its container's edge: a
@@ -141,7 +142,7 @@ fn cutting_container<'a>(
     // The outermost clipping node whose rectangle leaves the target out (the one that
     // scrolls: `hints.rs`); when that container is cut off itself, the one that cuts it off,
     // with the container as what to bring in.
-    let clips = Stack::new(w).clips_above(w, node);
+    let clips = PaintOrder::new(w).clips_above(w, node);
     let mut at = clips.len();
     loop {
         let outside = |r: &Rect| !overlaps(bounds, *r);

@@ -17,8 +17,8 @@ use crate::tree::hit::{hit, is_within};
 use crate::tree::live::Live;
 use crate::tree::mirror::WindowMirror;
 use crate::tree::node::{is_interactive, name_of, num};
+use crate::tree::paint_order::PaintOrder;
 use crate::tree::refs::Found;
-use crate::tree::stack::Stack;
 use winit_automation_protocol::{ErrorCode, Failure, quote, role_name};
 
 /// How many nodes on top of a target the aim steps around before it calls the target covered.
@@ -55,7 +55,7 @@ impl AimPoint {
 /// A shown target with an area, and what the cover checks read: its window, layers and root.
 pub(super) struct Sight<'a> {
     pub w: &'a WindowMirror,
-    pub stack: &'a Stack,
+    pub stack: &'a PaintOrder,
     pub node: Node<'a>,
     pub root: Node<'a>,
     /// The part of the target inside every clip around it.

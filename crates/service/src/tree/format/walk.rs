@@ -15,8 +15,8 @@ use crate::tree::hints::{Scope, cut_by, outermost, scope_hints};
 use crate::tree::mirror::WindowMirror;
 use crate::tree::node::is_interactive;
 use crate::tree::omit::{folded_children, is_empty_decoration, is_wrapper};
+use crate::tree::paint_order::{Cover, PaintOrder};
 use crate::tree::refs::Refs;
-use crate::tree::stack::{Cover, Stack};
 use winit_automation_protocol::Projection;
 
 /// Two spaces per level.
@@ -94,7 +94,7 @@ struct Walk<'w, 'o> {
     raw: bool,
     interactive: bool,
     fields: Fields,
-    layers: Stack,
+    layers: PaintOrder,
     covers: Vec<Cover>,
     holders: FxHashSet<FullNodeId>,
     scopes: Vec<Scope>,
@@ -127,7 +127,7 @@ impl<'w, 'o> Walk<'w, 'o> {
     ) -> Self {
         let raw = view.projection == Projection::Raw;
         let interactive = view.projection == Projection::Interactive;
-        let layers = Stack::new(w);
+        let layers = PaintOrder::new(w);
         // What lies wholly under a higher layer is left out of the regular and interactive
         // projections; `--raw` lists it.
         let (covers, holders) = if raw || layers.has_no_layers() {
@@ -381,7 +381,7 @@ impl<'w, 'o> Walk<'w, 'o> {
 
 /// The window and every container clipping `start`, outermost first; one scope that cuts
 /// nothing off when the window's size is not known yet.
-fn scopes_around(layers: &Stack, w: &WindowMirror, start: &Node<'_>) -> Vec<Scope> {
+fn scopes_around(layers: &PaintOrder, w: &WindowMirror, start: &Node<'_>) -> Vec<Scope> {
     let mut scopes: Vec<Scope> = Vec::new();
     for (owner, rect) in layers.clips_above(w, start) {
         let outer = scopes.len().checked_sub(1);

@@ -9,8 +9,10 @@ use std::time::Duration;
 use super::super::aim::{Aim, default_window, failure};
 use super::super::live::Live;
 use super::super::node::num;
+use super::super::pointer::{Dragged, button_name};
 use super::unchecked;
-use winit_automation_link::{Gate, Plan, Stage, Step, Still, TouchPhase};
+use winit_automation_link::wiring::{Plan, StageWait};
+use winit_automation_link::{Stage, Step, Still, TouchPhase};
 use winit_automation_protocol::{Button, DragMotion, ErrorCode, Failure, Modifiers, Press, Target};
 
 /// How far each finger of a `pinch` starts from the centre, in logical pixels.
@@ -62,7 +64,7 @@ impl Live {
         let (mut stages, pressing) = Self::after_move(hover_frame, &aim, presses);
         if let Press::Hold(ms) = press {
             stages.push(Stage {
-                gate: Gate::After(Duration::from_millis(ms)),
+                gate: StageWait::After(Duration::from_millis(ms)),
                 steps: vec![up],
             });
         }
@@ -109,7 +111,7 @@ impl Live {
         modifiers_line(&mut summary, modifiers);
         let press = Some(self.press_check(&a, 1));
         self.dragged = a.found.and_then(|found| {
-            Some(super::Dragged {
+            Some(Dragged {
                 found,
                 identity: self.identity(found)?,
                 from: from.clone(),
@@ -126,7 +128,7 @@ impl Live {
                 DragMotion::STEP_MS
             };
             stages.push(Stage {
-                gate: Gate::After(Duration::from_millis(pause)),
+                gate: StageWait::After(Duration::from_millis(pause)),
                 steps: vec![Step::Move {
                     x: a.x + (b.x - a.x) * t,
                     y: a.y + (b.y - a.y) * t,
@@ -134,8 +136,8 @@ impl Live {
             });
         }
         let gate = match motion.dwell_ms() {
-            0 => Gate::Frame,
-            ms => Gate::Still {
+            0 => StageWait::Frame,
+            ms => StageWait::Still {
                 still: Still::default(),
                 at_most: Duration::from_millis(ms),
             },
@@ -197,7 +199,7 @@ impl Live {
             let b = self.aim_end(a.window, point)?;
             through.push(format!("{},{}", num(b.x), num(b.y)));
             stages.push(Stage {
-                gate: Gate::After(Duration::from_millis(DragMotion::STEP_MS)),
+                gate: StageWait::After(Duration::from_millis(DragMotion::STEP_MS)),
                 steps: vec![move_to(&b)],
             });
             last = Some(b);
@@ -291,9 +293,9 @@ impl Live {
             let t = f64::from(i) / f64::from(steps);
             stages.push(Stage {
                 gate: if i == 1 {
-                    Gate::Frame
+                    StageWait::Frame
                 } else {
-                    Gate::After(Duration::from_millis(DragMotion::STEP_MS))
+                    StageWait::After(Duration::from_millis(DragMotion::STEP_MS))
                 },
                 steps: vec![Step::Move {
                     x: from.0 + (aim.x - from.0) * t,
@@ -366,7 +368,7 @@ impl Live {
         let mut stages: Vec<Stage> = vec![fingers(0.0, TouchPhase::Start).into()];
         for i in 1..=PINCH_MOVES {
             stages.push(Stage {
-                gate: Gate::After(Duration::from_millis(DragMotion::STEP_MS)),
+                gate: StageWait::After(Duration::from_millis(DragMotion::STEP_MS)),
                 steps: fingers(f64::from(i) / f64::from(PINCH_MOVES), TouchPhase::Move),
             });
         }
@@ -498,12 +500,4 @@ fn with_modifiers(mut stages: Vec<Stage>, modifiers: Modifiers, held: Modifiers)
     }
     stages.push(vec![Step::Modifiers(held)].into());
     stages
-}
-
-pub(in crate::tree) fn button_name(b: Button) -> &'static str {
-    match b {
-        Button::Left => "left",
-        Button::Right => "right",
-        Button::Middle => "middle",
-    }
 }
