@@ -14,7 +14,7 @@ const ONE_PIECE: &str = "one piece";
 /// job.
 const MAX_FUNCTION_LINES: usize = 120;
 
-fn root() -> &'static Path {
+pub(crate) fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -22,7 +22,7 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(root().join(path)).unwrap()
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {

@@ -18,10 +18,18 @@ use winit_automation_link::{Injected, Step, TouchPhase};
 use winit_automation_protocol::{Button, ErrorCode, Failure, Modifiers, NamedKey};
 
 use crate::Headless;
-use crate::plugin::Link;
 
 /// Delivers one piece of the frame's input.
-pub(crate) fn deliver(world: &mut World, link: &mut Link, injected: Injected) {
+/// What the input delivered in a frame left behind.
+#[derive(Default)]
+pub(crate) struct Delivered {
+    /// The windows a press was delivered to this frame (their hover data is reported in `PreUpdate`).
+    pub(crate) pressed: Vec<Entity>,
+    /// The modifier keys held, as the last `Modifiers` step said.
+    modifiers: Modifiers,
+}
+
+pub(crate) fn deliver(world: &mut World, link: &mut Delivered, injected: Injected) {
     let (window, step) = match injected {
         Injected::Step { window, step, .. } => (window, step),
         Injected::Request(request) => {

@@ -43,6 +43,12 @@ pub struct AutomationPlugin {
     pub dir: Option<std::path::PathBuf>,
 }
 
+/// The id a Bevy window has in the drop-box's messages: its entity's bits.
+#[cfg(feature = "automation")]
+fn window_id(window: Entity) -> u64 {
+    window.to_bits()
+}
+
 impl Plugin for AutomationPlugin {
     fn build(&self, app: &mut App) {
         #[cfg(feature = "automation")]

@@ -9,24 +9,25 @@ use std::time::Duration;
 use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::ecs::world::Mut;
 use bevy::picking::PickingSystems;
+use bevy::picking::hover::HoverMap;
+use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 use bevy::time::{TimeSystems, TimeUpdateStrategy};
+use bevy::ui::ComputedStackIndex;
 use bevy::window::{PrimaryWindow, RequestRedraw};
 use bevy::winit::{EventLoopProxyWrapper, WinitUserEvent};
 
 use winit_automation_link::{ClockMode, Options, RenderEnd, WindowState};
 use winit_automation_protocol::Command;
 
-use crate::AutomationPlugin;
+use crate::{AutomationPlugin, window_id};
 
 /// What the plugin's systems share: the render end and what they remember between frames.
 #[derive(Resource)]
 pub(crate) struct Link {
     pub(crate) end: RenderEnd,
-    /// The windows a press was delivered to this frame (their hover data is reported in `Last`).
-    pub(crate) pressed: Vec<Entity>,
-    /// The modifier keys held, as the last `Modifiers` step said.
-    pub(crate) modifiers: winit_automation_protocol::Modifiers,
+    /// What the input delivered this frame left: the windows pressed, the modifiers held.
+    input: crate::input::Delivered,
     /// Each window's state as last told.
     windows: HashMap<Entity, WindowState>,
     /// The tree last sent, to send only what changed.
@@ -37,11 +38,6 @@ pub(crate) struct Link {
     max_delta: Option<Duration>,
     /// Screenshots handed to Bevy and not yet delivered, with when.
     shots: Vec<(std::time::Instant, crate::shots::Shot)>,
-}
-
-/// The id a Bevy window has in the drop-box's messages: its entity's bits.
-pub(crate) fn window_id(window: Entity) -> u64 {
-    window.to_bits()
 }
 
 pub(crate) fn build(app: &mut App) {
@@ -56,9 +52,7 @@ pub(crate) fn build(app: &mut App) {
     )
     .add_systems(
         PreUpdate,
-        crate::tree::report_hits
-            .after(PickingSystems::Hover)
-            .run_if(pressed),
+        report_hits.after(PickingSystems::Hover).run_if(pressed),
     )
     // One system, so that an idle frame costs the scheduler one task.
     .add_systems(Last, end_frame.run_if(resource_exists::<Link>));
@@ -66,7 +60,26 @@ pub(crate) fn build(app: &mut App) {
 
 /// Whether a press went to a window this frame (its node is then reported).
 fn pressed(link: Option<Res<Link>>) -> bool {
-    link.is_some_and(|l| !l.pressed.is_empty())
+    link.is_some_and(|l| !l.input.pressed.is_empty())
+}
+
+/// `PreUpdate`, right after bevy_picking's hover step: the node each press of this frame went to
+/// ([`crate::tree::report_hits`]).
+fn report_hits(
+    link: Res<Link>,
+    hover: Option<Res<HoverMap>>,
+    stack: Query<&ComputedStackIndex>,
+    parents: Query<&ChildOf>,
+) {
+    let hits = hover.as_ref().and_then(|h| h.get(&PointerId::Mouse));
+    crate::tree::report_hits(
+        &link.end,
+        &link.tree,
+        &link.input.pressed,
+        hits,
+        &stack,
+        &parents,
+    );
 }
 
 /// The windows, the primary one apart: it is window 1 of the drop-box.
@@ -103,7 +116,7 @@ fn end_frame(world: &mut World, state: &mut SystemState<EndFrame>) {
     };
     let link = &mut *link;
     window_states(link, &windows);
-    crate::tree::publish_tree(link, &scene, &mut changes);
+    crate::tree::publish_tree(&link.end, &mut link.tree, &scene, &mut changes);
     publish(link, &windows, commands, redraw);
     state.apply(world);
 }
@@ -140,8 +153,7 @@ pub(crate) fn finish(plugin: &AutomationPlugin, app: &mut App) {
         Ok(end) => {
             app.insert_resource(Link {
                 end,
-                pressed: Vec::new(),
-                modifiers: winit_automation_protocol::Modifiers::NONE,
+                input: crate::input::Delivered::default(),
                 windows: HashMap::new(),
                 tree: crate::tree::Sent::default(),
                 virtual_time: false,
@@ -158,12 +170,12 @@ pub(crate) fn finish(plugin: &AutomationPlugin, app: &mut App) {
 fn begin_frame(world: &mut World) {
     world.resource_scope(|world, mut link: Mut<Link>| {
         let link = &mut *link;
-        link.pressed.clear();
+        link.input.pressed.clear();
         if !link.end.open_frame() {
             return;
         }
         for injected in link.end.take_input() {
-            crate::input::deliver(world, link, injected);
+            crate::input::deliver(world, &mut link.input, injected);
         }
         let virtual_clock = link.end.clock().mode == ClockMode::Virtual;
         if virtual_clock {

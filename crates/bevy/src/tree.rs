@@ -14,10 +14,10 @@ use std::collections::{HashMap, HashSet};
 
 use bevy::a11y::AccessibilityNode;
 use bevy::camera::primitives::Aabb;
+use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::system::SystemParam;
 use bevy::input_focus::InputFocus;
-use bevy::picking::hover::HoverMap;
-use bevy::picking::pointer::PointerId;
+use bevy::picking::backend::HitData;
 use bevy::prelude::*;
 use bevy::ui::prelude::AccessibleLabel;
 use bevy::ui::{ComputedNode, ComputedStackIndex, UiGlobalTransform};
@@ -27,7 +27,8 @@ use accesskit::{Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
 
 use crate::Automated;
 use crate::nodes::{Around, MarkedItem, Order, UiFilter, UiItem, marked_node, ui_node};
-use crate::plugin::{Link, window_id};
+use crate::window_id;
+use winit_automation_link::RenderEnd;
 
 /// What was sent last: each node as the service has it, and its place.
 #[derive(Default)]
@@ -183,12 +184,11 @@ impl Changes<'_, '_> {
 }
 
 /// `Last`: brings the primary window's tree up to date and sends the nodes that changed.
-pub(crate) fn publish_tree(link: &mut Link, scene: &Scene, changes: &mut Changes) {
+pub(crate) fn publish_tree(end: &RenderEnd, sent: &mut Sent, scene: &Scene, changes: &mut Changes) {
     let shape = changes.shape_changed();
     let Ok((window, win)) = scene.window.single() else {
         return;
     };
-    let sent = &mut link.tree;
     let fresh = sent.window != Some(window);
     let scale = win.scale_factor();
     let mut changed = Vec::new();
@@ -215,7 +215,7 @@ pub(crate) fn publish_tree(link: &mut Link, scene: &Scene, changes: &mut Changes
     }
     sent.focus = Some(focus);
     sent.window = Some(window);
-    link.end.tree_update(
+    end.tree_update(
         window_id(window),
         TreeUpdate {
             nodes: changed,
@@ -396,15 +396,13 @@ fn parent_in(
 /// its nearest ancestor in the tree last published (the one the press was aimed in); the
 /// window's node when the press landed on nothing in the tree.
 pub(crate) fn report_hits(
-    link: Res<Link>,
-    hover: Option<Res<HoverMap>>,
-    stack: Query<&ComputedStackIndex>,
-    parents: Query<&ChildOf>,
+    end: &RenderEnd,
+    sent: &Sent,
+    pressed: &[Entity],
+    hits: Option<&EntityHashMap<HitData>>,
+    stack: &Query<&ComputedStackIndex>,
+    parents: &Query<&ChildOf>,
 ) {
-    if link.pressed.is_empty() {
-        return;
-    }
-    let hits = hover.as_ref().and_then(|h| h.get(&PointerId::Mouse));
     let top = hits.and_then(|hits| {
         let ui = hits
             .keys()
@@ -417,8 +415,8 @@ pub(crate) fn report_hits(
                 .map(|(e, _)| *e)
         })
     });
-    for &window in &link.pressed {
-        let in_tree = |e: &Entity| link.tree.has(*e);
+    for &window in pressed {
+        let in_tree = |e: &Entity| sent.has(*e);
         let node = top.and_then(|top| {
             if in_tree(&top) {
                 return Some(top);
@@ -433,8 +431,7 @@ pub(crate) fn report_hits(
             None
         });
         let id = node.unwrap_or(window);
-        link.end
-            .pointer_hit(window_id(window), Some(NodeId(id.to_bits())));
+        end.pointer_hit(window_id(window), Some(NodeId(id.to_bits())));
     }
 }
 

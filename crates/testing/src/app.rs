@@ -12,7 +12,6 @@ use std::time::Duration;
 use crate::secret::shown;
 
 use super::failure::{coded, interactive_snapshot};
-use super::script::{RunOptions, RunSummary, Script};
 use super::tree_text::tree_text;
 use winit_automation_client::{Client, ClientError};
 use winit_automation_protocol::{ActOptions, Command, KeyChord, Response};
@@ -31,8 +30,8 @@ use winit_automation_protocol::{ActOptions, Command, KeyChord, Response};
 pub struct App {
     pub(super) child: Child,
     /// Kills the app's process group (its job on Windows) if this process dies without
-    /// dropping the `App` (a signal, `cargo test` interrupted): see `watchdog` in `spawn.rs`.
-    pub(super) watchdog: Option<super::spawn::Watchdog>,
+    /// dropping the `App` (a signal, `cargo test` interrupted): see `watchdog.rs`.
+    pub(super) watchdog: Option<super::watchdog::Watchdog>,
     pub(super) client: Option<Client>,
     pub(super) dir: PathBuf,
     pub(super) log: PathBuf,
@@ -240,25 +239,5 @@ impl App {
             height,
             opts: self.act_options(),
         })
-    }
-
-    /// Replays a script (docs/scripts.md; what `winit-automation record` writes) against the
-    /// app; a line that does not parse or does not pass fails the test with its line number, the
-    /// reason and the interactive snapshot. Screenshot references are relative to the script.
-    #[track_caller]
-    pub fn run_script(&self, path: impl AsRef<Path>) -> RunSummary {
-        let path = path.as_ref();
-        let script = match Script::read(path) {
-            Ok(script) => script,
-            Err(e) => panic!("{}: {e}\nhint: {}", path.display(), e.hint),
-        };
-        let options = RunOptions {
-            base: path.parent().map(Path::to_owned).unwrap_or_default(),
-            update: false,
-        };
-        match script.run(self.client(), &options, |_, _| {}) {
-            Ok(summary) => summary,
-            Err(failure) => panic!("{}: {failure}", path.display()),
-        }
     }
 }

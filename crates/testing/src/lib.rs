@@ -19,6 +19,7 @@ pub mod script;
 mod secret;
 mod spawn;
 mod tree_text;
+mod watchdog;
 
 pub use app::App;
 pub use audit::{Allow, Audit};

@@ -15,10 +15,33 @@
 //! A script is checked whole before anything is sent: a line that does not parse is an error
 //! with its line number, and nothing reaches the app.
 
-mod audit;
+use std::path::Path;
+
 mod parse;
 mod run;
 
 pub use parse::{DEFAULT_EXPECT_TIMEOUT, Expect, STATES, Script, ScriptError, Step, StepKind};
 pub(crate) use run::check;
 pub use run::{RunFailure, RunOptions, RunSummary, is_replayed};
+
+impl crate::App {
+    /// Replays a script (docs/scripts.md; what `winit-automation record` writes) against the
+    /// app; a line that does not parse or does not pass fails the test with its line number, the
+    /// reason and the interactive snapshot. Screenshot references are relative to the script.
+    #[track_caller]
+    pub fn run_script(&self, path: impl AsRef<Path>) -> RunSummary {
+        let path = path.as_ref();
+        let script = match Script::read(path) {
+            Ok(script) => script,
+            Err(e) => panic!("{}: {e}\nhint: {}", path.display(), e.hint),
+        };
+        let options = RunOptions {
+            base: path.parent().map(Path::to_owned).unwrap_or_default(),
+            update: false,
+        };
+        match script.run(self.client(), &options, |_, _| {}) {
+            Ok(summary) => summary,
+            Err(failure) => panic!("{}: {failure}", path.display()),
+        }
+    }
+}

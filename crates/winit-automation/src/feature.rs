@@ -3,20 +3,16 @@
 //! render side with the `automation` feature (`on`) and empty ones without it (`off`: no thread,
 //! no file, and `ToolkitCapture` uninhabited).
 
-#[cfg(feature = "automation")]
-mod injected;
 #[cfg(not(feature = "automation"))]
 mod off;
 #[cfg(feature = "automation")]
 mod on;
 
-#[cfg(feature = "automation")]
-pub(crate) use injected::input;
 #[cfg(not(feature = "automation"))]
 pub(crate) use off::{
-    Injected, PublishedFrame, Render, Request, StartFailure, ToolkitCapture, input, start,
+    Injected, PublishedFrame, Render, Request, StartFailure, ToolkitCapture, split, start,
 };
 #[cfg(feature = "automation")]
 pub(crate) use on::{
-    Injected, PublishedFrame, Render, Request, StartFailure, ToolkitCapture, start,
+    Injected, PublishedFrame, Render, Request, StartFailure, ToolkitCapture, split, start,
 };

@@ -73,7 +73,7 @@ use std::time::Duration;
 use winit::window::WindowId;
 
 use crate::feature;
-use crate::input::Input;
+use crate::input::{Input, from_injected};
 
 /// Where a [`Frame`] is: [`Building`] (its tree may still change) or [`Published`].
 pub trait Stage: sealed::Sealed {}
@@ -355,7 +355,7 @@ impl Iterator for Inputs {
     type Item = Input;
 
     fn next(&mut self) -> Option<Input> {
-        self.inner.next().map(feature::input)
+        self.inner.next().map(from_injected)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

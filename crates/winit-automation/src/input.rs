@@ -10,6 +10,9 @@ use winit::window::WindowId;
 use crate::feature;
 use crate::protocol::{self, Command, Failure, KeyChord};
 
+mod injected;
+pub(crate) use injected::from_injected;
+
 /// One piece of injected input, in the order the commands were sent.
 ///
 /// Each kind comes by its own path, and the answer to the command names the path that ran:

@@ -1,6 +1,8 @@
 //! A script's text as steps: protocol lines and `expect` lines, checked whole before anything
 //! is sent.
 
+mod expect_audit;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -206,7 +208,7 @@ pub(super) fn parse_expect(text: &str, line: usize) -> Result<Expect, ScriptErro
     match rest.first().map(|t| (t.bare.as_str(), t.quoted.is_some())) {
         None => Err(bad(line, "`expect` needs what it expects")),
         Some(("screenshot", false)) => parse_screenshot(&rest[1..], line),
-        Some(("audit", false)) => super::audit::parse(&rest[1..], line),
+        Some(("audit", false)) => expect_audit::expect_audit(&rest[1..], line),
         Some(("gone", false)) => {
             let mut terms = Vec::new();
             let mut it = rest[1..].iter();

@@ -1,6 +1,8 @@
 //! A parsed script replayed against a running app: each command sent, each expectation waited
 //! for, the first failure reported with its line.
 
+mod expect_audit;
+
 use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -253,7 +255,7 @@ pub(crate) fn check(
             scope,
             keyboard,
             allow,
-        } => super::audit::check(client, scope, *keyboard, allow, n),
+        } => expect_audit::check(client, scope, *keyboard, allow, n),
     }
 }
 

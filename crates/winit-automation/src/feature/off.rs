@@ -8,11 +8,10 @@ use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::input::Input;
 use crate::protocol::Command;
 use crate::protocol::{DirError, Failure};
-use winit_automation_link::Options;
 use winit_automation_link::{ClockMode, ClockReading, DEFAULT_STEP, Layers, Widget, WindowState};
+use winit_automation_link::{Options, Step};
 
 /// Starts nothing: the options are dropped.
 pub(crate) fn start(_: Options) -> Result<Render, StartFailure> {
@@ -108,8 +107,8 @@ impl Render {
 /// No input is ever injected.
 pub(crate) enum Injected {}
 
-/// What injected input becomes: there is none.
-pub(crate) fn input(injected: Injected) -> Input {
+/// No input is ever injected: there is nothing to split.
+pub(crate) fn split(injected: Injected) -> Result<(u64, f64, Step), Box<Request>> {
     match injected {}
 }
 

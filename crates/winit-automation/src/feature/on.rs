@@ -1,12 +1,13 @@
-//! The plugin (feature `automation`): the service crate's render end, with the winit and wgpu
-//! glue this crate adds (window events, the adapter and surface, the texture copy), under the
-//! names [`crate::feature`] gives them.
+//! The plugin (feature `automation`): the link crate's render end, which the service crate's
+//! `start` returns, with the winit and wgpu glue this crate adds (window events, the adapter and
+//! surface, the texture copy), under the names [`crate::feature`] gives them.
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use winit::event::WindowEvent;
+use winit_automation_link::Step;
 use winit_automation_link::{
     ClockReading, GpuInfo, Layers, Options, RenderEnd, SurfaceInfo, Widget, WindowState,
 };
@@ -14,6 +15,18 @@ pub(crate) use winit_automation_link::{Injected, PublishedFrame, Request, Toolki
 pub(crate) use winit_automation_service::StartError as StartFailure;
 
 use crate::capture::{self, Ring};
+
+/// A piece of injected input: the window, its scale and the step, or a request the app answers.
+pub(crate) fn split(injected: Injected) -> Result<(u64, f64, Step), Box<Request>> {
+    match injected {
+        Injected::Request(request) => Err(Box::new(request)),
+        Injected::Step {
+            window,
+            scale,
+            step,
+        } => Ok((window, scale, step)),
+    }
+}
 
 /// Creates or checks the directory, takes its lock and starts the service thread.
 pub(crate) fn start(options: Options) -> Result<Render, StartFailure> {

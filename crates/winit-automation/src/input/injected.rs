@@ -1,6 +1,7 @@
-//! What the render end hands over becomes winit input (feature `automation`): a planned step
-//! becomes the winit event, the crate's own key, text, AccessKit request or window request it
-//! stands for.
+//! What the render end hands over becomes winit input: a planned step becomes the winit event,
+//! the crate's own key, text, AccessKit request or window request it stands for. Written once:
+//! without the `automation` feature nothing is ever injected ([`feature::split`] of an
+//! uninhabited type), and none of this runs.
 
 use accesskit::ActionRequest;
 use winit::dpi::{LogicalSize, PhysicalPosition};
@@ -9,21 +10,18 @@ use winit::event::{
     TouchPhase, WindowEvent,
 };
 use winit::window::WindowId;
-use winit_automation_link::{Injected, Step, TouchPhase as Phase};
+use winit_automation_link::{Step, TouchPhase as Phase};
 
-use crate::input::{Input, KeyInput, Request, modifiers_state};
+use super::{Input, KeyInput, Request, modifiers_state};
+use crate::feature::{self, Injected};
 use crate::protocol::Button;
 
 /// What the app is handed for a piece of injected input: a step becomes the winit event (in
 /// physical pixels), key, text, action request or window request it stands for.
-pub(crate) fn input(injected: Injected) -> Input {
-    let (window, scale, step) = match injected {
-        Injected::Request(inner) => return Input::Request(Request { inner }),
-        Injected::Step {
-            window,
-            scale,
-            step,
-        } => (WindowId::from(window), scale, step),
+pub(crate) fn from_injected(injected: Injected) -> Input {
+    let (window, scale, step) = match feature::split(injected) {
+        Err(inner) => return Input::Request(Request { inner: *inner }),
+        Ok((window, scale, step)) => (WindowId::from(window), scale, step),
     };
     let device_id = DeviceId::dummy();
     let button = |b: Button| match b {

@@ -1,7 +1,7 @@
-use super::super::{Script, StepKind};
 use super::*;
 use crate::By;
 use crate::fake_app::FakeApp;
+use crate::script::{Expect, RunFailure, RunOptions, Script, StepKind};
 use winit_automation_protocol::Rule;
 
 fn expect(text: &str) -> Expect {
@@ -104,8 +104,8 @@ fn app(body: &'static str, no_pixels: bool) -> FakeApp {
     }))
 }
 
-fn run(app: &FakeApp, script: &str) -> Result<String, Box<super::super::RunFailure>> {
-    let options = super::super::RunOptions {
+fn run(app: &FakeApp, script: &str) -> Result<String, Box<RunFailure>> {
+    let options = RunOptions {
         base: std::path::PathBuf::new(),
         update: false,
     };
