@@ -337,3 +337,113 @@ fn the_readme_bevy_row_is_excerpts_of_the_bevy_example() {
     let changed = block.replacen("default()", "default ()", 1);
     assert_eq!(drifted(&changed, &example).len(), 1);
 }
+
+/// The workspace crates each crate of `crates/` depends on (normal dependencies, optional ones
+/// too), as `cargo metadata` reads the manifests.
+fn crate_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let packages = metadata["packages"].as_array().unwrap();
+    let members: std::collections::BTreeSet<&str> = packages
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    packages
+        .iter()
+        .filter(|p| p["manifest_path"].as_str().unwrap().contains("/crates/"))
+        .map(|p| {
+            let deps = p["dependencies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| d["kind"].is_null())
+                .map(|d| d["name"].as_str().unwrap())
+                .filter(|name| members.contains(name))
+                .map(str::to_owned)
+                .collect();
+            (p["name"].as_str().unwrap().to_owned(), deps)
+        })
+        .collect()
+}
+
+/// ARCHITECTURE.md's crate table, `| crate | depends on | ...`: each crate with the crates it
+/// names (short names such as `link` stand for `winit-automation-link`).
+fn table_graph(
+    architecture: &str,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let long = |short: &str| match short {
+        "winit-automation" | "bevy_winit_automation" => short.to_owned(),
+        s if s.starts_with("winit-automation-") => s.to_owned(),
+        s => format!("winit-automation-{s}"),
+    };
+    let section = &architecture[architecture.find("\n## Crates").expect("a Crates section")..];
+    section
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|row| {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let name = cells[1].trim_matches('`').to_owned();
+            // "link, service (feature `automation`)": the parentheses say when, not what.
+            let mut depends = cells[2].to_owned();
+            while let (Some(open), Some(close)) = (depends.find('('), depends.find(')')) {
+                depends.replace_range(open..=close, "");
+            }
+            let deps = depends
+                .split(',')
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(long)
+                .collect();
+            (name, deps)
+        })
+        .collect()
+}
+
+/// ARCHITECTURE.md's crate table and its drawing say what Cargo says: each crate's row names the
+/// workspace crates its manifest depends on, every crate has a row, and the drawing names each.
+#[test]
+fn the_architecture_crate_table_matches_cargo_metadata() {
+    let architecture = read("ARCHITECTURE.md");
+    let (cargo, table) = (crate_graph(), table_graph(&architecture));
+    assert_eq!(
+        table, cargo,
+        "ARCHITECTURE.md's crate table against cargo metadata"
+    );
+    let drawing = &architecture[architecture.find("\n## Crates").unwrap()..];
+    let drawing = &drawing[drawing.find("```").unwrap()..];
+    let drawing = &drawing[..drawing[3..].find("```").unwrap()];
+    for name in cargo.keys() {
+        assert!(
+            drawing.contains(name.as_str()),
+            "the crate drawing lacks {name}"
+        );
+    }
+}
+
+#[test]
+fn a_dependency_left_out_of_the_table_is_found() {
+    let table = table_graph(
+        "\n## Crates\n| crate | depends on |\n|---|---|\n| `winit-automation-cli` | protocol, \
+         client (feature `x`) |\n",
+    );
+    let cli = &table["winit-automation-cli"];
+    assert_eq!(
+        cli.iter().map(String::as_str).collect::<Vec<_>>(),
+        ["winit-automation-client", "winit-automation-protocol"]
+    );
+}
