@@ -2,6 +2,18 @@
 //! replies on them, the frame counters both sides read. Only this crate and the service crate use
 //! it; it is public because they are two crates, and hidden from the documentation because no app,
 //! toolkit adapter or client has a use for it. No semver promise.
+//!
+//! | channel | direction | carries | capacity |
+//! |---|---|---|---|
+//! | `orders` | service -> render | an action with its planned input and deadline (`Order`) | `IN_FLIGHT` |
+//! | `replies` | render -> service | the answer to an order, stamped with its frame (`Reply`) | `IN_FLIGHT` |
+//! | `captures` | render -> service | a screenshot copy to read back and encode (`CaptureJob`) | `IN_FLIGHT` |
+//! | `scene` | render -> service | tree updates, widget records, window and surface state, the adapter (`SceneChange`) | `SCENE_CHANNEL` |
+//! | `frame_ends` | render -> service | when a frame was published: metrics, the `--settle` count | 256 |
+//! | `tick` | render -> service | "a frame with replies was published" | 1 |
+//! | `stop` | render -> service | the handle was dropped | 1 |
+//!
+//! The frame counters ([`Counters`]) are shared atomics, and so is each order's [`Handover`].
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
