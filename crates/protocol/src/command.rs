@@ -10,8 +10,11 @@
 use super::key::{KeyChord, Modifiers};
 use super::names::Label;
 use super::target::{Selector, Target};
+use super::verbs::Verb;
 
 mod line;
+
+pub(crate) use line::file_line;
 #[cfg(test)]
 mod tests;
 
@@ -355,6 +358,43 @@ pub enum Command {
     Clock(ClockCommand),
     /// `quit`
     Quit,
+}
+
+impl Command {
+    /// The verb of this command (the table's row, [`Verb::spec`]).
+    pub fn verb(&self) -> Verb {
+        match self {
+            Command::Status => Verb::Status,
+            Command::Windows => Verb::Windows,
+            Command::Snapshot { .. } => Verb::Snapshot,
+            Command::Find { .. } => Verb::Find,
+            Command::Get { .. } => Verb::Get,
+            Command::Wait { .. } => Verb::Wait,
+            Command::Settle { .. } => Verb::Settle,
+            Command::Clean { .. } => Verb::Clean,
+            Command::Journal { .. } => Verb::Journal,
+            Command::Trace { .. } => Verb::Trace,
+            Command::Click { .. } => Verb::Click,
+            Command::Hover { .. } => Verb::Hover,
+            Command::Drag { .. } => Verb::Drag,
+            Command::Scroll { .. } => Verb::Scroll,
+            Command::Stroke { .. } => Verb::Stroke,
+            Command::Down { .. } => Verb::Down,
+            Command::Move { .. } => Verb::Move,
+            Command::Up { .. } => Verb::Up,
+            Command::Pinch { .. } => Verb::Pinch,
+            Command::Type { .. } => Verb::Type,
+            Command::Fill { .. } => Verb::Fill,
+            Command::Key { .. } => Verb::Key,
+            Command::Action { .. } => Verb::Action,
+            Command::Focus { .. } => Verb::Focus,
+            Command::Resize { .. } => Verb::Resize,
+            Command::Screenshot { .. } => Verb::Screenshot,
+            Command::Audit { .. } => Verb::Audit,
+            Command::Clock { .. } => Verb::Clock,
+            Command::Quit => Verb::Quit,
+        }
+    }
 }
 
 impl Command {

@@ -165,12 +165,6 @@ macro_rules! verbs {
             }
         }
 
-        impl super::Command {
-            /// The verb of this command.
-            pub fn verb(&self) -> Verb {
-                match self { $(super::Command::$variant { .. } => Verb::$variant,)* }
-            }
-        }
     };
 }
 

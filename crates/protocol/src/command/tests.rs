@@ -50,6 +50,11 @@ fn every_verb_has_a_canonical_line_that_parses_back() {
     ] {
         let command = parse(line);
         assert_eq!(command.to_line(), line, "canonical form of {line}");
+        assert_eq!(
+            Some(command.verb().as_str()),
+            line.split(' ').next(),
+            "the verb of {line}"
+        );
         assert_eq!(parse(&command.to_line()), command);
     }
 }
