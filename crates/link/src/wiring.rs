@@ -23,7 +23,6 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 
 use winit_automation_protocol::{Command, Failure, Verb};
 
-pub use crate::pictures::CopiedCapture;
 pub use crate::plan::{Plan, PressCheck, StageWait};
 use crate::{CaptureTo, ClockReading, ClockShare, Reader, SceneChange, Waker};
 
