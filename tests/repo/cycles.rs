@@ -1,9 +1,12 @@
 //! No import cycle inside any crate. Within each module, its child modules (a file, or a folder
 //! with its children) form a graph: an edge from child A to child B when code in A's subtree names
-//! an item in B's subtree (`use crate::...`, `super::...`, or a path in an expression or a type).
+//! an item in B's subtree (`use crate::...`, `super::...`, a path in an expression or a type, or
+//! in a macro's arguments), followed through re-exports and imports (`crate::Replier`, where the
+//! root only imports `wiring::Replier`, names `wiring`).
 //! That graph has no cycle, at every level of every crate, so each module can be read knowing only
 //! the ones below it. A child naming its parent's own items (`use super::Service`) is not an edge:
-//! the parent is not one of the siblings. Tests (`#[cfg(test)]`, `#[test]`) are left out.
+//! the parent is not one of the siblings. Tests (`#[cfg(test)]`, `#[test]`) are left out, and so
+//! are method calls (an `impl` of a parent's type in a child file is a parent-child edge).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -42,6 +45,8 @@ fn modules(src: &Path) -> Vec<(ModPath, PathBuf)> {
 struct Paths {
     inline: Vec<String>,
     found: Vec<(Vec<String>, Vec<String>)>,
+    /// The names `use` brings in, by the inline module they are brought into: name -> path.
+    imports: Vec<(Vec<String>, String, Vec<String>)>,
     /// Child modules declared for tests only (`#[cfg(test)] mod tests;`): their files are left out.
     test_children: Vec<String>,
 }
@@ -53,17 +58,59 @@ fn is_test(attrs: &[syn::Attribute]) -> bool {
     })
 }
 
-fn flatten(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+/// Each path a `use` names, with the name it brings in (`None` for a glob).
+fn flatten(
+    tree: &syn::UseTree,
+    prefix: &mut Vec<String>,
+    out: &mut Vec<(Vec<String>, Option<String>)>,
+) {
+    let path = |prefix: &[String], last: &syn::Ident| [prefix, &[last.to_string()]].concat();
     match tree {
         syn::UseTree::Path(p) => {
             prefix.push(p.ident.to_string());
             flatten(&p.tree, prefix, out);
             prefix.pop();
         }
-        syn::UseTree::Name(n) => out.push([prefix.clone(), vec![n.ident.to_string()]].concat()),
-        syn::UseTree::Rename(r) => out.push([prefix.clone(), vec![r.ident.to_string()]].concat()),
-        syn::UseTree::Glob(_) => out.push(prefix.clone()),
+        syn::UseTree::Name(n) if n.ident == "self" => {
+            out.push((prefix.clone(), prefix.last().cloned()));
+        }
+        syn::UseTree::Name(n) => out.push((path(prefix, &n.ident), Some(n.ident.to_string()))),
+        syn::UseTree::Rename(r) => out.push((path(prefix, &r.ident), Some(r.rename.to_string()))),
+        syn::UseTree::Glob(_) => out.push((prefix.clone(), None)),
         syn::UseTree::Group(g) => g.items.iter().for_each(|t| flatten(t, prefix, out)),
+    }
+}
+
+/// The paths that start with `crate`, `super` or `self` in a macro's tokens (`format!` and the
+/// like keep their arguments as tokens).
+fn macro_paths(tokens: proc_macro2::TokenStream, out: &mut Vec<Vec<String>>) {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let is_colon =
+        |t: Option<&TokenTree>| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == ':');
+    let mut i = 0;
+    while i < tokens.len() {
+        match &tokens[i] {
+            TokenTree::Group(g) => macro_paths(g.stream(), out),
+            TokenTree::Ident(id)
+                if ["crate", "super", "self"].contains(&id.to_string().as_str()) =>
+            {
+                let mut path = vec![id.to_string()];
+                // `::` is two `:` puncts; then the next identifier.
+                while is_colon(tokens.get(i + 1)) && is_colon(tokens.get(i + 2)) {
+                    let Some(TokenTree::Ident(next)) = tokens.get(i + 3) else {
+                        break;
+                    };
+                    path.push(next.to_string());
+                    i += 3;
+                }
+                if path.len() > 1 {
+                    out.push(path);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
     }
 }
 
@@ -95,9 +142,20 @@ impl<'ast> Visit<'ast> for Paths {
         }
         let mut paths = Vec::new();
         flatten(&u.tree, &mut Vec::new(), &mut paths);
+        for (path, name) in paths {
+            if let Some(name) = name {
+                self.imports.push((self.inline.clone(), name, path.clone()));
+            }
+            self.found.push((self.inline.clone(), path));
+        }
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        let mut paths = Vec::new();
+        macro_paths(m.tokens.clone(), &mut paths);
         for path in paths {
             self.found.push((self.inline.clone(), path));
         }
+        syn::visit::visit_macro(self, m);
     }
     fn visit_path(&mut self, p: &'ast syn::Path) {
         let path = p.segments.iter().map(|s| s.ident.to_string()).collect();
@@ -106,36 +164,71 @@ impl<'ast> Visit<'ast> for Paths {
     }
 }
 
-/// The module `path` names, said from module `from`; `None` for a path out of the crate or a
-/// local name.
-fn resolve(from: &[String], path: &[String], known: &BTreeSet<ModPath>) -> Option<ModPath> {
-    let (mut base, mut rest) = match path.first()?.as_str() {
-        "crate" => (Vec::new(), &path[1..]),
-        "super" | "self" => (from.to_vec(), path),
-        _ => return None,
-    };
-    while let Some(first) = rest.first() {
-        match first.as_str() {
-            "super" => drop(base.pop()),
-            "self" => {}
-            _ => break,
+/// A crate's modules and the names each brings in with `use`.
+struct Modules {
+    known: BTreeSet<ModPath>,
+    imports: BTreeMap<(ModPath, String), Vec<String>>,
+}
+
+impl Modules {
+    /// The module `path` names, said from module `from`, through the imports and re-exports it
+    /// meets; `None` for a path out of the crate or a local name.
+    fn resolve(&self, from: &[String], path: &[String], depth: usize) -> Option<ModPath> {
+        if depth > 8 {
+            return None;
         }
-        rest = &rest[1..];
-    }
-    for segment in rest {
-        base.push(segment.clone());
-        if !known.contains(&base) {
+        let (mut base, mut rest) = match path.first()?.as_str() {
+            "crate" => (Vec::new(), &path[1..]),
+            "super" | "self" => (from.to_vec(), path),
+            first => {
+                let key = (from.to_vec(), first.to_owned());
+                if let Some(imported) = self.imports.get(&key).filter(|i| i[..] != path[..1]) {
+                    let whole = [imported.as_slice(), &path[1..]].concat();
+                    return self.resolve(from, &whole, depth + 1);
+                }
+                // A child module named without `self::` (a uniform path).
+                let child = [from, &path[..1]].concat();
+                if !self.known.contains(&child) {
+                    return None;
+                }
+                (child, &path[1..])
+            }
+        };
+        while let Some(first) = rest.first() {
+            match first.as_str() {
+                "super" => drop(base.pop()),
+                "self" => {}
+                _ => break,
+            }
+            rest = &rest[1..];
+        }
+        for (i, segment) in rest.iter().enumerate() {
+            base.push(segment.clone());
+            if self.known.contains(&base) {
+                continue;
+            }
             base.pop();
+            // An item the module only imports or re-exports: where it comes from.
+            let key = (base.clone(), segment.clone());
+            if let Some(imported) = self.imports.get(&key) {
+                let whole = [imported.as_slice(), &rest[i + 1..]].concat();
+                if let Some(found) = self.resolve(&base, &whole, depth + 1) {
+                    return Some(found);
+                }
+            }
             break;
         }
+        Some(base)
     }
-    Some(base)
 }
 
 /// Every cycle among sibling modules of one crate, given each file's module path and source, as
 /// `a -> b -> a` under the modules' parent.
 pub(crate) fn cycles(files: &[(ModPath, String)]) -> Vec<String> {
-    let known: BTreeSet<ModPath> = files.iter().map(|(p, _)| p.clone()).collect();
+    let mut modules = Modules {
+        known: files.iter().map(|(p, _)| p.clone()).collect(),
+        imports: BTreeMap::new(),
+    };
     // For each parent, the edges among its children: child -> (child, the path that made it).
     let mut levels: BTreeMap<ModPath, BTreeMap<String, BTreeMap<String, String>>> = BTreeMap::new();
     let mut parsed = Vec::new();
@@ -149,13 +242,18 @@ pub(crate) fn cycles(files: &[(ModPath, String)]) -> Vec<String> {
                 .iter()
                 .map(|c| [module.clone(), vec![c.clone()]].concat()),
         );
+        for (inline, name, path) in &paths.imports {
+            let into = [module.clone(), inline.clone()].concat();
+            let key = (into, name.clone());
+            modules.imports.entry(key).or_insert_with(|| path.clone());
+        }
         parsed.push((module, paths));
     }
     parsed.retain(|(module, _)| !tests.iter().any(|t| module.starts_with(t)));
     for (module, paths) in parsed {
         for (inline, path) in &paths.found {
             let from = [module.clone(), inline.clone()].concat();
-            let Some(to) = resolve(&from, path, &known) else {
+            let Some(to) = modules.resolve(&from, path, 0) else {
                 continue;
             };
             let common = module.iter().zip(&to).take_while(|(a, b)| a == b).count();
@@ -278,4 +376,31 @@ fn a_cycle_through_siblings_is_found_and_neither_a_parent_nor_a_test_makes_one()
     // Without b's path to c, only a's test names c: no cycle.
     let b = file(&["b"], "pub struct B;");
     assert_eq!(cycles(&[root, a, a_test, b, c]), Vec::<String>::new());
+}
+
+#[test]
+fn a_cycle_through_a_re_export_or_a_macro_is_found() {
+    let file = |path: &[&str], source: &str| {
+        (
+            path.iter().map(|s| s.to_string()).collect::<ModPath>(),
+            source.to_owned(),
+        )
+    };
+    let root = file(&[], "mod a; mod b; use a::Thing;");
+    let a = file(
+        &["a"],
+        "pub struct Thing; pub const N: u8 = 1; fn f() { crate::b::g(); }",
+    );
+    // b names a only through the root's import of `a::Thing`.
+    let b = file(&["b"], "pub fn g() -> Option<crate::Thing> { None }");
+    let found = cycles(&[root.clone(), a.clone(), b]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("b -> a (`crate::Thing`)"), "{found:?}");
+    // b names a only inside a macro's arguments.
+    let b = file(&["b"], r#"pub fn g() { println!("{}", super::a::N); }"#);
+    let found = cycles(&[root.clone(), a.clone(), b]);
+    assert!(found[0].contains("b -> a (`super::a::N`)"), "{found:?}");
+    // b names nothing of a: no cycle.
+    let b = file(&["b"], "pub fn g() {}");
+    assert_eq!(cycles(&[root, a, b]), Vec::<String>::new());
 }
