@@ -359,13 +359,18 @@ fn crate_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSe
     );
     let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let packages = metadata["packages"].as_array().unwrap();
+    let crates = Path::new(metadata["workspace_root"].as_str().unwrap()).join("crates");
     let members: std::collections::BTreeSet<&str> = packages
         .iter()
         .map(|p| p["name"].as_str().unwrap())
         .collect();
     packages
         .iter()
-        .filter(|p| p["manifest_path"].as_str().unwrap().contains("/crates/"))
+        .filter(|p| {
+            // crates/NAME/Cargo.toml: the folder above the manifest's is the workspace's crates/.
+            let manifest = Path::new(p["manifest_path"].as_str().unwrap());
+            manifest.parent().and_then(Path::parent) == Some(crates.as_path())
+        })
         .map(|p| {
             let deps = p["dependencies"]
                 .as_array()
@@ -427,16 +432,20 @@ fn the_architecture_crate_table_matches_cargo_metadata() {
     let drawing = &architecture[architecture.find("\n## Crates").unwrap()..];
     let drawing = &drawing[drawing.find("```").unwrap()..];
     let drawing = &drawing[..drawing[3..].find("```").unwrap()];
+    // Whole names: `winit-automation` is a part of every other name.
+    let words: std::collections::BTreeSet<&str> = drawing
+        .split(|c: char| c.is_whitespace() || "|/\\()".contains(c))
+        .collect();
     for name in cargo.keys() {
         assert!(
-            drawing.contains(name.as_str()),
+            words.contains(name.as_str()),
             "the crate drawing lacks {name}"
         );
     }
 }
 
 #[test]
-fn a_dependency_left_out_of_the_table_is_found() {
+fn a_table_row_names_crates_by_short_names_and_drops_the_conditions() {
     let table = table_graph(
         "\n## Crates\n| crate | depends on |\n|---|---|\n| `winit-automation-cli` | protocol, \
          client (feature `x`) |\n",

@@ -19,7 +19,6 @@ use winit_automation_protocol::{Button, ErrorCode, Failure, Modifiers, NamedKey}
 
 use crate::Headless;
 
-/// Delivers one piece of the frame's input.
 /// What the input delivered in a frame left behind.
 #[derive(Default)]
 pub(crate) struct Delivered {
@@ -29,7 +28,8 @@ pub(crate) struct Delivered {
     modifiers: Modifiers,
 }
 
-pub(crate) fn deliver(world: &mut World, link: &mut Delivered, injected: Injected) {
+/// Delivers one piece of the frame's input.
+pub(crate) fn deliver(world: &mut World, delivered: &mut Delivered, injected: Injected) {
     let (window, step) = match injected {
         Injected::Step { window, step, .. } => (window, step),
         Injected::Request(request) => {
@@ -49,7 +49,7 @@ pub(crate) fn deliver(world: &mut World, link: &mut Delivered, injected: Injecte
         Step::Move { x, y } => move_pointer(world, window, x, y),
         Step::Button { button, pressed } => {
             if pressed {
-                link.pressed.push(window);
+                delivered.pressed.push(window);
             }
             let input = MouseButtonInput {
                 button: mouse_button(button),
@@ -88,7 +88,7 @@ pub(crate) fn deliver(world: &mut World, link: &mut Delivered, injected: Injecte
             }
         }
         Step::Modifiers(modifiers) => {
-            let was = std::mem::replace(&mut link.modifiers, modifiers);
+            let was = std::mem::replace(&mut delivered.modifiers, modifiers);
             for (key, logical, before, now) in [
                 (KeyCode::ControlLeft, Key::Control, was.ctrl, modifiers.ctrl),
                 (KeyCode::ShiftLeft, Key::Shift, was.shift, modifiers.shift),

@@ -20,7 +20,7 @@ impl Service {
         if response.error_code() == Some(ErrorCode::Expired) {
             self.trees.pointer_unchanged(seq);
         }
-        self.marks.forget(seq);
+        self.overlays.forget(seq);
         self.audits.forget(seq);
         match self.jobs.take(seq) {
             Some(job @ (Job::Unwritten(_) | Job::Stuck | Job::Answered { .. })) => {
@@ -182,7 +182,7 @@ impl Service {
         let (seq, verb, frame) = (job.seq, job.verb, job.frame);
         self.journal.carried(seq, frame);
         let dir = self.cfg.dir.clone();
-        let marks = self.marks.take(seq);
+        let marks = self.overlays.take(seq);
         let result = if self.jobs.is_orphan(seq) {
             // Its entry went with the drop-box: no picture for the directory there now.
             Err(lost_with_the_dropbox())

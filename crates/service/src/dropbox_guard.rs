@@ -309,7 +309,7 @@ impl Service {
             self.journal.forget(seq);
         }
         self.retries = Default::default();
-        self.marks = Default::default();
+        self.overlays = Default::default();
         self.audits = Default::default();
     }
 

@@ -1,6 +1,6 @@
 //! Carrying an app-side action out: planning it against the trees and sending its order to the
 //! render side, or taking its turn again later while its target is waited for (`--wait`,
-//! `actionable.rs`) or scrolled into view (`scroll_in.rs`); `held.rs` holds the two.
+//! `actionable.rs`) or scrolled into view (`scroll_in.rs`); `retries.rs` holds the two.
 
 use std::time::Instant;
 
@@ -66,7 +66,7 @@ impl Service {
         }
         if let (Command::Screenshot { refs: true, .. }, Some(p)) = (&command, &plan) {
             let boxes = self.trees.marks(p.plan.window);
-            self.marks.set(seq, boxes);
+            self.overlays.set(seq, boxes);
         }
         let settle = self.settle_after(&command, deadline);
         let mut plan = plan;

@@ -75,10 +75,10 @@ pub(crate) struct Service {
     trees: Trees,
     /// When the trees last changed, for `wait`s, settles and the artifacts (`changes.rs`).
     changes: TreeChanges,
-    /// The action whose turn is taken again: its target waited for or scrolled in (`held.rs`).
+    /// The action whose turn is taken again: its target waited for or scrolled in (`retries.rs`).
     retries: Retries,
-    /// What each `screenshot --refs` draws, until its screenshot comes back (`marks.rs`).
-    marks: PendingOverlays,
+    /// What each `screenshot --refs` draws, until its screenshot comes back (`overlay.rs`).
+    overlays: PendingOverlays,
     /// The audits between their turns (`audit/`).
     audits: audit::PendingAudits,
     /// The running trace and what it waits for (`trace/`).
@@ -185,7 +185,7 @@ impl Service {
             trees,
             changes: TreeChanges::default(),
             retries: Retries::default(),
-            marks: PendingOverlays::default(),
+            overlays: PendingOverlays::default(),
             audits: audit::PendingAudits::default(),
             tracing: Tracing::default(),
             stopping: false,

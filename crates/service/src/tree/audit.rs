@@ -82,7 +82,7 @@ pub(crate) struct Audited {
     pub images: Vec<NodeLine>,
     /// The window has handed over no tree yet: nothing could be checked.
     pub no_tree: bool,
-    /// The layer of each control and neighbour: its rank (`tree/stack.rs`: 0 is the base) and
+    /// The layer of each control and neighbour: its rank (`tree/paint_order.rs`: 0 is the base) and
     /// its root's bounds (a window, a popup), so that a target under another layer does not
     /// crowd one in it.
     pub layers: Vec<(NodeRef, Layer)>,

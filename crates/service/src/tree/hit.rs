@@ -1,5 +1,5 @@
 //! The hit test: the topmost node at a point of a window, by paint order (the app's layer order,
-//! `stack.rs`, then tree order), honouring hidden subtrees and every clip; and the last modal
+//! `paint_order.rs`, then tree order), honouring hidden subtrees and every clip; and the last modal
 //! dialog shown. What a point target names, and what aiming checks a target's centre against.
 //!
 //! Pure: runs on the service thread, reads the mirror only.

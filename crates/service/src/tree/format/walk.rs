@@ -39,7 +39,7 @@ struct Placed<'a> {
     scope: usize,
     indent: usize,
     offscreen: bool,
-    /// The rank of the node's layer (`stack.rs`).
+    /// The rank of the node's layer (`paint_order.rs`).
     rank: usize,
     /// Wholly under a higher layer's root (its index in `covers`): not printed, walked only
     /// for the layer roots its subtree holds.
