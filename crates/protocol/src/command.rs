@@ -12,9 +12,10 @@ use super::names::Label;
 use super::target::{Selector, Target};
 use super::verbs::Verb;
 
+mod file;
 mod line;
 
-pub(crate) use line::file_line;
+pub(crate) use file::file_line;
 #[cfg(test)]
 mod tests;
 
