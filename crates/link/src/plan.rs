@@ -140,7 +140,7 @@ pub enum StageWait {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Stage {
     /// What it waits for.
-    pub gate: StageWait,
+    pub wait: StageWait,
     /// What it delivers, in order.
     pub steps: Vec<Step>,
 }
@@ -149,7 +149,7 @@ impl From<Vec<Step>> for Stage {
     /// Steps that go out in the next frame that asks.
     fn from(steps: Vec<Step>) -> Stage {
         Stage {
-            gate: StageWait::Frame,
+            wait: StageWait::Frame,
             steps,
         }
     }

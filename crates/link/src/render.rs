@@ -110,7 +110,7 @@ struct Pending {
     /// the virtual clock, a long press's hold is virtual time).
     stage_at: Option<std::time::Duration>,
     deadline: Option<Instant>,
-    claim: Handover,
+    handover: Handover,
     /// Another command that draws follows it ([`Order::followed`]).
     followed: bool,
     /// What the app reported for its press ([`RenderEnd::pointer_hit`]).

@@ -51,7 +51,7 @@ pub struct Order {
     pub deadline: Option<Instant>,
     /// Shared with the service: decides whether the render side took the order or the service
     /// withdrew it at its deadline.
-    pub claim: Handover,
+    pub handover: Handover,
     /// Another command that draws was queued behind it when it was sent: the picture of the frame
     /// that carries its last input is drawn over by the next command's frame
     /// (winit-automation's `Frame::superseded`).

@@ -67,7 +67,7 @@ fn run_stages(total: Duration, step: Duration) -> Vec<Stage> {
             StageWait::Frame
         };
         stages.push(Stage {
-            gate,
+            wait: gate,
             steps: vec![Step::Clock(ClockChange::Advance(by))],
         });
     }

@@ -54,7 +54,7 @@ impl Service {
                     settle,
                     since,
                     deadline: _,
-                    claim,
+                    handover: claim,
                 }) => {
                     if claim.withdraw() {
                         freed = true;
@@ -75,7 +75,7 @@ impl Service {
                                 settle,
                                 since,
                                 deadline: None,
-                                claim,
+                                handover: claim,
                             },
                         );
                     }

@@ -301,7 +301,7 @@ impl Service {
         let claim = Handover::default();
         // A drag's dwell waits for the trees to hold still, which this thread sees.
         for stage in plan.iter().flat_map(|p| &p.stages) {
-            if let StageWait::Still { still, .. } | StageWait::Quiet { still, .. } = &stage.gate {
+            if let StageWait::Still { still, .. } | StageWait::Quiet { still, .. } = &stage.wait {
                 self.changes.watch(still.clone());
             }
         }
@@ -313,7 +313,7 @@ impl Service {
             command,
             plan,
             deadline,
-            claim: claim.clone(),
+            handover: claim.clone(),
             followed,
         };
         match self.link.send_action(order) {
@@ -347,7 +347,7 @@ impl Service {
             command: command.clone(),
             plan: Some(step.plan),
             deadline,
-            claim: claim.clone(),
+            handover: claim.clone(),
             // The action takes its turn again after the step: its frame draws over this one.
             followed: true,
         };
@@ -376,7 +376,7 @@ impl Service {
         verb: Verb,
         settle: Option<SettleAfter>,
         deadline: Option<Instant>,
-        claim: Handover,
+        handover: Handover,
     ) -> Forwarded {
         self.jobs.insert(
             seq,
@@ -385,7 +385,7 @@ impl Service {
                 settle,
                 since: Instant::now(),
                 deadline,
-                claim,
+                handover,
             },
         );
         Forwarded::Yes

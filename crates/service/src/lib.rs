@@ -265,7 +265,7 @@ impl Service {
         self.drain_scene();
         self.changes
             .check_stills(published, tree::plan::DEFAULT_SETTLE_FRAMES);
-        self.retry_held();
+        self.retry();
         if self.check_settles() {
             // The settled command no longer holds up the ones behind it.
             self.take_turns();

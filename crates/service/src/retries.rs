@@ -92,7 +92,7 @@ impl Service {
     /// The action waiting for its target tries again on what changed (unless it was answered
     /// meanwhile: withdrawn, or past its client's deadline); so does the action whose target is
     /// scrolling in, between its steps.
-    pub(super) fn retry_held(&mut self) {
+    pub(super) fn retry(&mut self) {
         if let Some(seq) = self.retries.waiting.as_ref().map(|a| a.seq) {
             match self.jobs.get(seq) {
                 Some(Job::Queued { .. }) => self.take_turn_again(),

@@ -74,8 +74,8 @@ impl Service {
             Job::Waiting(_) => self.fail(seq, Some(Verb::Wait), shutting_down()),
             // Answered last, with every entry the answers above add.
             Job::Polling(_) => self.jobs.insert(seq, job),
-            Job::Forwarded { verb, claim, .. } => {
-                let failure = if claim.withdraw() {
+            Job::Forwarded { verb, handover, .. } => {
+                let failure = if handover.withdraw() {
                     shutting_down()
                 } else {
                     Failure::new(

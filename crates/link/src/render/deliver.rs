@@ -91,7 +91,7 @@ impl RenderEnd {
             command,
             plan,
             deadline,
-            claim,
+            handover,
             followed,
         }) = self.link.orders.try_recv()
         {
@@ -102,7 +102,7 @@ impl RenderEnd {
                 next: 0,
                 stage_at: None,
                 deadline,
-                claim,
+                handover,
                 followed,
                 reported: None,
                 awaiting: None,
@@ -114,14 +114,14 @@ impl RenderEnd {
     /// answered `expired` here), and only if the service has not withdrawn it.
     fn starts(&self, p: &Pending, late: bool) -> bool {
         if late {
-            if p.claim.withdraw() {
+            if p.handover.withdraw() {
                 let total = p.plan.as_ref().map_or(1, |plan| plan.stages.len());
                 self.replier
                     .send(p.seq, p.command.verb(), Err(expired(0, total)));
             }
             return false;
         }
-        p.claim.take()
+        p.handover.take()
     }
 
     /// Drops the rest of a started order whose deadline passed, answering it `expired` with what
@@ -187,7 +187,7 @@ impl RenderEnd {
             return Next::Order;
         };
         let scale = scale_of(windows, plan.window);
-        let gate = plan.stages.get(p.next).map(|s| &s.gate);
+        let gate = plan.stages.get(p.next).map(|s| &s.wait);
         let now = clock.frame_time().0;
         if !gate.is_none_or(|g| self.gate_open(g, p.stage_at, now)) {
             // The order keeps its turn; later orders wait behind it.
@@ -287,7 +287,7 @@ impl RenderEnd {
             return;
         }
         let now = state.clock.frame_time().0;
-        let left = match (stage.map(|s| &s.gate), front.and_then(|p| p.stage_at)) {
+        let left = match (stage.map(|s| &s.wait), front.and_then(|p| p.stage_at)) {
             (Some(StageWait::After(d)), Some(at)) => Some(d.saturating_sub(now.saturating_sub(at))),
             (Some(StageWait::Still { at_most, .. }), Some(at)) => {
                 Some(at_most.saturating_sub(now.saturating_sub(at)))

@@ -269,7 +269,7 @@ impl Service {
             command,
             plan: Some(plan),
             deadline,
-            claim: claim.clone(),
+            handover: claim.clone(),
             followed,
         };
         match self.link.send_action(order) {

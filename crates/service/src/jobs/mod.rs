@@ -51,7 +51,7 @@ pub(crate) enum Job {
         since: Instant,
         /// When its client gives up: the service withdraws it then unless the render side took it.
         deadline: Option<Instant>,
-        claim: Handover,
+        handover: Handover,
     },
     /// The render side answered; the response waits for the answer's frame to be published.
     Replied {

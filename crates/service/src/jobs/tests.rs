@@ -17,7 +17,7 @@ fn forwarded(verb: Verb) -> Job {
         settle: None,
         since: Instant::now(),
         deadline: None,
-        claim: Handover::default(),
+        handover: Handover::default(),
     }
 }
 
@@ -167,7 +167,7 @@ fn settle_options_travel_from_forwarded_to_replied() {
             }),
             since: Instant::now(),
             deadline: None,
-            claim: Handover::default(),
+            handover: Handover::default(),
         },
     );
     jobs.replied(reply(1, 2));
@@ -196,7 +196,7 @@ fn deadlines_come_due_and_limit_waits() {
             settle: None,
             since: now,
             deadline: Some(now),
-            claim: Handover::default(),
+            handover: Handover::default(),
         },
     );
     assert_eq!(jobs.past_deadline(now), vec![3]);

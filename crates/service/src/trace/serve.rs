@@ -270,7 +270,7 @@ impl Service {
                 press: None,
             }),
             deadline: None,
-            claim: Handover::default(),
+            handover: Handover::default(),
             followed: false,
         };
         if self.link.send_own(order) {

@@ -64,7 +64,7 @@ impl Live {
         let (mut stages, pressing) = Self::after_move(hover_frame, &aim, presses);
         if let Press::Hold(ms) = press {
             stages.push(Stage {
-                gate: StageWait::After(Duration::from_millis(ms)),
+                wait: StageWait::After(Duration::from_millis(ms)),
                 steps: vec![up],
             });
         }
@@ -128,7 +128,7 @@ impl Live {
                 DragMotion::STEP_MS
             };
             stages.push(Stage {
-                gate: StageWait::After(Duration::from_millis(pause)),
+                wait: StageWait::After(Duration::from_millis(pause)),
                 steps: vec![Step::Move {
                     x: a.x + (b.x - a.x) * t,
                     y: a.y + (b.y - a.y) * t,
@@ -143,7 +143,7 @@ impl Live {
             },
         };
         stages.push(Stage {
-            gate,
+            wait: gate,
             steps: vec![up],
         });
         stages.push(Stage::default());
@@ -199,7 +199,7 @@ impl Live {
             let b = self.aim_end(a.window, point)?;
             through.push(format!("{},{}", num(b.x), num(b.y)));
             stages.push(Stage {
-                gate: StageWait::After(Duration::from_millis(DragMotion::STEP_MS)),
+                wait: StageWait::After(Duration::from_millis(DragMotion::STEP_MS)),
                 steps: vec![move_to(&b)],
             });
             last = Some(b);
@@ -292,7 +292,7 @@ impl Live {
         for i in 1..=steps {
             let t = f64::from(i) / f64::from(steps);
             stages.push(Stage {
-                gate: if i == 1 {
+                wait: if i == 1 {
                     StageWait::Frame
                 } else {
                     StageWait::After(Duration::from_millis(DragMotion::STEP_MS))
@@ -368,7 +368,7 @@ impl Live {
         let mut stages: Vec<Stage> = vec![fingers(0.0, TouchPhase::Start).into()];
         for i in 1..=PINCH_MOVES {
             stages.push(Stage {
-                gate: StageWait::After(Duration::from_millis(DragMotion::STEP_MS)),
+                wait: StageWait::After(Duration::from_millis(DragMotion::STEP_MS)),
                 steps: fingers(f64::from(i) / f64::from(PINCH_MOVES), TouchPhase::Move),
             });
         }
