@@ -3,6 +3,8 @@
 //! render side with the `automation` feature (`on`) and empty ones without it (`off`: no thread,
 //! no file, and `ToolkitCapture` uninhabited).
 
+use winit_automation_link::Step;
+
 #[cfg(not(feature = "automation"))]
 mod off;
 #[cfg(feature = "automation")]
@@ -16,3 +18,17 @@ pub(crate) use off::{
 pub(crate) use on::{
     Injected, PublishedFrame, Render, Request, StartFailure, ToolkitCapture, split, start,
 };
+
+/// A piece of injected input, split ([`split`]): a step for a window (its id, its scale, the
+/// step), or a request the app answers itself. Moved as it is, never boxed.
+#[cfg_attr(
+    not(feature = "automation"),
+    expect(
+        dead_code,
+        reason = "the no-op build injects nothing, so nothing is split"
+    )
+)]
+pub(crate) enum Split {
+    Step(u64, f64, Step),
+    Request(Request),
+}

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use crate::protocol::Command;
 use crate::protocol::{DirError, Failure};
+use winit_automation_link::Options;
 use winit_automation_link::{ClockMode, ClockReading, DEFAULT_STEP, Layers, Widget, WindowState};
-use winit_automation_link::{Options, Step};
 
 /// Starts nothing: the options are dropped.
 pub(crate) fn start(_: Options) -> Result<Render, StartFailure> {
@@ -108,7 +108,7 @@ impl Render {
 pub(crate) enum Injected {}
 
 /// No input is ever injected: there is nothing to split.
-pub(crate) fn split(injected: Injected) -> Result<(u64, f64, Step), Box<Request>> {
+pub(crate) fn split(injected: Injected) -> super::Split {
     match injected {}
 }
 

@@ -7,24 +7,24 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use winit::event::WindowEvent;
-use winit_automation_link::Step;
 use winit_automation_link::{
     ClockReading, GpuInfo, Layers, Options, RenderEnd, SurfaceInfo, Widget, WindowState,
 };
 pub(crate) use winit_automation_link::{Injected, PublishedFrame, Request, ToolkitCapture};
 pub(crate) use winit_automation_service::StartError as StartFailure;
 
+use super::Split;
 use crate::capture::{self, Ring};
 
 /// A piece of injected input: the window, its scale and the step, or a request the app answers.
-pub(crate) fn split(injected: Injected) -> Result<(u64, f64, Step), Box<Request>> {
+pub(crate) fn split(injected: Injected) -> Split {
     match injected {
-        Injected::Request(request) => Err(Box::new(request)),
+        Injected::Request(request) => Split::Request(request),
         Injected::Step {
             window,
             scale,
             step,
-        } => Ok((window, scale, step)),
+        } => Split::Step(window, scale, step),
     }
 }
 

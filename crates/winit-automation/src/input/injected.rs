@@ -20,8 +20,8 @@ use crate::protocol::Button;
 /// physical pixels), key, text, action request or window request it stands for.
 pub(crate) fn from_injected(injected: Injected) -> Input {
     let (window, scale, step) = match feature::split(injected) {
-        Err(inner) => return Input::Request(Request { inner: *inner }),
-        Ok((window, scale, step)) => (WindowId::from(window), scale, step),
+        feature::Split::Request(inner) => return Input::Request(Request { inner }),
+        feature::Split::Step(window, scale, step) => (WindowId::from(window), scale, step),
     };
     let device_id = DeviceId::dummy();
     let button = |b: Button| match b {
