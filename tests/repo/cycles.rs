@@ -349,14 +349,16 @@ fn no_crate_has_an_import_cycle() {
     assert!(found.is_empty(), "import cycles:\n{}", found.join("\n"));
 }
 
+/// A file of a self-test's crate: its module path and source.
+fn file(path: &[&str], source: &str) -> (ModPath, String) {
+    (
+        path.iter().map(|s| s.to_string()).collect(),
+        source.to_owned(),
+    )
+}
+
 #[test]
 fn a_cycle_through_siblings_is_found_and_neither_a_parent_nor_a_test_makes_one() {
-    let file = |path: &[&str], source: &str| {
-        (
-            path.iter().map(|s| s.to_string()).collect::<ModPath>(),
-            source.to_owned(),
-        )
-    };
     let root = file(&[], "mod a; mod b; mod c; pub struct Root;");
     // a names its parent's item (no edge) and b; its test module names c.
     let a = file(
@@ -380,12 +382,6 @@ fn a_cycle_through_siblings_is_found_and_neither_a_parent_nor_a_test_makes_one()
 
 #[test]
 fn a_cycle_through_a_re_export_or_a_macro_is_found() {
-    let file = |path: &[&str], source: &str| {
-        (
-            path.iter().map(|s| s.to_string()).collect::<ModPath>(),
-            source.to_owned(),
-        )
-    };
     let root = file(&[], "mod a; mod b; use a::Thing;");
     let a = file(
         &["a"],
