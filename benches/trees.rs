@@ -10,7 +10,7 @@ mod stats;
 use std::time::{Duration, Instant};
 
 use accesskit::{Action, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
-use winit_automation_service::tree::bench::Bench;
+use winit_automation_tree::bench::Bench;
 
 /// `rows` x `cols` buttons in groups, all inside the 800x600 window (the worst case: everything is
 /// visible and printed). `tag` changes every label.

@@ -1,6 +1,6 @@
 //! Shared test code, one module of every test binary (`use crate::common`): the in-process test
 //! app (`app.rs`, the one driver of an in-process app; a child process runs the same app), the
-//! tree fixtures (the service crate's `fixture`, shared with its unit tests), the examples
+//! tree fixtures (the tree crate's `fixture`, shared with its unit tests), the examples
 //! started through the harness (`demo.rs`), and small helpers.
 #![allow(dead_code, clippy::print_stdout)]
 
@@ -12,9 +12,9 @@ pub mod gpu;
 pub mod trace_data;
 pub mod weston;
 
-/// The tree fixtures, shared with the service crate's own unit tests.
+/// The tree fixtures, shared with the tree crate's own unit tests.
 #[allow(unused_imports)] // the examples binary builds no tree
-pub use winit_automation_service::fixture;
+pub use winit_automation_tree::fixture;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};

@@ -1,6 +1,6 @@
 //! The input the service thread plans for an action and the render thread delivers: stages of
 //! steps that name no window system, and the press to verify. The service plans them
-//! (`tree/plan.rs`, `tree/press.rs`); the render side turns each step into a winit event, a key
+//! (`winit-automation-acting`: `plan.rs`, `press.rs`); the render side turns each step into a winit event, a key
 //! event of the crate's own type, text or an AccessKit `ActionRequest`, and compares the app's
 //! report of the pressed node with [`PressCheck`] (ids only).
 

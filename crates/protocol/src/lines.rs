@@ -10,7 +10,7 @@
 //! Fields and lines this version does not know (a newer app's) are skipped, so a reader keeps
 //! working against a newer app.
 //!
-//! The snapshot formatter (`tree/format.rs`) writes node lines itself, without a [`NodeLine`] per
+//! The snapshot formatter (`winit-automation-tree`'s `format.rs`) writes node lines itself, without a [`NodeLine`] per
 //! node (a snapshot of 10,000 nodes has a budget); a test there pins that its lines parse here and
 //! re-write byte for byte.
 //!

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::tree::plan::ActionAnswer;
+use winit_automation_acting::ActionAnswer;
 use winit_automation_protocol::{Command, ErrorCode, Failure, Target};
 
 /// The action whose target is waited for (one at a time: actions take their turns in order).

@@ -18,7 +18,7 @@ impl Service {
         // Answered: nothing waits for its target or scrolls it any more.
         self.retries.release(seq);
         if response.error_code() == Some(ErrorCode::Expired) {
-            self.trees.pointer_unchanged(seq);
+            self.gestures.pointer_unchanged(seq);
         }
         self.overlays.forget(seq);
         self.audits.forget(seq);
@@ -138,7 +138,9 @@ impl Service {
         let (seq, verb, frame) = (reply.seq, reply.verb, reply.frame);
         self.journal.carried(seq, frame);
         let result = match (reply.result, reply.hit) {
-            (Ok(body), Some(h)) => self.trees.press_answer(&h.check, h.reported, body),
+            (Ok(body), Some(h)) => {
+                winit_automation_acting::press_answer(&mut self.tree, &h.check, h.reported, body)
+            }
             (result, _) => result,
         };
         let result = result.map(|body| match &reply.clock {
@@ -146,7 +148,7 @@ impl Service {
             None => body,
         });
         // A drag's answer says where the node it dragged is now.
-        let ended = self.trees.ended(seq);
+        let ended = self.gestures.ended(&mut self.tree, seq);
         let result = result.map(|body| body + ended.as_deref().unwrap_or(""));
         match (result, settle) {
             // Carried out; answered once the tree has stopped changing.

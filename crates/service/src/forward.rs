@@ -8,9 +8,9 @@ use crossbeam_channel::TrySendError;
 
 use super::actionable::Verdict;
 use super::jobs::{Job, SettleAfter};
-use super::scroll_in::{self, Next, Seen};
-use super::tree::plan::{ActionAnswer, Planned};
+use super::scrolling::{self, Next, Seen};
 use super::{Forwarded, Service, clock, internal_error};
+use winit_automation_acting::{ActionAnswer, Planned, secret_text};
 use winit_automation_link::wiring::{Handover, Order, Plan, StageWait};
 use winit_automation_protocol::{Command, ErrorCode, Failure, Verb};
 
@@ -55,7 +55,7 @@ impl Service {
             }
         };
         if let Some(p) = &plan {
-            match self.hold(seq, &command, deadline, &p.answer) {
+            match self.hold(seq, &command, deadline, p.answer()) {
                 Verdict::Act => {}
                 Verdict::Again => return self.again(seq, command, deadline),
                 Verdict::Refuse(failure) => {
@@ -65,27 +65,32 @@ impl Service {
             }
         }
         if let (Command::Screenshot { refs: true, .. }, Some(p)) = (&command, &plan) {
-            let boxes = self.trees.marks(p.plan.window);
+            let boxes = self.tree.marks(p.window());
             self.overlays.set(seq, boxes);
         }
         let settle = self.settle_after(&command, deadline);
-        let mut plan = plan;
-        let pointer = plan.as_mut().and_then(|p| p.pointer.take());
-        let dragged = plan.as_mut().and_then(|p| p.dragged.take());
-        let plan = plan.map(|p| self.with_scrolled_lines(seq, p));
+        let (plan, moved) = match plan {
+            Some(p) => {
+                let scrolled = self
+                    .retries
+                    .scrolling(seq)
+                    .map(|s| s.lines().to_vec())
+                    .unwrap_or_default();
+                let (plan, moved) = p.into_order(scrolled);
+                (Some(plan), Some(moved))
+            }
+            None => (None, None),
+        };
         if let Some(p) = &plan {
             self.trace_aimed(seq, &command, p);
         }
         let forwarded = self.send_order(seq, command, plan, deadline, settle);
         // The pointer is where the order leaves it once the order went out, and a drag's answer
         // names the node it took hold of.
-        if let Forwarded::Yes = forwarded {
-            if let Some(pointer) = pointer {
-                self.trees.commit_pointer(seq, pointer);
-            }
-            if let Some(from) = dragged {
-                self.trees.drag_sent(seq, from);
-            }
+        if matches!(forwarded, Forwarded::Yes)
+            && let Some(moved) = moved
+        {
+            self.gestures.sent(seq, moved);
         }
         forwarded
     }
@@ -102,16 +107,7 @@ impl Service {
             // The clock is the render side's, not the trees'.
             let plan =
                 clock::plan(clock, &self.link.ends().counters.clock).map_err(Unplanned::Failed)?;
-            return Ok(Some(Planned {
-                plan,
-                answer: ActionAnswer {
-                    path: "clock",
-                    scrolled: Vec::new(),
-                    rest: String::new(),
-                },
-                pointer: None,
-                dragged: None,
-            }));
+            return Ok(Some(Planned::new(plan, "clock")));
         }
         if self.cfg.app_screenshots && verb == Verb::Screenshot {
             if matches!(command, Command::Screenshot { refs: true, .. }) {
@@ -125,14 +121,14 @@ impl Service {
         }
         let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             // Named for the journal against the tree the plan resolves them in.
-            let named = self.trees.named_targets(command);
+            let named = self.tree.named_targets(command);
             self.journal.resolved(seq, named);
-            match self.trees.secret_text(command) {
+            match secret_text(&mut self.tree, command) {
                 Some(true) => self.journal.keep_secret(seq),
                 Some(false) => self.journal.not_secret(seq),
                 None => {}
             }
-            self.trees.planned(command)
+            self.gestures.plan(&mut self.tree, command)
         }));
         match planned {
             Ok(result) => result.map_err(Unplanned::Refused),
@@ -153,15 +149,15 @@ impl Service {
         deadline: Option<Instant>,
         mut failure: Failure,
     ) -> Forwarded {
-        if failure.code == ErrorCode::Offscreen && scroll_in::scrolls_in(&command) {
+        if failure.code == ErrorCode::Offscreen && scrolling::scrolls_in(&command) {
             match self.advance_scroll(seq, &command, deadline) {
                 Next::Step(step) => return self.send_step(seq, command, deadline, step),
                 Next::Again => return self.again(seq, command, deadline),
-                Next::GiveUp(why) => failure = scroll_in::gave_up(failure, &why),
+                Next::GiveUp(why) => failure = scrolling::gave_up(failure, &why),
             }
         } else if failure.code == ErrorCode::Offscreen {
             // Only `--no-scroll` keeps an offscreen pointer target from scrolling in.
-            failure = scroll_in::without_no_scroll(failure, &command);
+            failure = scrolling::without_no_scroll(failure, &command);
         }
         self.wait_refused(seq, command, deadline, failure)
     }
@@ -170,11 +166,13 @@ impl Service {
     /// after waking the app when the attempt waits for a frame.
     fn advance_scroll(&mut self, seq: u64, command: &Command, deadline: Option<Instant>) -> Next {
         let scrolling = self.retries.scroll(seq, deadline);
-        let step = self.trees.scroll_in(command, scrolling.wheel_only);
+        let step = self
+            .gestures
+            .scroll_in(&mut self.tree, command, scrolling.wheel_only);
         let frame = self.link.published();
         let seen = Seen {
             frame,
-            animating: self.trees.animating(),
+            animating: self.tree.animating(),
             last_change: self.changes.last_change(),
         };
         let next = scrolling.next(step, seen);
@@ -227,7 +225,7 @@ impl Service {
         answer: &ActionAnswer,
     ) -> Verdict {
         let frame = self.published();
-        let animating = self.trees.animating();
+        let animating = self.tree.animating();
         if let Some(s) = self.retries.scrolling_mut(seq)
             && s.still_moving(animating)
         {
@@ -262,7 +260,7 @@ impl Service {
     /// How long command `seq` waits for its target: its `--wait`, else, once its target was
     /// scrolled in, until it holds still.
     fn wait_ms(&self, seq: u64, asked: Option<u64>) -> Option<u64> {
-        asked.or(self.retries.scrolled(seq).then_some(scroll_in::STILL_MS))
+        asked.or(self.retries.scrolled(seq).then_some(scrolling::STILL_MS))
     }
 
     /// What an action sent with `--settle` waits for: the tree before it, and its deadline.
@@ -274,18 +272,9 @@ impl Service {
         let options = command.act_options().filter(|o| o.settle)?;
         Some(SettleAfter {
             options,
-            before: self.trees.settle_text(),
+            before: self.tree.settle_text(),
             deadline,
         })
-    }
-
-    /// The plan with its answer written in: the lines saying what scrolling command `seq`'s
-    /// target in did go after its `path` line.
-    fn with_scrolled_lines(&self, seq: u64, mut planned: Planned) -> Plan {
-        if let Some(s) = self.retries.scrolling(seq) {
-            planned.answer.scrolled = s.lines().to_vec();
-        }
-        planned.into_plan()
     }
 
     /// Sends an action's order; the job is `Forwarded` once the order is in the channel.
@@ -336,7 +325,7 @@ impl Service {
         seq: u64,
         command: Command,
         deadline: Option<Instant>,
-        step: crate::tree::ScrollIn,
+        step: winit_automation_acting::ScrollIn,
     ) -> Forwarded {
         let verb = command.verb();
         let claim = Handover::default();

@@ -2,15 +2,12 @@
 
 mod actionable;
 mod answers;
-mod audit;
+mod auditing;
 mod changes;
 mod clock;
 mod deadlines;
 mod dropbox_guard;
 mod entries;
-#[cfg(any(test, feature = "fixtures"))]
-#[doc(hidden)]
-pub mod fixture;
 mod forward;
 mod intake;
 mod jobs;
@@ -19,13 +16,11 @@ mod overlay;
 mod png;
 mod render_link;
 mod retries;
-mod scroll_in;
+mod scrolling;
 mod shutdown;
 mod start;
 mod status;
-mod trace;
-#[doc(hidden)]
-pub mod tree;
+mod tracing;
 mod verbs;
 
 use start::Config;
@@ -39,7 +34,6 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{bounded, select};
 
-use crate::tree::Trees;
 use changes::TreeChanges;
 use dropbox_guard::DropboxGuard;
 use intake::Intake;
@@ -48,11 +42,13 @@ use overlay::PendingOverlays;
 use render_link::RenderLink;
 use retries::Retries;
 use status::RunStats;
-use trace::Tracing;
+use tracing::Tracing;
+use winit_automation_acting::Gestures;
 use winit_automation_dropbox::{DirId, DirLock, Ready, publish, unix_ms_now};
 use winit_automation_link::Waker;
 use winit_automation_link::wiring::ServiceThread;
 use winit_automation_protocol::{ErrorCode, Failure, PROTOCOL_VERSION, READY_FILE, Side};
+use winit_automation_tree::AppTree;
 
 /// The service thread's state: a part per job, each owning its fields (its file holds its
 /// methods and the `Service` methods that use it).
@@ -71,8 +67,11 @@ pub(crate) struct Service {
     journal: journal::Journal,
     /// The channels to and from the render side and the app's waker (`render_link.rs`).
     link: RenderLink,
-    /// The mirror of the app's windows and trees (`tree/`).
-    trees: Trees,
+    /// The mirror of the app's windows and trees (`winit_automation_tree`).
+    tree: AppTree,
+    /// The pointer and the drags in flight, as the orders that went out left them
+    /// (`winit_automation_acting`).
+    gestures: Gestures,
     /// When the trees last changed, for `wait`s, settles and the artifacts (`changes.rs`).
     changes: TreeChanges,
     /// The action whose turn is taken again: its target waited for or scrolled in (`retries.rs`).
@@ -80,8 +79,8 @@ pub(crate) struct Service {
     /// What each `screenshot --refs` draws, until its screenshot comes back (`overlay.rs`).
     overlays: PendingOverlays,
     /// The audits between their turns (`audit/`).
-    audits: audit::PendingAudits,
-    /// The running trace and what it waits for (`trace/`).
+    audits: auditing::PendingAudits,
+    /// The running trace and what it waits for (`tracing.rs`).
     tracing: Tracing,
     /// Shutting down: nothing more is carried out, everything owed is answered.
     stopping: bool,
@@ -172,9 +171,8 @@ impl Service {
         for seq in stuck {
             jobs.insert(seq, Job::Stuck);
         }
-        let mut trees = Trees::default();
-        trees.hover_frame = cfg.hover_frame;
         Service {
+            gestures: Gestures::new(cfg.hover_frame),
             cfg,
             stats,
             dropbox,
@@ -182,11 +180,11 @@ impl Service {
             jobs,
             journal: journal::Journal::default(),
             link,
-            trees,
+            tree: AppTree::default(),
             changes: TreeChanges::default(),
             retries: Retries::default(),
             overlays: PendingOverlays::default(),
-            audits: audit::PendingAudits::default(),
+            audits: auditing::PendingAudits::default(),
             tracing: Tracing::default(),
             stopping: false,
         }
@@ -223,7 +221,7 @@ impl Service {
             }
             recv(self.link.ends().frame_ends) -> at => {
                 if let Ok(at) = at {
-                    self.trees.frame_ended(at);
+                    self.tree.frame_ended(at);
                 }
             }
             recv(self.link.ends().tick) -> _ => {}
@@ -264,7 +262,7 @@ impl Service {
         let published = self.published();
         self.drain_scene();
         self.changes
-            .check_stills(published, tree::plan::DEFAULT_SETTLE_FRAMES);
+            .check_stills(published, verbs::DEFAULT_SETTLE_FRAMES);
         self.retry();
         if self.check_settles() {
             // The settled command no longer holds up the ones behind it.
@@ -293,11 +291,11 @@ impl Service {
 
     /// Applies one scene change to the mirror.
     fn apply_scene(&mut self, (frame, msg): (u64, winit_automation_link::SceneChange)) {
-        if self.trees.apply(msg) {
+        if self.tree.apply(msg) {
             // The frame being built carries this change.
             self.changes.changed(self.link.building());
             // `--since`: the frame the app handed it over in.
-            self.trees.changed_in(frame);
+            self.tree.changed_in(frame);
         }
     }
 
@@ -307,7 +305,7 @@ impl Service {
             self.apply_scene(msg);
         }
         while let Ok(at) = self.link.ends().frame_ends.try_recv() {
-            self.trees.frame_ended(at);
+            self.tree.frame_ended(at);
         }
     }
 
@@ -338,7 +336,7 @@ impl Service {
             return;
         }
         let frame = self.published();
-        for (name, text) in self.trees.artifacts(frame) {
+        for (name, text) in self.tree.artifacts(frame) {
             if let Err(e) = publish(self.dir(), name, text.as_bytes()) {
                 self.dropbox_failed(format_args!("cannot publish {name}: {e}"));
             }

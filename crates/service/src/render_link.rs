@@ -1,6 +1,6 @@
 //! The service thread's end of the link to the render side: the channels both ways, the app's
 //! waker, and whether the app owes a drawn frame. Sending an order goes through here; what to
-//! send is the service's (`forward.rs`, `trace/serve.rs`).
+//! send is the service's (`forward.rs`, `tracing.rs`).
 
 use crossbeam_channel::TrySendError;
 

@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::Service;
 use super::actionable::Actionable;
 use super::jobs::Job;
-use super::scroll_in::ScrollingIn;
+use super::scrolling::ScrollingIn;
 use winit_automation_protocol::Command;
 
 /// The action whose target is waited for, and the one whose target is scrolled in (the same one

@@ -8,13 +8,15 @@ use std::time::{Duration, Instant};
 
 use super::Service;
 use super::jobs::{Job, PendingJournal, PendingWait, Settling};
-use crate::tree::diff;
-use crate::tree::plan::DEFAULT_SETTLE_FRAMES;
 use winit_automation_dropbox::screenshots;
 use winit_automation_link::ClockShare;
 use winit_automation_protocol::{
     Command, ErrorCode, Failure, PROTOCOL_VERSION, Response, Selector, Verb,
 };
+use winit_automation_tree::diff;
+
+/// How many unchanged frames make a tree settled when `--frames` is not given.
+pub(crate) const DEFAULT_SETTLE_FRAMES: u32 = 3;
 
 /// The refusal of a verb this build does not answer.
 fn not_answered_yet(verb: Verb) -> Failure {
@@ -65,7 +67,7 @@ impl Service {
         if verb != Verb::Status {
             self.drain_scene();
             // Refs and points named for the journal, against the tree they are resolved in.
-            let named = self.trees.named_targets(command);
+            let named = self.tree.named_targets(command);
             if !named.is_empty() {
                 self.journal.resolved(seq, named);
             }
@@ -80,15 +82,15 @@ impl Service {
     fn serve_now(&mut self, seq: u64, command: &Command) -> Option<Result<String, Failure>> {
         let result = match command {
             Command::Status => Ok(self.status_body()),
-            Command::Windows => Ok(self.trees.windows()),
+            Command::Windows => Ok(self.tree.windows()),
             Command::Snapshot(options) => {
                 let frame = self.published();
-                let result = self.trees.snapshot(options, frame);
+                let result = self.tree.snapshot(options, frame);
                 self.publish_artifacts(true);
                 result
             }
-            Command::Find { selector } => Ok(self.trees.find(selector).to_string()),
-            Command::Get { target } => self.trees.get(target),
+            Command::Find { selector } => Ok(self.tree.find(selector).to_string()),
+            Command::Get { target } => self.tree.get(target),
             Command::Wait {
                 selector,
                 gone,
@@ -98,7 +100,7 @@ impl Service {
                 return None;
             }
             Command::Settle { frames, timeout_ms } => {
-                let before = self.trees.settle_text();
+                let before = self.tree.settle_text();
                 let frame = self.published();
                 let body = format!("frame {frame}\n");
                 self.start_settle(seq, Verb::Settle, body, before, *frames, *timeout_ms, frame);
@@ -182,12 +184,12 @@ impl Service {
             return;
         }
         let (selector, gone, started) = (w.selector.clone(), w.gone, w.started);
-        if let Some(found) = self.trees.wait_check(&selector, gone) {
+        if let Some(found) = self.tree.wait_check(&selector, gone) {
             let body = format!("frame {}\n{found}", self.published());
             self.answer(Response::ok(seq, Some(Verb::Wait), body));
         } else if timed_out {
             let failure = self
-                .trees
+                .tree
                 .wait_timeout(&selector, gone, now.duration_since(started));
             self.fail(seq, Some(Verb::Wait), failure);
         }
@@ -275,7 +277,7 @@ impl Service {
         let mut wake = false;
         // A window that animates changes its pixels every frame even when its tree does not: its
         // frames do not count as unchanged.
-        let animating = self.trees.animating();
+        let animating = self.tree.animating();
         for &seq in seqs {
             let last_change = if animating {
                 published
@@ -290,7 +292,7 @@ impl Service {
                 let Some(Job::Settling(s)) = self.jobs.take(seq) else {
                     continue;
                 };
-                let after = self.trees.settle_text();
+                let after = self.tree.settle_text();
                 let changes = diff(&s.before, &after).to_string();
                 let mut body = s.body;
                 body.push_str(&format!(
@@ -304,7 +306,7 @@ impl Service {
                 let Some(Job::Settling(s)) = self.jobs.take(seq) else {
                     continue;
                 };
-                let after = self.trees.settle_text();
+                let after = self.tree.settle_text();
                 let changes = diff(&s.before, &after).to_string();
                 let what = if animating {
                     "a window was still animating"
@@ -313,7 +315,7 @@ impl Service {
                 };
                 // What kept it from settling, each a part of the message: the nodes that changed
                 // in its last frames, the windows the app says are animating.
-                let why = self.trees.unsettled(s.from_frame, s.frames);
+                let why = self.tree.unsettled(s.from_frame, s.frames);
                 let why: String = why.iter().map(|part| format!("; {part}")).collect();
                 let failure = Failure::new(
                     ErrorCode::NotSettled,

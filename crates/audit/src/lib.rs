@@ -1,0 +1,11 @@
+#![doc = include_str!("../README.md")]
+
+mod audited;
+mod contrast;
+mod keyboard;
+mod rules;
+
+pub use audited::{Audited, Focused, Font, FontSource, Layer, Text, audited, focus_back, focused};
+pub use contrast::{Measured, Unmeasured, measure};
+pub use keyboard::Walk;
+pub use rules::{contrast_finding, tree_findings};
