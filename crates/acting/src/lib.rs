@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod aim;
+mod clock;
 mod gestures;
 mod plan;
 mod planner;
@@ -17,6 +18,7 @@ use winit_automation_link::wiring::PressCheck;
 use winit_automation_protocol::{Command, Failure, Target};
 use winit_automation_tree::{AppTree, Found};
 
+pub use clock::{clock_line, plan_clock};
 pub use gestures::Gestures;
 pub use plan::{ActionAnswer, Moved, Planned, key_tap};
 pub use scroll_in::ScrollIn;

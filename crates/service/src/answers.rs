@@ -144,7 +144,7 @@ impl Service {
             (result, _) => result,
         };
         let result = result.map(|body| match &reply.clock {
-            Some(reading) => body + &super::clock::line(reading),
+            Some(reading) => body + &winit_automation_acting::clock_line(reading),
             None => body,
         });
         // A drag's answer says where the node it dragged is now.

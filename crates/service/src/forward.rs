@@ -9,7 +9,7 @@ use crossbeam_channel::TrySendError;
 use super::actionable::Verdict;
 use super::jobs::{Job, SettleAfter};
 use super::scrolling::{self, Next, Seen};
-use super::{Forwarded, Service, clock, internal_error};
+use super::{Forwarded, Service, internal_error};
 use winit_automation_acting::{ActionAnswer, Planned, secret_text};
 use winit_automation_link::wiring::{Handover, Order, Plan, StageWait};
 use winit_automation_protocol::{Command, ErrorCode, Failure, Verb};
@@ -105,8 +105,8 @@ impl Service {
         let verb = command.verb();
         if let Command::Clock(clock) = command {
             // The clock is the render side's, not the trees'.
-            let plan =
-                clock::plan(clock, &self.link.ends().counters.clock).map_err(Unplanned::Failed)?;
+            let plan = winit_automation_acting::plan_clock(clock, &self.link.ends().counters.clock)
+                .map_err(Unplanned::Failed)?;
             return Ok(Some(Planned::new(plan, "clock")));
         }
         if self.cfg.app_screenshots && verb == Verb::Screenshot {

@@ -4,7 +4,6 @@ mod actionable;
 mod answers;
 mod auditing;
 mod changes;
-mod clock;
 mod deadlines;
 mod dropbox_guard;
 mod entries;

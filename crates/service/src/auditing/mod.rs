@@ -16,8 +16,8 @@ use std::time::Instant;
 use crossbeam_channel::TrySendError;
 
 use super::{Forwarded, Service};
-use pixels::Picture;
 use winit_automation_acting::key_tap;
+use winit_automation_audit::Picture;
 use winit_automation_audit::{Audited, Walk, audited, focus_back, focused, tree_findings};
 use winit_automation_link::wiring::{CaptureJob, Handover, Order, Plan, Reply};
 use winit_automation_link::{CaptureTo, Stage, Step};

@@ -1,4 +1,4 @@
-//! The `clock` verb on the service's side: its plan (stages of clock changes the render side
+//! The `clock` verb's plan (stages of clock changes the render side
 //! carries out at frame boundaries) and its answer's line, written from the render side's
 //! reading (`clock virtual paused time=3200ms step=16ms frames=42`).
 
@@ -11,7 +11,7 @@ use winit_automation_protocol::{ClockAnswer, ClockCommand, ErrorCode, Failure};
 /// The plan of a `clock` command: one stage with its change, or, for `clock run`, one stage per
 /// step, each moving the virtual clock by a step (the last by what is left). Refused
 /// `clock_state` when `clock run` finds the real clock.
-pub(crate) fn plan(clock: &ClockCommand, share: &ClockShare) -> Result<Plan, Failure> {
+pub fn plan_clock(clock: &ClockCommand, share: &ClockShare) -> Result<Plan, Failure> {
     let change = |c| vec![Stage::from(vec![Step::Clock(c)])];
     let stages = match *clock {
         ClockCommand::Read => change(ClockChange::Read),
@@ -76,7 +76,7 @@ fn run_stages(total: Duration, step: Duration) -> Vec<Stage> {
 
 /// The answer's clock line (the protocol's [`ClockAnswer`] writes it): `clock virtual paused
 /// time=3200ms step=16ms frames=42`, on the real clock `clock real time=... frames=...`.
-pub(crate) fn line(reading: &ClockReading) -> String {
+pub fn clock_line(reading: &ClockReading) -> String {
     let virtual_clock = reading.mode == ClockMode::Virtual;
     ClockAnswer {
         frame: reading.frames,
@@ -109,7 +109,7 @@ mod tests {
     #[test]
     fn run_is_refused_on_the_real_clock() {
         let share = ClockShare::default();
-        let refused = plan(
+        let refused = plan_clock(
             &ClockCommand::Run {
                 ms: 100,
                 step_ms: None,
@@ -118,7 +118,7 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(refused.code, ErrorCode::ClockState);
-        assert!(plan(&ClockCommand::Read, &share).is_ok());
+        assert!(plan_clock(&ClockCommand::Read, &share).is_ok());
     }
 
     #[test]
@@ -131,7 +131,7 @@ mod tests {
             frames: 42,
         };
         assert_eq!(
-            line(&reading),
+            clock_line(&reading),
             "clock virtual paused time=3200ms step=16ms frames=42\n"
         );
     }
