@@ -47,7 +47,7 @@ cargo bench --quiet -p bevy_winit_automation --features automation --bench frame
 cargo build --release --quiet --example demo
 demo="$target_dir/release/examples/demo"
 # (link's plain data types, such as WindowState, are the app's own data in both builds.)
-symbols=$(nm -C "$demo" | grep -c -E 'winit_automation_(dropbox|service)::|winit_automation_link::(render|pictures|request)|winit_automation::capture|automation::feature::start' || true)
+symbols=$(nm -C "$demo" | grep -c -E 'winit_automation_(dropbox|service|tree|acting|audit|trace)::|winit_automation_link::(render|pictures|request)|winit_automation::capture|automation::feature::start' || true)
 names=$(grep -c -a 'automation-svc' "$demo" || true)
 box=$(mktemp -d)
 xvfb-run -a -s "-screen 0 1280x800x24" "$demo" --dir "$box/box" >/dev/null 2>&1 &

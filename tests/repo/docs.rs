@@ -431,7 +431,7 @@ fn the_architecture_crate_table_matches_cargo_metadata() {
     );
     let drawing = &architecture[architecture.find("\n## Crates").unwrap()..];
     let drawing = &drawing[drawing.find("```").unwrap()..];
-    let drawing = &drawing[..drawing[3..].find("```").unwrap()];
+    let drawing = &drawing[..3 + drawing[3..].find("```").unwrap()];
     // Whole names: `winit-automation` is a part of every other name.
     let words: std::collections::BTreeSet<&str> = drawing
         .split(|c: char| c.is_whitespace() || "|/\\()".contains(c))

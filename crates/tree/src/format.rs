@@ -15,7 +15,8 @@ use super::geometry;
 use super::label::label_of;
 use super::mirror::{WindowTree, WindowTrees};
 use super::node::{name_of, num};
-use super::refs::{Found, Refs};
+use super::found::Found;
+use super::refs::Refs;
 use winit_automation_protocol::role_name;
 use winit_automation_protocol::{ACTIONS, Projection, quote, quote_into, write_logical};
 

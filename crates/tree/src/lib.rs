@@ -5,6 +5,7 @@ mod change_log;
 #[doc(hidden)]
 pub mod fixture;
 mod format;
+mod found;
 pub mod geometry;
 mod hints;
 mod history;
@@ -26,7 +27,8 @@ use history::History;
 pub use history::{Change, Diff, diff};
 pub use mirror::{Source, WindowTree, WindowTrees};
 pub use paint_order::PaintOrder;
-pub use refs::{Found, Refs};
+pub use found::Found;
+pub use refs::Refs;
 use winit_automation_link::SceneChange;
 use winit_automation_protocol::{
     Command, ErrorCode, Failure, FindAnswer, JournalTarget, PROTOCOL_VERSION, Selector,

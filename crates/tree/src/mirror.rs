@@ -11,7 +11,7 @@ use accesskit::{Node, NodeId, Rect, Role, Toggled, TreeId, TreeInfo, TreeUpdate}
 use accesskit_consumer::{NodeRef, Tree, TreeChangeHandler as ChangeHandler};
 
 use crate::change_log::{ChangeLog, Changed, What};
-use crate::refs::Found;
+use crate::found::Found;
 use winit_automation_protocol::{ErrorCode, Failure};
 
 use winit_automation_link::SceneChange;

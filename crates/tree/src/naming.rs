@@ -18,7 +18,7 @@ use super::hit::node_at;
 use super::label::label_of;
 use super::mirror::WindowTrees;
 use super::node::name_of;
-use super::refs::Found;
+use super::found::Found;
 use super::refs::Refs;
 use super::resolve::find_all;
 use winit_automation_protocol::role_name;

@@ -12,6 +12,7 @@ use rustc_hash::FxHashMap;
 
 use accesskit_consumer::{FullNodeId, NodeRef as Node};
 
+use super::found::Found;
 use super::mirror::WindowTrees;
 use super::node::name_of;
 use winit_automation_protocol::role_name;
@@ -69,15 +70,6 @@ struct WalkEntry {
     node: FullNodeId,
     identity: Identity,
     r: u64,
-}
-
-/// A resolved node: its window and id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Found {
-    /// The window whose tree holds it.
-    pub window: u64,
-    /// The node, by its id in that tree.
-    pub node: FullNodeId,
 }
 
 /// The name a ref is minted for: the node's name, or, for an unnamed text node, its text.

@@ -12,7 +12,8 @@ use super::label::label_of;
 use super::mirror::WindowTrees;
 use super::node::name_of;
 use super::omit::folded_children;
-use super::refs::{Found, Refs};
+use super::found::Found;
+use super::refs::Refs;
 use winit_automation_protocol::role_name;
 use winit_automation_protocol::{ErrorCode, Failure, Selector, Target, Term};
 
