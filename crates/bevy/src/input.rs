@@ -32,7 +32,7 @@ pub(crate) struct Delivered {
 pub(crate) fn deliver(world: &mut World, delivered: &mut Delivered, injected: Injected) {
     let (window, step) = match injected {
         Injected::Step { window, step, .. } => (window, step),
-        Injected::Request(request) => {
+        Injected::AppCommand(request) => {
             let verb = request.command().verb();
             request.reply(Err(Failure::new(
                 ErrorCode::Unsupported,

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy::render::render_resource::TextureFormat;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
-use winit_automation_link::ToolkitCapture;
+use winit_automation_link::ToolkitScreenshots;
 use winit_automation_protocol::{ErrorCode, Failure};
 
 /// How long Bevy may take to read a screenshot's frame back before the screenshot is answered
@@ -19,9 +19,9 @@ const READ_BACK: Duration = Duration::from_secs(5);
 
 /// A screenshot handed to Bevy, shared by its observer and the plugin, which answers it if Bevy
 /// takes too long: whichever takes it first answers it.
-pub(crate) type Shot = Arc<Mutex<Option<ToolkitCapture>>>;
+pub(crate) type Shot = Arc<Mutex<Option<ToolkitScreenshots>>>;
 
-fn lock(shot: &Shot) -> MutexGuard<'_, Option<ToolkitCapture>> {
+fn lock(shot: &Shot) -> MutexGuard<'_, Option<ToolkitScreenshots>> {
     shot.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -31,7 +31,7 @@ pub(crate) fn take(
     commands: &mut Commands,
     window: Entity,
     image: Option<Handle<Image>>,
-    capture: ToolkitCapture,
+    capture: ToolkitScreenshots,
 ) -> Shot {
     let shot: Shot = Arc::new(Mutex::new(Some(capture)));
     let mine = Arc::clone(&shot);
@@ -76,7 +76,7 @@ pub(crate) fn expire(shots: &mut Vec<(Instant, Shot)>) -> bool {
 
 /// Hands Bevy's image to the service thread (link's toolkit capture makes one job per
 /// screenshot waiting), as Bevy read it: BGRA or RGBA, unswizzled.
-fn deliver(mut capture: ToolkitCapture, image: &mut Image) {
+fn deliver(mut capture: ToolkitScreenshots, image: &mut Image) {
     let (width, height) = (image.width(), image.height());
     let bgra = match image.texture_descriptor.format {
         TextureFormat::Bgra8Unorm | TextureFormat::Bgra8UnormSrgb => true,

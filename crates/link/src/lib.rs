@@ -4,13 +4,13 @@ use std::sync::Arc;
 
 use winit_automation_protocol::Failure;
 
+mod app_command;
 mod clock;
 mod idle;
 mod options;
 mod pictures;
 mod plan;
 mod render;
-mod request;
 mod scene;
 mod widget;
 mod window;
@@ -21,13 +21,13 @@ pub mod wiring;
 use plan::{Plan, StageWait};
 use wiring::{CaptureJob, Handover, Hit, Order, RenderChannels, Replier, ServiceThread};
 
+pub use app_command::AppCommand;
 pub use clock::{ClockChange, ClockMode, ClockReading, ClockShare, DEFAULT_STEP};
 pub use idle::Idle;
 pub use options::Options;
-pub use pictures::{PendingCapture, Pixels, PublishedFrame, ToolkitCapture};
+pub use pictures::{PendingCapture, Pixels, PublishedFrame, ToolkitScreenshots};
 pub use plan::{CaptureTo, Stage, Step, Still, TouchPhase};
 pub use render::{Injected, RenderEnd};
-pub use request::Request;
 pub use scene::SceneChange;
 pub use widget::{Bounds, Widget, WidgetStates};
 pub use window::{GpuInfo, Layers, SurfaceInfo, WindowState};

@@ -41,14 +41,14 @@ impl PendingCapture {
 /// for it, and the copies encoded from it.
 #[derive(Default)]
 pub struct Pictures {
-    wanted: Vec<PendingCapture>,
-    staged: Vec<CopiedCapture>,
+    pending: Vec<PendingCapture>,
+    copied: Vec<CopiedCapture>,
 }
 
 impl Pictures {
     /// A screenshot whose step was delivered, waiting for the frame's capture.
-    pub fn want(&mut self, wanted: PendingCapture) {
-        self.wanted.push(wanted);
+    pub fn add_pending(&mut self, pending: PendingCapture) {
+        self.pending.push(pending);
     }
 
     /// The screenshots of `window`, taken out; `None` when none waits (nothing moves then).
@@ -56,57 +56,57 @@ impl Pictures {
         if !self.wants(window) {
             return None;
         }
-        let (mine, rest) = std::mem::take(&mut self.wanted)
+        let (mine, rest) = std::mem::take(&mut self.pending)
             .into_iter()
             .partition(|w| w.window == window);
-        self.wanted = rest;
+        self.pending = rest;
         Some(mine)
     }
 
     /// Screenshots still to capture, alone.
-    pub fn of(wanted: Vec<PendingCapture>) -> Pictures {
+    pub fn of(pending: Vec<PendingCapture>) -> Pictures {
         Pictures {
-            wanted,
-            staged: Vec::new(),
+            pending,
+            copied: Vec::new(),
         }
     }
 
     /// Gives each screenshot waiting the scale factor `scale_of` its window has now: the frame's
     /// that takes them (one put back by an undrawn frame was delivered with an older one).
     pub fn stamp(&mut self, scale_of: impl Fn(u64) -> f64) {
-        for w in &mut self.wanted {
+        for w in &mut self.pending {
             w.scale = scale_of(w.window);
         }
     }
 
     /// A copy encoded from the frame's texture.
-    pub fn staged(&mut self, staged: CopiedCapture) {
-        self.staged.push(staged);
+    pub fn add_copied(&mut self, copied: CopiedCapture) {
+        self.copied.push(copied);
     }
 
     /// Whether a screenshot of `window` waits.
     pub fn wants(&self, window: u64) -> bool {
-        self.wanted.iter().any(|w| w.window == window)
+        self.pending.iter().any(|w| w.window == window)
     }
 
     /// Whether any screenshot waits.
     pub fn wants_any(&self) -> bool {
-        !self.wanted.is_empty()
+        !self.pending.is_empty()
     }
 
     pub fn into_parts(self) -> (Vec<PendingCapture>, Vec<CopiedCapture>) {
-        (self.wanted, self.staged)
+        (self.pending, self.copied)
     }
 
     /// Puts back what an earlier frame still owes, ahead of what came since.
     pub fn put_back(&mut self, earlier: Pictures) {
         let later = std::mem::replace(self, earlier);
-        self.wanted.extend(later.wanted);
-        self.staged.extend(later.staged);
+        self.pending.extend(later.pending);
+        self.copied.extend(later.copied);
     }
 
     pub fn is_empty(&self) -> bool {
-        self.wanted.is_empty() && self.staged.is_empty()
+        self.pending.is_empty() && self.copied.is_empty()
     }
 }
 
@@ -135,7 +135,7 @@ impl PublishedFrame {
 /// service thread runs once the frame is handed over: it waits for the copy and lends the pixels.
 pub struct CopiedCapture {
     /// The screenshot the copy answers.
-    pub wanted: PendingCapture,
+    pub pending: PendingCapture,
     /// Waits for the copy's pixels, on the service thread.
     pub read: Reader,
 }
@@ -143,11 +143,11 @@ pub struct CopiedCapture {
 /// Screenshots whose frame another reader takes back: the toolkit reads its frame itself (egui's
 /// screenshot path, in eframe) and hands the pixels over later (winit-automation's `ToolkitCapture`). Each one
 /// is answered exactly once: from the pixels, or, dropped undelivered, with the reason.
-pub struct ToolkitCapture {
+pub struct ToolkitScreenshots {
     /// The window's number (as snapshots print it).
     pub window: u64,
     /// The screenshots waiting for the toolkit's pixels.
-    pub wanted: Vec<PendingCapture>,
+    pub pending: Vec<PendingCapture>,
     /// The frame the pixels come from: the one after the frame that took the screenshots (a
     /// toolkit's screenshot command takes effect when it paints next, as egui's does).
     pub frame: u64,
@@ -162,21 +162,21 @@ pub struct ToolkitCapture {
 /// Pixels handed over by a toolkit, shared by the screenshots of one frame.
 pub type Pixels = std::sync::Arc<dyn AsRef<[u8]> + Send + Sync>;
 
-impl ToolkitCapture {
+impl ToolkitScreenshots {
     /// Hands each screenshot to the service thread with `pixels` (8-bit RGBA, rows `width * 4`
     /// bytes apart, as the frame held them). Never blocks.
     pub fn deliver(&mut self, width: u32, height: u32, pixels: Pixels) {
         self.deliver_pixels(width, height, false, pixels);
     }
 
-    /// [`ToolkitCapture::deliver`] for pixels in either byte order: 8-bit BGRA when `bgra` (a
+    /// [`ToolkitScreenshots::deliver`] for pixels in either byte order: 8-bit BGRA when `bgra` (a
     /// toolkit that reads its surface back as it is, Bevy's, hands it over unswizzled; the
     /// service thread swaps the bytes as it encodes). Never blocks.
     pub fn deliver_pixels(&mut self, width: u32, height: u32, bgra: bool, pixels: Pixels) {
         let stride = width as usize * 4;
         let have = (*pixels).as_ref().len();
         let need = stride * height as usize;
-        for w in std::mem::take(&mut self.wanted) {
+        for w in std::mem::take(&mut self.pending) {
             let verb = w.command.verb();
             if have < need || width == 0 || height == 0 {
                 w.refuse(
@@ -223,7 +223,7 @@ impl ToolkitCapture {
     }
 }
 
-impl ToolkitCapture {
+impl ToolkitScreenshots {
     /// The frame the answers will name.
     pub fn frame(&self) -> u64 {
         self.frame
@@ -236,25 +236,25 @@ impl ToolkitCapture {
 
     /// How many screenshots wait.
     pub fn len(&self) -> usize {
-        self.wanted.len()
+        self.pending.len()
     }
 
     /// Whether no screenshot waits.
     pub fn is_empty(&self) -> bool {
-        self.wanted.is_empty()
+        self.pending.is_empty()
     }
 
     /// Answers each screenshot with `failure` instead of pixels.
     pub fn refuse(&mut self, failure: &Failure) {
-        for w in std::mem::take(&mut self.wanted) {
+        for w in std::mem::take(&mut self.pending) {
             w.refuse(&self.replier, failure.clone());
         }
     }
 }
 
-impl Drop for ToolkitCapture {
+impl Drop for ToolkitScreenshots {
     fn drop(&mut self) {
-        for w in self.wanted.drain(..) {
+        for w in self.pending.drain(..) {
             w.refuse(
                 &self.replier,
                 Failure::new(

@@ -43,7 +43,7 @@ pub struct RenderEnd {
     /// Answers given during a frame (published by its `publish` or `end_frame`): no wake-up
     /// needed.
     replier: Replier,
-    /// Answers the app gives to [`Request`]s, possibly between frames: they wake the app.
+    /// Answers the app gives to [`AppCommand`]s, possibly between frames: they wake the app.
     request_replier: Replier,
     waker: Waker,
     /// Each run of the waker leaves a mark here, for a headless loop to wait on.
@@ -102,7 +102,7 @@ struct State {
 struct Pending {
     seq: u64,
     command: Command,
-    /// `None`: the app answers it (it is handed over as a [`Request`]).
+    /// `None`: the app answers it (it is handed over as an [`AppCommand`]).
     plan: Option<Plan>,
     /// How many stages were delivered.
     next: usize,

@@ -45,7 +45,7 @@ pub struct Order {
     /// The command to carry out.
     pub command: Command,
     /// The input that carries it out, one stage per frame; `None` for a command the app answers
-    /// itself (it is handed over as a [`Request`](crate::Request)).
+    /// itself (it is handed over as an [`AppCommand`](crate::AppCommand)).
     pub plan: Option<Plan>,
     /// When its client gives up: no input stage is delivered after it.
     pub deadline: Option<Instant>,
@@ -249,7 +249,7 @@ pub fn channels() -> (ServiceChannels, RenderChannels) {
     )
 }
 
-/// Sends the render side's answers. Cloned into every [`Request`](crate::Request) the app holds.
+/// Sends the render side's answers. Cloned into every [`AppCommand`](crate::AppCommand) the app holds.
 #[derive(Clone)]
 pub struct Replier {
     /// The channel the answers go to the service thread on.

@@ -30,7 +30,7 @@
 //! assert_eq!(line.to_string(), r#"@e3 textbox "Name" value="Ada" focused bounds=120,60,300x32 actions=focus,set_value"#);
 //! ```
 
-mod audit;
+mod audit_answer;
 mod clock;
 mod find;
 mod journal;
@@ -40,7 +40,7 @@ mod node;
 mod screenshot;
 mod snapshot;
 
-pub use audit::{AuditAnswer, Checked, Finding, Impact, NotRun, Rule};
+pub use audit_answer::{AuditAnswer, Checked, Finding, Impact, NotRun, Rule};
 pub use clock::ClockAnswer;
 pub use find::FindAnswer;
 pub use journal::{DragEnd, JournalAnswer, JournalEntry, JournalTarget};

@@ -62,7 +62,7 @@ fn run(end: RenderEnd, quit: Arc<AtomicBool>) {
                     _ => {}
                 },
                 Injected::Step { window, step, .. } => panic!("{step:?} for window {window}"),
-                Injected::Request(request) => drop(request),
+                Injected::AppCommand(request) => drop(request),
             }
         }
         end.widgets(

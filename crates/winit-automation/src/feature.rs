@@ -1,7 +1,7 @@
 //! The one switch between the plugin and its no-op build: [`crate::Automation`], [`crate::Frame`]
-//! and [`crate::ToolkitCapture`] are written once against the types named here, which are the real
+//! and [`crate::ToolkitScreenshots`] are written once against the types named here, which are the real
 //! render side with the `automation` feature (`on`) and empty ones without it (`off`: no thread,
-//! no file, and `ToolkitCapture` uninhabited).
+//! no file, and `ToolkitScreenshots` uninhabited).
 
 use winit_automation_link::Step;
 
@@ -12,11 +12,11 @@ mod on;
 
 #[cfg(not(feature = "automation"))]
 pub(crate) use off::{
-    Injected, PublishedFrame, Render, Request, StartFailure, ToolkitCapture, split, start,
+    AppCommand, Injected, PublishedFrame, Render, StartFailure, ToolkitScreenshots, split, start,
 };
 #[cfg(feature = "automation")]
 pub(crate) use on::{
-    Injected, PublishedFrame, Render, Request, StartFailure, ToolkitCapture, split, start,
+    AppCommand, Injected, PublishedFrame, Render, StartFailure, ToolkitScreenshots, split, start,
 };
 
 /// A piece of injected input, split ([`split`]): a step for a window (its id, its scale, the
@@ -30,5 +30,5 @@ pub(crate) use on::{
 )]
 pub(crate) enum Split {
     Step(u64, f64, Step),
-    Request(Request),
+    AppCommand(AppCommand),
 }

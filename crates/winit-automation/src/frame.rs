@@ -76,7 +76,7 @@ use crate::feature;
 use crate::input::{Input, from_injected};
 
 /// Where a [`Frame`] is: [`Building`] (its tree may still change) or [`Published`].
-pub trait Stage: sealed::Sealed {}
+pub trait FrameStage: sealed::Sealed {}
 
 /// A frame whose tree, layers and press report may still be handed over.
 #[derive(Debug)]
@@ -86,8 +86,8 @@ pub enum Building {}
 #[derive(Debug)]
 pub enum Published {}
 
-impl Stage for Building {}
-impl Stage for Published {}
+impl FrameStage for Building {}
+impl FrameStage for Published {}
 
 mod sealed {
     pub trait Sealed {}
@@ -98,7 +98,7 @@ mod sealed {
 /// One frame of the app: from [`Automation::frame`](crate::Automation::frame) to its drop (or
 /// [`Frame::submit`], [`Frame::finish`]). See the module docs for the order its type keeps.
 #[must_use = "a frame ends when it is dropped: keep it until the frame is drawn and submitted"]
-pub struct Frame<S: Stage = Building> {
+pub struct Frame<S: FrameStage = Building> {
     end: End,
     stage: PhantomData<fn() -> S>,
 }
@@ -251,7 +251,7 @@ impl Frame<Building> {
     }
 }
 
-impl<S: Stage> Frame<S> {
+impl<S: FrameStage> Frame<S> {
     /// The number of this frame, as answers and snapshots name it (0 with the feature off).
     pub fn number(&self) -> u64 {
         match &self.end.published {
@@ -337,7 +337,7 @@ impl<S: Stage> Frame<S> {
     pub fn finish(self) {}
 }
 
-impl<S: Stage> fmt::Debug for Frame<S> {
+impl<S: FrameStage> fmt::Debug for Frame<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Frame")
             .field("number", &self.number())

@@ -110,7 +110,7 @@ impl Input {
 /// [`Request::reply`]; dropping it unanswered answers `not_handled`, so every command gets exactly
 /// one response. With the feature off no request is ever made.
 pub struct Request {
-    pub(crate) inner: feature::Request,
+    pub(crate) inner: feature::AppCommand,
 }
 
 impl std::fmt::Debug for Request {

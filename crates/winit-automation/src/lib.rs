@@ -37,7 +37,7 @@ pub use automation::{
     Automation, Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_REAP_AFTER, DEFAULT_RESPONSE_TTL, ENABLED,
     HEADLESS_IDLE, StartError, window_state_of,
 };
-pub use frame::{Building, Frame, Inputs, Published, Stage};
+pub use frame::{Building, Frame, FrameStage, Inputs, Published};
 pub use input::{Input, KeyInput, Request};
 pub use surface::{CapturePath, FrameTarget, WindowSurface};
 pub use toolkit_capture::ToolkitCapture;

@@ -9,7 +9,7 @@
 /// with the reason, so every command still gets exactly one answer.
 pub struct ToolkitCapture {
     /// Uninhabited with the feature off: no screenshot is ever taken.
-    pub(crate) inner: crate::feature::ToolkitCapture,
+    pub(crate) inner: crate::feature::ToolkitScreenshots,
 }
 
 impl std::fmt::Debug for ToolkitCapture {

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use super::expired::expired;
 use super::{Awaiting, Held, Pending, RenderEnd, Sizing, State, Waited, scale_of};
 use crate::pictures::PendingCapture;
-use crate::{Hit, Order, Request, StageWait, Step, TouchPhase};
+use crate::{AppCommand, Hit, Order, StageWait, Step, TouchPhase};
 
 /// One piece of a frame's input, in command order: a planned step for a window, or a command the
 /// app answers itself. The frame loop's adapter turns a step into its toolkit's input
@@ -25,7 +25,7 @@ pub enum Injected {
         step: Step,
     },
     /// A command the plugin does not carry out itself: the app answers it.
-    Request(Request),
+    AppCommand(AppCommand),
 }
 
 impl RenderEnd {
@@ -155,12 +155,12 @@ impl RenderEnd {
         );
     }
 
-    /// Hands a command the app answers itself over as a [`Request`]: what it does with the frame
+    /// Hands a command the app answers itself over as an [`AppCommand`]: what it does with the frame
     /// is its own.
     fn hand_to_app(&self, state: &mut State, input: &mut FrameInput) {
         input.replaced = Some(false);
         if let Some(p) = state.pending.pop_front() {
-            input.out.push(Injected::Request(Request::new(
+            input.out.push(Injected::AppCommand(AppCommand::new(
                 p.seq,
                 p.command,
                 self.request_replier.clone(),
@@ -197,7 +197,7 @@ impl RenderEnd {
         if plan.press.as_ref().is_some_and(|c| c.stage == p.next) {
             p.awaiting = Some(Awaiting::new());
         }
-        let mut stage = Stage::default();
+        let mut stage = StageEffects::default();
         for step in plan
             .stages
             .get_mut(p.next)
@@ -212,7 +212,7 @@ impl RenderEnd {
                 Step::Capture { to, crop } => {
                     stage.captured = true;
                     stage.for_trace |= to.is_trace();
-                    pictures.want(PendingCapture {
+                    pictures.add_pending(PendingCapture {
                         seq: p.seq,
                         command: p.command.clone(),
                         window: plan.window,
@@ -365,7 +365,7 @@ struct FrameInput {
 /// What a delivered stage held besides input: a screenshot (a trace's, too), a resize, a clock
 /// change.
 #[derive(Default)]
-struct Stage {
+struct StageEffects {
     clock: bool,
     captured: bool,
     for_trace: bool,

@@ -5,7 +5,9 @@
 //! (pipelined drawing).
 
 use super::{RenderEnd, State, scale_of};
-use crate::pictures::{CopiedCapture, PendingCapture, Pictures, PublishedFrame, ToolkitCapture};
+use crate::pictures::{
+    CopiedCapture, PendingCapture, Pictures, PublishedFrame, ToolkitScreenshots,
+};
 use crate::{CaptureJob, Reader};
 use winit_automation_protocol::{ErrorCode, Failure};
 
@@ -140,11 +142,11 @@ impl RenderEnd {
         if !state.captured.contains(&window) {
             state.captured.push(window);
         }
-        for wanted in mine {
-            match copy(wanted.scale) {
-                Ok(read) => pictures.staged(CopiedCapture { wanted, read }),
+        for pending in mine {
+            match copy(pending.scale) {
+                Ok(read) => pictures.add_copied(CopiedCapture { pending, read }),
                 Err(failure) => {
-                    wanted.refuse(&self.replier, failure);
+                    pending.refuse(&self.replier, failure);
                 }
             }
         }
@@ -157,15 +159,15 @@ impl RenderEnd {
         window: u64,
         frame: u64,
         published: Option<&mut PublishedFrame>,
-    ) -> Option<ToolkitCapture> {
+    ) -> Option<ToolkitScreenshots> {
         let mut state = self.state();
         let window = state.numbers.number(window)?;
-        let wanted = take_wanted(&mut state, window, published)?;
+        let pending = take_wanted(&mut state, window, published)?;
         drop(state);
-        let scale = wanted.first().map_or(1.0, |w| w.scale);
-        Some(ToolkitCapture {
+        let scale = pending.first().map_or(1.0, |w| w.scale);
+        Some(ToolkitScreenshots {
             window,
-            wanted,
+            pending,
             frame,
             scale,
             captures: self.link.captures.clone(),
@@ -191,18 +193,18 @@ impl RenderEnd {
             state.pictures.put_back(pictures);
             return (waits, false);
         }
-        let (wanted, staged) = pictures.into_parts();
+        let (pending, copied) = pictures.into_parts();
         let mut replied = false;
-        for s in staged {
-            let (seq, verb) = (s.wanted.seq, s.wanted.command.verb());
+        for s in copied {
+            let (seq, verb) = (s.pending.seq, s.pending.command.verb());
             // Nobody waits for a trace's frame: one that cannot be handed over is dropped.
-            let for_trace = s.wanted.to.is_trace();
+            let for_trace = s.pending.to.is_trace();
             let job = CaptureJob {
                 seq,
                 verb,
                 frame,
-                to: s.wanted.to.clone(),
-                crop: s.wanted.crop,
+                to: s.pending.to.clone(),
+                crop: s.pending.crop,
                 read: s.read,
             };
             if self.link.captures.try_send(job).is_err() && !for_trace {
@@ -218,7 +220,7 @@ impl RenderEnd {
                 );
             }
         }
-        let (skipped, never): (Vec<PendingCapture>, Vec<PendingCapture>) = wanted
+        let (skipped, never): (Vec<PendingCapture>, Vec<PendingCapture>) = pending
             .into_iter()
             .partition(|w| state.captured.contains(&w.window));
         // The app skipped drawing: it asks for the frame that draws (an occluded window waits

@@ -15,12 +15,12 @@ use crate::target::Target;
 use crate::verbs::dashed;
 use crate::{ErrorCode, ParseError, Verb};
 
-mod audit;
+mod audit_flags;
 mod clock;
 mod pointer;
 mod trace;
 
-use audit::{audit_flags, audit_from_args};
+use audit_flags::{audit_flags, audit_from_args};
 use clock::{clock_from_args, clock_step, clock_words};
 use pointer::{
     button_from_args, drag_from_args, pinch_from_args, scroll_from_args, steps_from_args,

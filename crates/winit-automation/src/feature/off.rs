@@ -83,7 +83,7 @@ impl Render {
         _: u64,
         _: u64,
         _: Option<&mut PublishedFrame>,
-    ) -> Option<ToolkitCapture> {
+    ) -> Option<ToolkitScreenshots> {
         None
     }
     /// Nothing can wake it: the timeout passes (a loop around it does not spin).
@@ -114,9 +114,9 @@ pub(crate) fn split(injected: Injected) -> super::Split {
 
 /// No request is ever made.
 #[derive(Debug)]
-pub(crate) enum Request {}
+pub(crate) enum AppCommand {}
 
-impl Request {
+impl AppCommand {
     pub fn seq(&self) -> u64 {
         match *self {}
     }
@@ -138,9 +138,9 @@ impl PublishedFrame {
 }
 
 /// No screenshot is ever taken.
-pub(crate) enum ToolkitCapture {}
+pub(crate) enum ToolkitScreenshots {}
 
-impl ToolkitCapture {
+impl ToolkitScreenshots {
     pub fn refuse(&mut self, _: &Failure) {
         match *self {}
     }

@@ -7,10 +7,10 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use winit::event::WindowEvent;
+pub(crate) use winit_automation_link::{AppCommand, Injected, PublishedFrame, ToolkitScreenshots};
 use winit_automation_link::{
     ClockReading, GpuInfo, Layers, Options, RenderEnd, SurfaceInfo, Widget, WindowState,
 };
-pub(crate) use winit_automation_link::{Injected, PublishedFrame, Request, ToolkitCapture};
 pub(crate) use winit_automation_service::StartError as StartFailure;
 
 use super::Split;
@@ -19,7 +19,7 @@ use crate::capture::{self, Ring};
 /// A piece of injected input: the window, its scale and the step, or a request the app answers.
 pub(crate) fn split(injected: Injected) -> Split {
     match injected {
-        Injected::Request(request) => Split::Request(request),
+        Injected::AppCommand(request) => Split::AppCommand(request),
         Injected::Step {
             window,
             scale,
@@ -118,7 +118,7 @@ impl Render {
         window: u64,
         frame: u64,
         published: Option<&mut PublishedFrame>,
-    ) -> Option<ToolkitCapture> {
+    ) -> Option<ToolkitScreenshots> {
         self.end.toolkit_capture(window, frame, published)
     }
     pub fn wait_for_work(&self, timeout: Duration) {

@@ -20,7 +20,7 @@ use crate::protocol::Button;
 /// physical pixels), key, text, action request or window request it stands for.
 pub(crate) fn from_injected(injected: Injected) -> Input {
     let (window, scale, step) = match feature::split(injected) {
-        feature::Split::Request(inner) => return Input::Request(Request { inner }),
+        feature::Split::AppCommand(inner) => return Input::Request(Request { inner }),
         feature::Split::Step(window, scale, step) => (WindowId::from(window), scale, step),
     };
     let device_id = DeviceId::dummy();

@@ -1,31 +1,31 @@
-//! [`Request`]: a command the app answers itself, and the one answer it owes.
+//! [`AppCommand`]: a command the app answers itself, and the one answer it owes.
 
 use winit_automation_protocol::{Command, ErrorCode, Failure};
 
 use crate::Replier;
 
-/// A command the app answers itself (an app's frame loop gets it among the frame's input). Answer it with [`Request::reply`];
+/// A command the app answers itself (an app's frame loop gets it among the frame's input). Answer it with [`AppCommand::reply`];
 /// dropping it unanswered answers `not_handled`, so every command gets exactly one response.
-pub struct Request {
+pub struct AppCommand {
     seq: u64,
     command: Command,
     /// Taken by the answer; `None` once answered. With the feature off no request is made.
     replier: Option<Replier>,
 }
 
-impl std::fmt::Debug for Request {
+impl std::fmt::Debug for AppCommand {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Request")
+        f.debug_struct("AppCommand")
             .field("seq", &self.seq())
             .field("command", self.command())
             .finish()
     }
 }
 
-impl Request {
+impl AppCommand {
     /// A request for command `seq`, answered through `replier`.
-    pub fn new(seq: u64, command: Command, replier: Replier) -> Request {
-        Request {
+    pub fn new(seq: u64, command: Command, replier: Replier) -> AppCommand {
+        AppCommand {
             seq,
             command,
             replier: Some(replier),
@@ -51,7 +51,7 @@ impl Request {
     }
 }
 
-impl Drop for Request {
+impl Drop for AppCommand {
     fn drop(&mut self) {
         if let Some(replier) = self.replier.take() {
             let verb = self.command.verb();
