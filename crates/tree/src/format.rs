@@ -11,11 +11,11 @@ use std::fmt::Write;
 use accesskit::{Rect, Toggled};
 use accesskit_consumer::NodeRef as Node;
 
+use super::found::Found;
 use super::geometry;
 use super::label::label_of;
 use super::mirror::{WindowTree, WindowTrees};
 use super::node::{name_of, num};
-use super::found::Found;
 use super::refs::Refs;
 use winit_automation_protocol::role_name;
 use winit_automation_protocol::{ACTIONS, Projection, quote, quote_into, write_logical};

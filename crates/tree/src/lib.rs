@@ -22,12 +22,12 @@ mod resolve;
 use std::time::{Duration, Instant};
 
 use format::View;
+pub use found::Found;
 pub use hints::hint_node;
 use history::History;
 pub use history::{Change, Diff, diff};
 pub use mirror::{Source, WindowTree, WindowTrees};
 pub use paint_order::PaintOrder;
-pub use found::Found;
 pub use refs::Refs;
 use winit_automation_link::SceneChange;
 use winit_automation_protocol::{

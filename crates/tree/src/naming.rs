@@ -14,11 +14,11 @@
 
 use accesskit_consumer::NodeRef as Node;
 
+use super::found::Found;
 use super::hit::node_at;
 use super::label::label_of;
 use super::mirror::WindowTrees;
 use super::node::name_of;
-use super::found::Found;
 use super::refs::Refs;
 use super::resolve::find_all;
 use winit_automation_protocol::role_name;

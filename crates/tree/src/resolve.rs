@@ -7,12 +7,12 @@
 use accesskit::Point as AkPoint;
 use accesskit_consumer::NodeRef as Node;
 
+use super::found::Found;
 use super::hit::node_at;
 use super::label::label_of;
 use super::mirror::WindowTrees;
 use super::node::name_of;
 use super::omit::folded_children;
-use super::found::Found;
 use super::refs::Refs;
 use winit_automation_protocol::role_name;
 use winit_automation_protocol::{ErrorCode, Failure, Selector, Target, Term};
