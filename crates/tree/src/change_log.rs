@@ -1,6 +1,6 @@
 //! What the last frames changed, node by node: the mirror records each change an update or a
 //! window's state made (`mirror.rs`), the frame that carried it stamps it, and a settle that times
-//! out names the latest ones (`AppTree::unsettled`): which nodes kept changing and how, and which
+//! out names the latest ones (`unsettled.rs`): which nodes kept changing and how, and which
 //! windows the app says are animating.
 //!
 //! Runs on the service thread. Bounded: the last [`KEPT`] changes; a change costs a comparison of
@@ -12,15 +12,14 @@ use std::fmt::Write;
 use accesskit::Toggled;
 use accesskit_consumer::{FullNodeId, NodeRef as Node};
 
-use super::AppTree;
 use super::node::num;
 use winit_automation_link::WindowState;
-use winit_automation_protocol::{quote, role_name};
+use winit_automation_protocol::quote;
 
 /// How many changes are kept.
 const KEPT: usize = 512;
 /// How many changed nodes a message names before it counts the rest.
-const NAMED: usize = 3;
+pub(crate) const NAMED: usize = 3;
 
 /// How a node or a window changed (the first difference found, in this order).
 #[derive(Debug, Clone, PartialEq)]
@@ -75,7 +74,7 @@ impl What {
     }
 
     /// ` value "a" -> "b"`, ` bounds`, ...
-    fn write(&self, out: &mut String) {
+    pub(crate) fn write(&self, out: &mut String) {
         let text = |s: &Option<String>| s.as_deref().map_or("none".to_owned(), quote);
         let number = |n: &Option<f64>| n.map_or("none".to_owned(), num);
         let toggled = |t: &Option<Toggled>| match t {
@@ -135,7 +134,7 @@ impl ChangeLog {
     /// The distinct changes (the latest of each node or window) of the last `frames` frames that
     /// carried one, from frame `since` on: the newest frame's first, each frame's in the order
     /// they were made (a tree's order).
-    fn recent(&self, frames: u64, since: u64) -> Vec<&Changed> {
+    pub(crate) fn recent(&self, frames: u64, since: u64) -> Vec<&Changed> {
         let Some(&(newest, _)) = self.kept.back() else {
             return Vec::new();
         };
@@ -152,91 +151,6 @@ impl ChangeLog {
         }
         out.sort_by_key(|&(frame, i, _)| (std::cmp::Reverse(frame), i));
         out.into_iter().map(|(_, _, change)| change).collect()
-    }
-}
-
-impl AppTree {
-    /// What keeps the trees from settling, for a settle that timed out (it began at frame `since`
-    /// and waited for `frames` unchanged ones): the nodes and windows that changed in the last
-    /// `frames` frames that carried a change, `NAMED` of them by ref and how they changed, then
-    /// how many more; and the windows the app says are animating. One part each, none when
-    /// nothing is known.
-    pub fn unsettled(&mut self, since: u64, frames: u32) -> Vec<String> {
-        let mut parts = Vec::new();
-        let recent: Vec<Changed> = self
-            .mirror
-            .change_log
-            .recent(u64::from(frames).max(1), since)
-            .into_iter()
-            .cloned()
-            .collect();
-        if !recent.is_empty() {
-            let mut named = Vec::new();
-            for change in &recent {
-                if named.len() == NAMED {
-                    break;
-                }
-                if let Some(text) = self.change_text(change) {
-                    named.push(text);
-                }
-            }
-            let more = recent.len() - named.len();
-            let mut out = format!("changing: {}", named.join(", "));
-            match (named.is_empty(), more) {
-                (_, 0) => {}
-                (true, n) => {
-                    let _ = write!(out, "{n} nodes no longer in the tree");
-                }
-                (false, n) => {
-                    let _ = write!(out, ", and {n} more");
-                }
-            }
-            parts.push(out);
-        }
-        let animating: Vec<String> = self
-            .mirror
-            .windows
-            .iter()
-            .filter(|(_, w)| w.animating)
-            .map(|(id, _)| format!("window {id}"))
-            .collect();
-        if !animating.is_empty() {
-            parts.push(format!("animating: {}", animating.join(", ")));
-        }
-        parts
-    }
-
-    /// `@eN role "name" value "a" -> "b"` for a node still in its tree, `window N size` for a
-    /// window's own change; `None` for a node no longer there.
-    fn change_text(&mut self, change: &Changed) -> Option<String> {
-        let mut out = String::new();
-        let Some(id) = change.node else {
-            let _ = write!(out, "window {}", change.window);
-            change.what.write(&mut out);
-            return Some(out);
-        };
-        let live = &mut *self;
-        let node = live
-            .mirror
-            .windows
-            .get(&change.window)?
-            .tree
-            .as_ref()?
-            .state()
-            .node_by_id(id)?;
-        let r = live.refs.mint(change.window, &node);
-        let _ = write!(out, "{r} {}", role_name(node.role()));
-        let name = super::node::name_of(&node);
-        if !name.is_empty() {
-            let _ = write!(out, " {}", quote(&name));
-        } else if let Some(text) = node.data().value()
-            && !matches!(change.what, What::Value(..))
-        {
-            // An unnamed text is known by its text, as its node line shows it.
-            let _ = write!(out, " value={}", quote(text));
-        }
-        change.what.write(&mut out);
-        Some(out)
     }
 }
 

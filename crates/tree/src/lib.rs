@@ -18,17 +18,18 @@ mod omit;
 mod paint_order;
 mod refs;
 mod resolve;
+mod unsettled;
 
 use std::time::{Duration, Instant};
 
 use format::View;
 pub use found::Found;
-pub use hints::hint_node;
+use hints::hint_node;
 use history::History;
 pub use history::{Change, Diff, diff};
 pub use mirror::{Source, WindowTree, WindowTrees};
 pub use paint_order::PaintOrder;
-pub use refs::Refs;
+use refs::Refs;
 use winit_automation_link::SceneChange;
 use winit_automation_protocol::{
     Command, ErrorCode, Failure, FindAnswer, JournalTarget, PROTOCOL_VERSION, Selector,
@@ -246,6 +247,13 @@ impl AppTree {
             ..View::default()
         };
         format::trees(&self.mirror, &mut self.refs, &view)
+    }
+
+    /// What keeps the trees from settling, for a settle that timed out (it began at frame
+    /// `since` and waited for `frames` unchanged ones): the nodes and windows that changed
+    /// lately, named by ref, and the windows the app says are animating (`change_log.rs`).
+    pub fn unsettled(&mut self, since: u64, frames: u32) -> Vec<String> {
+        unsettled::unsettled(&self.mirror, &mut self.refs, since, frames)
     }
 
     /// The interactive nodes of `window` as `snapshot -i` prints them: each one's ref and bounds
