@@ -9,7 +9,7 @@ use crate::common::fixture;
 
 use std::time::Duration;
 
-use common::{Handed, PATIENCE, Session, SteppedApp, TestApp, window_state};
+use common::{Handed, PATIENCE, Session, SteppedApp, TestApp, frame_of, window_state};
 use fixture::Form;
 use winit::event::MouseButton;
 use winit_automation_protocol::ErrorCode;
@@ -71,11 +71,7 @@ fn presses(handed: &[Handed]) -> usize {
 
 /// The frame of the answer to `seq`, which must be `ok`.
 fn answered_frame(app: &Session, seq: u64) -> u64 {
-    let response = app.client().wait(seq).unwrap();
-    assert!(response.is_ok(), "{response:?}");
-    response
-        .frame()
-        .unwrap_or_else(|| panic!("no frame line: {response:?}"))
+    frame_of(&app.client().wait(seq).unwrap())
 }
 
 #[test]

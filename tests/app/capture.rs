@@ -5,9 +5,9 @@ use crate::common::gpu;
 
 use std::time::{Duration, Instant};
 
-use common::{SteppedApp, TestApp, window_id};
+use common::{SteppedApp, TestApp, refusal, window_id};
 use winit_automation::WindowState;
-use winit_automation_protocol::{ErrorCode, Outcome, Response, ScreenshotAnswer};
+use winit_automation_protocol::{ErrorCode, Response, ScreenshotAnswer};
 
 /// The test app with a 64x32 window whose screenshots the plugin takes (from the texture handed
 /// to `capture`), run frame by frame from the test.
@@ -85,16 +85,10 @@ fn bgra_frames_become_rgba_and_srgb_bytes_are_kept() {
     assert!(r.abs_diff(128) <= 1 && g == 0 && b == 255, "{r} {g} {b}");
 }
 
+/// What an `unsupported` refusal says: its message and hint.
 fn refused_because(response: &Response) -> String {
-    assert_eq!(
-        response.error_code(),
-        Some(ErrorCode::Unsupported),
-        "{response:?}"
-    );
-    let Outcome::Error { message, hint, .. } = &response.outcome else {
-        unreachable!()
-    };
-    format!("{message} / {hint}")
+    let failure = refusal(response, ErrorCode::Unsupported);
+    format!("{} / {}", failure.message, failure.hint)
 }
 
 #[test]

@@ -3,21 +3,13 @@ use crate::common;
 use crate::common::cli_binary;
 use crate::common::fixture;
 
-use std::process::{Command as Process, Output};
+use std::process::Command as Process;
 
 use accesskit::{Action, ActionData};
 use common::{ChildApp, Handed, TestApp, fresh_dir, typed};
 use winit_automation_protocol::Verb;
 
-use cli_binary::run as cli;
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use cli_binary::{run as cli, stderr, stdout};
 
 #[test]
 fn status_prints_the_app_and_exits_zero() {

@@ -18,7 +18,7 @@ use fixture::{Form, node, tree};
 use winit::event::{MouseButton, TouchPhase};
 use winit::keyboard::ModifiersState;
 use winit_automation_dropbox::unix_ms_now;
-use winit_automation_protocol::{ErrorCode, Response, response_file};
+use winit_automation_protocol::{ErrorCode, response_file};
 
 const PRESS: Handed = Handed::Button(MouseButton::Left, true);
 const RELEASE: Handed = Handed::Button(MouseButton::Left, false);
@@ -33,31 +33,12 @@ fn form_app() -> TestApp {
         .start()
 }
 
-/// Sends a command; returns its answer and the frames handed something meanwhile.
-fn run(app: &TestApp, line: &str) -> (Response, Vec<Frame>) {
-    app.take_frames();
-    let response = app.send(line);
-    (response, app.take_frames())
-}
-
 /// Sends a command that must be answered `ok`; returns its body and the frames.
 #[track_caller]
 fn ok(app: &TestApp, line: &str) -> (String, Vec<Frame>) {
-    let (response, frames) = run(app, line);
+    let (response, frames) = app.send_taking_frames(line);
     assert!(response.is_ok(), "{line}: {response:?}");
     (response.body().to_owned(), frames)
-}
-
-/// The command is refused with `code` and nothing is handed; returns the message.
-#[track_caller]
-fn refused(app: &TestApp, line: &str, code: ErrorCode) -> String {
-    let (response, frames) = run(app, line);
-    let failure = response
-        .failure()
-        .unwrap_or_else(|| panic!("{line}: refused, not {response:?}"));
-    assert_eq!(failure.code, code, "{line}: {}", failure.message);
-    assert!(frames.is_empty(), "a refusal hands nothing: {frames:?}");
-    failure.message
 }
 
 /// The handed lists of the frames.
@@ -189,8 +170,7 @@ fn modifiers_are_held_around_a_click_and_a_scroll_and_let_go_in_the_next_frame()
         handed(&frames),
         [vec![Handed::Move(60.0, 155.0), PRESS, RELEASE]]
     );
-    refused(
-        &app,
+    app.refused(
         "click name=Save --modifiers shift+hyper",
         ErrorCode::BadArgument,
     );
@@ -200,7 +180,7 @@ fn modifiers_are_held_around_a_click_and_a_scroll_and_let_go_in_the_next_frame()
 fn a_long_press_holds_the_button_down_for_its_time_in_frames_of_its_own() {
     let (app, log) = timed_app(Form::default().update(), |_, _| None);
     let asked = Instant::now();
-    let (response, frames) = run(&app, "click name=Save --hold 300");
+    let (response, frames) = app.send_taking_frames("click name=Save --hold 300");
     let answered = asked.elapsed();
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(
@@ -218,8 +198,7 @@ fn a_long_press_holds_the_button_down_for_its_time_in_frames_of_its_own() {
     assert!(body.contains("\nbutton left held 300ms\n"), "{body}");
 
     // A long press is one press: not with --double.
-    let why = refused(
-        &app,
+    let why = app.refused(
         "click name=Save --double --hold 300",
         ErrorCode::BadArgument,
     );
@@ -287,7 +266,7 @@ fn a_drag_holds_moves_over_frames_and_lets_go_once_the_tree_held_still() {
         }
         changed.then(|| card_tree(card, ticks))
     });
-    let (response, frames) = run(&app, "drag name=Card to name=Bin");
+    let (response, frames) = app.send_taking_frames("drag name=Card to name=Bin");
     assert!(response.is_ok(), "{response:?}");
     let log = take(&log);
 
@@ -419,8 +398,7 @@ fn a_drag_with_no_dwell_lets_go_in_the_frame_after_its_last_move() {
         "{body}"
     );
 
-    let why = refused(
-        &app,
+    let why = app.refused(
         "drag name=Volume to 300,110 --steps 0",
         ErrorCode::BadArgument,
     );
@@ -430,7 +408,7 @@ fn a_drag_with_no_dwell_lets_go_in_the_frame_after_its_last_move() {
 #[test]
 fn down_move_and_up_keep_the_button_down_between_commands() {
     let app = form_app();
-    let why = refused(&app, "up", ErrorCode::PointerState);
+    let why = app.refused("up", ErrorCode::PointerState);
     assert_eq!(why, "the left button is not down (down: none)");
 
     let (body, frames) = ok(&app, "down name=Save");
@@ -439,7 +417,7 @@ fn down_move_and_up_keep_the_button_down_between_commands() {
         body.contains("\nbutton left down\nhit unverified\n"),
         "{body}"
     );
-    let why = refused(&app, "down 10,10", ErrorCode::PointerState);
+    let why = app.refused("down 10,10", ErrorCode::PointerState);
     assert_eq!(why, "the left button is down already");
 
     // Three moves from where the pointer is, a frame each.
@@ -463,7 +441,7 @@ fn down_move_and_up_keep_the_button_down_between_commands() {
         body.ends_with("path pointer\nreleased at 300,200\nbutton left\n"),
         "{body}"
     );
-    refused(&app, "up", ErrorCode::PointerState);
+    app.refused("up", ErrorCode::PointerState);
 
     // Modifiers given to `down` are held until `up`, and let go in the frame after the release.
     let (body, frames) = ok(&app, "down name=Save --modifiers ctrl");
@@ -494,18 +472,18 @@ fn down_move_and_up_keep_the_button_down_between_commands() {
     let (_, frames) = ok(&app, "down name=Save --wait 2000");
     assert_eq!(handed(&frames).concat().last(), Some(&PRESS), "{frames:?}");
     // While `down` holds the left button, a gesture that would press it again is refused.
-    refused(&app, "click name=Save", ErrorCode::PointerState);
-    refused(&app, "drag name=Save to 300,200", ErrorCode::PointerState);
-    refused(&app, "stroke 300,200 310,200", ErrorCode::PointerState);
+    app.refused("click name=Save", ErrorCode::PointerState);
+    app.refused("drag name=Save to 300,200", ErrorCode::PointerState);
+    app.refused("stroke 300,200 310,200", ErrorCode::PointerState);
     let (_, frames) = ok(&app, "up");
     assert_eq!(handed(&frames), [vec![RELEASE]]);
-    refused(&app, "up", ErrorCode::PointerState);
+    app.refused("up", ErrorCode::PointerState);
 }
 
 #[test]
 fn a_stroke_presses_at_its_first_point_moves_a_frame_each_and_lets_go_at_its_last() {
     let (app, log) = timed_app(Form::default().update(), |_, _| None);
-    let (response, frames) = run(&app, "stroke 500,300 550,300 550,350 500,350");
+    let (response, frames) = app.send_taking_frames("stroke 500,300 550,300 550,350 500,350");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(
         handed(&frames),
@@ -529,7 +507,7 @@ fn a_stroke_presses_at_its_first_point_moves_a_frame_each_and_lets_go_at_its_las
         "{body}"
     );
 
-    let (response, _) = run(&app, "stroke 500,300");
+    let (response, _) = app.send_taking_frames("stroke 500,300");
     let failure = response.failure().expect("refused");
     assert_eq!(failure.code, ErrorCode::MissingArgument, "{failure:?}");
     assert_eq!(failure.message, "a stroke needs two points at least");
@@ -558,7 +536,7 @@ fn a_pinch_is_two_touches_that_start_move_over_eight_frames_and_end() {
             && body.ends_with("\nfingers 80 apart to 160 apart\n"),
         "{body}"
     );
-    let why = refused(&app, "pinch name=Files 0", ErrorCode::BadArgument);
+    let why = app.refused("pinch name=Files 0", ErrorCode::BadArgument);
     assert!(why.contains("above 0"), "{why}");
 
     // A two-finger pan: the fingers keep their distance and their centre moves by DX,DY.
@@ -583,11 +561,7 @@ fn a_pinch_is_two_touches_that_start_move_over_eight_frames_and_end() {
         "{body}"
     );
     // Fingers that would leave the window are refused, with nothing handed over.
-    let why = refused(
-        &app,
-        "pinch name=Files 1 --pan 0,-80",
-        ErrorCode::BadArgument,
-    );
+    let why = app.refused("pinch name=Files 1 --pan 0,-80", ErrorCode::BadArgument);
     assert!(why.contains("outside the window"), "{why}");
 }
 
@@ -653,10 +627,10 @@ fn a_press_goes_through_its_target_s_own_input_proxy_and_anything_else_on_top_co
     assert!(body.contains("\nvia @e"), "{body}");
 
     // A button of another container lies on top of the other label: it covers it.
-    let why = refused(&app, "click name=Other", ErrorCode::Covered);
+    let why = app.refused("click name=Other", ErrorCode::Covered);
     assert!(why.contains("\"Blocker\""), "{why}");
     // A larger button beside an interactive target covers it: the target takes presses itself.
-    let why = refused(&app, "click name=Small", ErrorCode::Covered);
+    let why = app.refused("click name=Small", ErrorCode::Covered);
     assert!(why.contains("\"Wide\""), "{why}");
 }
 

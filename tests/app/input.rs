@@ -6,11 +6,11 @@ use crate::common;
 use crate::common::fixture;
 
 use accesskit::{Action, ActionData, Node, NodeId, Rect, Role, TreeId, TreeInfo, TreeUpdate};
-use common::{Frame, Handed, TestApp, all, window_state};
+use common::{Handed, TestApp, all, refusal, window_state};
 use fixture::Form;
 use winit::event::MouseButton;
 use winit_automation::Input;
-use winit_automation_protocol::{ErrorCode, NodeLine, Outcome, Response};
+use winit_automation_protocol::{ErrorCode, Failure, NodeLine};
 
 /// The test app showing `tree` at `scale`, its UI reacting to input with `react`.
 fn start_app(
@@ -31,23 +31,6 @@ fn form_app(form: &Form) -> TestApp {
     start_app(form.scale, form.update(), |_| None)
 }
 
-/// Sends a command and returns its response and the frames' input it caused.
-fn run(app: &TestApp, line: &str) -> (Response, Vec<Frame>) {
-    app.take_frames();
-    let response = app.send(line);
-    (response, app.take_frames())
-}
-
-/// The ref `find` gives the node named `name`.
-fn snapshot_ref(app: &TestApp, name: &str) -> String {
-    let body = app.ok(&format!("find name={name:?}"));
-    body.lines()
-        .nth(1)
-        .and_then(|l| l.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no ref for {name}: {body}"))
-        .to_owned()
-}
-
 #[test]
 fn a_click_moves_to_the_centre_then_presses_and_releases_in_the_same_frame() {
     // Scale 2: the tree is in physical pixels, commands and answers in logical ones.
@@ -56,7 +39,7 @@ fn a_click_moves_to_the_centre_then_presses_and_releases_in_the_same_frame() {
         ..Form::default()
     };
     let app = form_app(&form);
-    let (response, frames) = run(&app, "click role=button name=Save");
+    let (response, frames) = app.send_taking_frames("click role=button name=Save");
     assert!(response.is_ok(), "{response:?}");
     // Save spans 20..100 x 140..170 logical: its centre is 60,155, or 120,310 physical. The
     // move comes first, so the press lands where it put the pointer.
@@ -77,7 +60,7 @@ fn a_click_moves_to_the_centre_then_presses_and_releases_in_the_same_frame() {
         "the answer names the frame that carried the click: {body}"
     );
 
-    let (_, frames) = run(&app, "click --right --double 10,20");
+    let (_, frames) = app.send_taking_frames("click --right --double 10,20");
     assert_eq!(all(&frames)[0], Handed::Move(20.0, 40.0));
     assert_eq!(
         all(&frames)[1..],
@@ -99,7 +82,7 @@ fn with_a_hover_frame_a_click_and_a_scroll_move_the_pointer_a_frame_earlier() {
         .tree(form.update())
         .configure(|b| b.hover_frame(true))
         .start();
-    let (response, frames) = run(&app, "click role=button name=Save");
+    let (response, frames) = app.send_taking_frames("click role=button name=Save");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(frames.len(), 2, "{frames:?}");
     assert_eq!(frames[0].handed, [Handed::Move(60.0, 155.0)]);
@@ -117,7 +100,7 @@ fn with_a_hover_frame_a_click_and_a_scroll_move_the_pointer_a_frame_earlier() {
             .starts_with(&format!("frame {}\n", frames[1].number)),
         "the answer names the frame of the press: {response:?}"
     );
-    let (response, frames) = run(&app, "scroll name=Volume 0 40");
+    let (response, frames) = app.send_taking_frames("scroll name=Volume 0 40");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(frames.len(), 2, "{frames:?}");
     assert!(matches!(frames[0].handed[..], [Handed::Move(..)]));
@@ -127,11 +110,11 @@ fn with_a_hover_frame_a_click_and_a_scroll_move_the_pointer_a_frame_earlier() {
 #[test]
 fn hover_drag_and_scroll_take_the_pointer_path_with_winit_signs() {
     let app = form_app(&Form::default());
-    let (response, frames) = run(&app, "hover name=Volume");
+    let (response, frames) = app.send_taking_frames("hover name=Volume");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(all(&frames), [Handed::Move(120.0, 110.0)]);
 
-    let (response, frames) = run(&app, "drag name=Volume to 220,110");
+    let (response, frames) = app.send_taking_frames("drag name=Volume to 220,110");
     assert!(response.is_ok(), "{response:?}");
     let got = all(&frames);
     assert_eq!(got.first(), Some(&Handed::Move(120.0, 110.0)));
@@ -145,7 +128,7 @@ fn hover_drag_and_scroll_take_the_pointer_path_with_winit_signs() {
     assert_eq!(with_input, 13, "one step per frame: {frames:?}");
 
     // Positive dy shows what is below: winit's delta moves the content up, so it is negative.
-    let (response, frames) = run(&app, "scroll role=list 0 60");
+    let (response, frames) = app.send_taking_frames("scroll role=list 0 60");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(
         all(&frames),
@@ -157,7 +140,7 @@ fn hover_drag_and_scroll_take_the_pointer_path_with_winit_signs() {
 #[test]
 fn keys_text_fill_actions_resize_and_quit_take_their_own_paths() {
     let app = form_app(&Form::default());
-    let (response, frames) = run(&app, "key ctrl+a shift+Tab");
+    let (response, frames) = app.send_taking_frames("key ctrl+a shift+Tab");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(frames.len(), 1);
     assert_eq!(
@@ -176,11 +159,11 @@ fn keys_text_fill_actions_resize_and_quit_take_their_own_paths() {
         response.body()
     );
 
-    let (response, frames) = run(&app, "type \"héllo \\\"you\\\"\"");
+    let (response, frames) = app.send_taking_frames("type \"héllo \\\"you\\\"\"");
     assert_eq!(all(&frames), [Handed::Text("héllo \"you\"".into())]);
     assert!(response.body().contains("path text\n"));
 
-    let (response, frames) = run(&app, "fill role=textbox new@example.com");
+    let (response, frames) = app.send_taking_frames("fill role=textbox new@example.com");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(
         frames.len(),
@@ -200,14 +183,14 @@ fn keys_text_fill_actions_resize_and_quit_take_their_own_paths() {
         ]
     );
 
-    let (response, frames) = run(&app, "action name=Volume increment");
+    let (response, frames) = app.send_taking_frames("action name=Volume increment");
     assert!(response.body().contains("path action\n"), "{response:?}");
     assert_eq!(
         all(&frames),
         [Handed::Action(Action::Increment, fixture::VOLUME, None)]
     );
     // A text field gets text, even when it looks like a number; a slider gets a number.
-    let (_, frames) = run(&app, "action role=textbox set_value 42");
+    let (_, frames) = app.send_taking_frames("action role=textbox set_value 42");
     assert_eq!(
         all(&frames),
         [Handed::Action(
@@ -217,10 +200,10 @@ fn keys_text_fill_actions_resize_and_quit_take_their_own_paths() {
         )]
     );
 
-    let (response, frames) = run(&app, "resize 1024 700");
+    let (response, frames) = app.send_taking_frames("resize 1024 700");
     assert!(response.body().contains("path window\n"), "{response:?}");
     assert_eq!(all(&frames), [Handed::Resize(1024.0, 700.0)]);
-    let (response, frames) = run(&app, "quit");
+    let (response, frames) = app.send_taking_frames("quit");
     assert!(response.is_ok());
     assert_eq!(all(&frames), [Handed::Quit]);
 }
@@ -266,42 +249,27 @@ fn hazards(modal: bool) -> TreeUpdate {
     }
 }
 
-fn refused(app: &TestApp, line: &str, code: ErrorCode) -> String {
-    let (response, frames) = run(app, line);
-    assert_eq!(response.error_code(), Some(code), "{line}: {response:?}");
-    assert!(frames.is_empty(), "{line}: dispatched {frames:?}");
-    let Outcome::Error { message, hint, .. } = &response.outcome else {
-        unreachable!()
-    };
-    assert!(!hint.is_empty(), "{line}: no hint");
-    message.clone()
-}
-
 #[test]
 fn covered_disabled_zero_size_and_offscreen_targets_are_refused_before_dispatch() {
     let app = start_app(1.0, hazards(false), |_| None);
-    let why = refused(&app, "click name=Under", ErrorCode::Covered);
+    let why = app.refused("click name=Under", ErrorCode::Covered);
     assert!(why.contains("dialog \"Overlay\""), "{why}");
-    refused(&app, "click name=Disabled", ErrorCode::Disabled);
-    refused(&app, "fill name=Disabled x", ErrorCode::Disabled);
-    refused(&app, "click name=Empty", ErrorCode::ZeroSize);
-    refused(&app, "hover name=Outside", ErrorCode::Offscreen);
-    refused(&app, "click 900,10", ErrorCode::Offscreen);
-    let why = refused(
-        &app,
-        "action name=Under increment",
-        ErrorCode::ActionNotSupported,
-    );
+    app.refused("click name=Disabled", ErrorCode::Disabled);
+    app.refused("fill name=Disabled x", ErrorCode::Disabled);
+    app.refused("click name=Empty", ErrorCode::ZeroSize);
+    app.refused("hover name=Outside", ErrorCode::Offscreen);
+    app.refused("click 900,10", ErrorCode::Offscreen);
+    let why = app.refused("action name=Under increment", ErrorCode::ActionNotSupported);
     assert!(why.contains("it supports: click"), "{why}");
     // Actions need no pointer: a zero-size node can still be focused.
-    let (response, _) = run(&app, "focus name=Empty");
+    let (response, _) = app.send_taking_frames("focus name=Empty");
     assert!(response.is_ok(), "{response:?}");
     // A point can be clicked even where nodes overlap.
-    let (response, _) = run(&app, "click 50,20");
+    let (response, _) = app.send_taking_frames("click 50,20");
     assert!(response.is_ok(), "{response:?}");
 
     let app = start_app(1.0, hazards(true), |_| None);
-    let why = refused(&app, "click name=Under", ErrorCode::Covered);
+    let why = app.refused("click name=Under", ErrorCode::Covered);
     assert!(why.contains("behind the modal dialog \"Overlay\""), "{why}");
 }
 
@@ -310,7 +278,7 @@ fn a_node_whose_bounds_are_not_finite_covers_nothing_and_is_not_aimed_at() {
     // The table lies on top of the button in paint order, and its infinite bounds would contain
     // every point: it must not cover the button, nor anything else in the window.
     let app = start_app(1.0, fixture::unbounded_table(), |_| None);
-    let (response, frames) = run(&app, "click name=Under");
+    let (response, frames) = app.send_taking_frames("click name=Under");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(all(&frames)[0], Handed::Move(60.0, 25.0));
     assert_eq!(
@@ -321,12 +289,12 @@ fn a_node_whose_bounds_are_not_finite_covers_nothing_and_is_not_aimed_at() {
         ]
     );
     // A row inside it, with bounds of its own, is clear too (the table clips nothing).
-    let (response, frames) = run(&app, "hover name=\"row one\"");
+    let (response, frames) = app.send_taking_frames("hover name=\"row one\"");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(all(&frames), [Handed::Move(110.0, 110.0)]);
     // The table itself, and its unbounded row, have no area to aim at.
     for line in ["click name=table", "hover name=\"row everywhere\""] {
-        let why = refused(&app, line, ErrorCode::ZeroSize);
+        let why = app.refused(line, ErrorCode::ZeroSize);
         assert!(why.contains("bounds that are not finite"), "{line}: {why}");
     }
 }
@@ -338,13 +306,13 @@ fn a_label_whose_text_is_its_value_is_clicked_by_text() {
         ..Form::default()
     });
     // The label at 20,200 (300x20) has no name; its text is in its value.
-    let why = refused(&app, "click name~=Welcome", ErrorCode::NotFound);
+    let why = app.refused("click name~=Welcome", ErrorCode::NotFound);
     assert!(why.contains("no node matches"), "{why}");
     for line in [
         "click text~=welcome",
         "click text=\"Welcome to the gallery\"",
     ] {
-        let (response, frames) = run(&app, line);
+        let (response, frames) = app.send_taking_frames(line);
         assert!(response.is_ok(), "{line}: {response:?}");
         assert_eq!(all(&frames)[0], Handed::Move(170.0, 210.0), "{line}");
     }
@@ -369,17 +337,13 @@ fn a_list_item_scrolled_out_of_its_list_is_scrolled_into_view_then_clicked() {
         }
         turned.then(|| form.update())
     });
-    let why = refused(
-        &app,
-        "click name=file-10.txt --no-scroll",
-        ErrorCode::Offscreen,
-    );
+    let why = app.refused("click name=file-10.txt --no-scroll", ErrorCode::Offscreen);
     assert!(why.contains("outside the visible area"), "{why}");
 
     // The row lies at 220..240 under a list showing 20..120: 128 brings it to 92..112.
-    let (response, frames) = run(&app, "click name=file-10.txt");
+    let (response, frames) = app.send_taking_frames("click name=file-10.txt");
     assert!(response.is_ok(), "{response:?}");
-    let list = snapshot_ref(&app, "Files");
+    let list = app.found_ref("name=\"Files\"");
     assert!(
         response.body().contains(&format!(
             "path pointer\nscrolled {list} list \"Files\" by 0,128\nat 550,102\n"
@@ -412,7 +376,7 @@ fn a_list_item_scrolled_out_of_its_list_is_scrolled_into_view_then_clicked() {
     // A list that ignores the wheel: one turn, then the refusal names it.
     let form = Form::default();
     let still = form_app(&form);
-    let (response, frames) = run(&still, "hover name=file-10.txt");
+    let (response, frames) = still.send_taking_frames("hover name=file-10.txt");
     assert_eq!(
         response.error_code(),
         Some(ErrorCode::Offscreen),
@@ -437,10 +401,10 @@ fn a_list_item_scrolled_out_of_its_list_is_scrolled_into_view_then_clicked() {
 fn a_stale_ref_is_refused_and_nothing_is_dispatched() {
     let mut form = Form::default();
     let app = form_app(&form);
-    let save = snapshot_ref(&app, "Save");
+    let save = app.found_ref("name=\"Save\"");
     form.save_label = "Saved".into();
     app.publish(form.update());
-    let why = refused(&app, &format!("click {save}"), ErrorCode::StaleRef);
+    let why = app.refused(&format!("click {save}"), ErrorCode::StaleRef);
     assert!(why.contains("now named \"Saved\""), "{why}");
 }
 
@@ -468,7 +432,7 @@ fn checkbox_app(settle_frames: u64) -> TestApp {
 #[test]
 fn settle_answers_after_the_tree_stops_changing_with_the_diff_against_before() {
     let app = checkbox_app(4);
-    let (response, _) = run(&app, "click name=\"Remember me\" --settle --frames 3");
+    let (response, _) = app.send_taking_frames("click name=\"Remember me\" --settle --frames 3");
     assert!(response.is_ok(), "{response:?}");
     let body = response.body();
     assert!(body.contains("path pointer\n"), "{body}");
@@ -487,15 +451,8 @@ fn settle_answers_after_the_tree_stops_changing_with_the_diff_against_before() {
 fn a_tree_that_never_stops_changing_is_not_settled_at_the_timeout() {
     // Changes on every frame for a long time.
     let app = checkbox_app(100_000);
-    let (response, _) = run(&app, "click name=\"Remember me\" --settle --timeout 300");
-    assert_eq!(
-        response.error_code(),
-        Some(ErrorCode::NotSettled),
-        "{response:?}"
-    );
-    let Outcome::Error { message, .. } = &response.outcome else {
-        unreachable!()
-    };
+    let (response, _) = app.send_taking_frames("click name=\"Remember me\" --settle --timeout 300");
+    let message = refusal(&response, ErrorCode::NotSettled).message;
     assert!(message.contains("still changing"), "{message}");
     assert!(
         response.body().contains("slider \"Volume\""),
@@ -545,21 +502,18 @@ fn type_and_text_keys_with_nothing_focused_are_refused_and_type_once_a_text_fiel
     let mut unfocused = Form::default().update();
     unfocused.focus = fixture::ROOT;
     let app = start_app(1.0, unfocused, |_| None);
-    let why = refused(&app, "type hello", ErrorCode::NoFocus);
+    let why = app.refused("type hello", ErrorCode::NoFocus);
     assert!(why.contains("nothing has the keyboard focus"), "{why}");
-    let response = app.send("type hello");
-    let Outcome::Error { hint, .. } = &response.outcome else {
-        panic!("{response:?}")
-    };
+    let hint = refusal(&app.send("type hello"), ErrorCode::NoFocus).hint;
     assert!(hint.contains("focus TARGET"), "{hint}");
     // Keys that only type or delete text are refused the same way, and nothing is handed.
     for line in ["key a", "key shift+a Space", "key Backspace", "key Delete"] {
-        let why = refused(&app, line, ErrorCode::NoFocus);
+        let why = app.refused(line, ErrorCode::NoFocus);
         assert!(why.contains("would edit no text"), "{line}: {why}");
     }
     // Other keys are still delivered: Tab moves the focus in, Enter and Escape act on the window,
     // shortcuts need no focused node; so does a sequence that holds one of them.
-    let (response, frames) = run(&app, "key Tab");
+    let (response, frames) = app.send_taking_frames("key Tab");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(
         all(&frames),
@@ -569,7 +523,7 @@ fn type_and_text_keys_with_nothing_focused_are_refused_and_type_once_a_text_fiel
         ]
     );
     for line in ["key ctrl+s", "key Escape", "key Enter", "key a Tab"] {
-        let (response, frames) = run(&app, line);
+        let (response, frames) = app.send_taking_frames(line);
         assert!(response.is_ok(), "{line}: {response:?}");
         assert!(!frames.is_empty(), "{line}: nothing handed");
     }
@@ -577,7 +531,7 @@ fn type_and_text_keys_with_nothing_focused_are_refused_and_type_once_a_text_fiel
     let mut focused = Form::default().update();
     focused.focus = fixture::EMAIL;
     app.publish(focused);
-    let (response, frames) = run(&app, "type hello");
+    let (response, frames) = app.send_taking_frames("type hello");
     assert!(response.is_ok(), "{response:?}");
     assert!(
         response.body().contains("focus @e") && response.body().contains("textbox \"Email\""),
@@ -597,7 +551,7 @@ fn type_and_text_keys_with_nothing_focused_are_refused_and_type_once_a_text_fiel
 fn type_is_never_refused_where_the_tree_cannot_say_where_text_goes() {
     // No tree at all.
     let app = TestApp::builder().name("input-test").start();
-    let (response, frames) = run(&app, "type a");
+    let (response, frames) = app.send_taking_frames("type a");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(all(&frames), [Handed::Text("a".into())]);
     // Only a root (a placeholder tree, or an app that draws its own controls).
@@ -609,7 +563,7 @@ fn type_is_never_refused_where_the_tree_cannot_say_where_text_goes() {
         tree_id: TreeId::ROOT,
         focus: NodeId(0),
     });
-    let (response, frames) = run(&app, "type b");
+    let (response, frames) = app.send_taking_frames("type b");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(all(&frames), [Handed::Text("b".into())]);
     // A root that is itself the text field.
@@ -624,7 +578,7 @@ fn type_is_never_refused_where_the_tree_cannot_say_where_text_goes() {
         tree_id: TreeId::ROOT,
         focus: NodeId(0),
     });
-    let (response, frames) = run(&app, "type c");
+    let (response, frames) = app.send_taking_frames("type c");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(all(&frames), [Handed::Text("c".into())]);
     // Widget records, none of them focused: records may leave the focus out.
@@ -637,7 +591,7 @@ fn type_is_never_refused_where_the_tree_cannot_say_where_text_goes() {
             ],
         );
     });
-    let (response, frames) = run(&app, "type d");
+    let (response, frames) = app.send_taking_frames("type d");
     assert!(response.is_ok(), "{response:?}");
     assert_eq!(all(&frames), [Handed::Text("d".into())]);
     app.stop();
@@ -658,14 +612,7 @@ fn a_settle_waits_while_a_window_says_it_is_animating() {
         .enqueue_line("settle --frames 2 --timeout 300")
         .unwrap();
     let response = app.frames_until_answered(seq, |frame| frame.animating(window, true));
-    assert_eq!(
-        response.error_code(),
-        Some(ErrorCode::NotSettled),
-        "{response:?}"
-    );
-    let Outcome::Error { message, .. } = &response.outcome else {
-        unreachable!()
-    };
+    let message = refusal(&response, ErrorCode::NotSettled).message;
     assert!(
         message.contains("a window was still animating"),
         "{message}"
@@ -697,14 +644,7 @@ fn a_refusal_hint_names_only_actions_the_node_lists() {
     let app = form_app(&form);
     // A row scrolled out of its list; the rows list only `click`.
     let response = app.send("click name=\"file-40.txt\"");
-    assert_eq!(
-        response.error_code(),
-        Some(ErrorCode::Offscreen),
-        "{response:?}"
-    );
-    let Outcome::Error { hint, .. } = &response.outcome else {
-        unreachable!()
-    };
+    let hint = refusal(&response, ErrorCode::Offscreen).hint;
     assert!(!hint.contains("scroll_into_view"), "{hint}");
     assert!(hint.contains("scroll"), "{hint}");
 }
@@ -748,14 +688,7 @@ fn a_resize_is_answered_once_the_window_has_the_size_and_refused_when_the_app_ig
     // An app whose loop ignores `Input::Resize`: refused, naming the size the window still has.
     let app = TestApp::builder().ignores_resize().start();
     let response = app.send("resize 1024 700");
-    assert_eq!(
-        response.error_code(),
-        Some(ErrorCode::NotApplied),
-        "{response:?}"
-    );
-    let Outcome::Error { message, hint, .. } = &response.outcome else {
-        unreachable!()
-    };
+    let Failure { message, hint, .. } = refusal(&response, ErrorCode::NotApplied);
     assert!(
         message.contains("still 800x600") && message.contains("1024x700"),
         "{message}"

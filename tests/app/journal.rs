@@ -7,12 +7,10 @@ use crate::common::fixture;
 use std::time::{Duration, Instant};
 
 use accesskit::{NodeId, Role, TreeUpdate};
-use common::{PATIENCE, TestApp, eventually, window_state};
+use common::{PATIENCE, TestApp, eventually, frame_of, window_state};
 use fixture::{node, tree};
 use winit_automation_client::Client;
-use winit_automation_protocol::{
-    JournalAnswer, JournalEntry, NodeLine, Response, response_file, taken_file,
-};
+use winit_automation_protocol::{JournalAnswer, JournalEntry, Response, response_file, taken_file};
 
 /// A window "Journal" with a button "Save" at 10,10 and two buttons "OK" side by side below it.
 fn buttons() -> TreeUpdate {
@@ -62,26 +60,10 @@ fn journal(app: &TestApp, args: &str) -> JournalAnswer {
     parse(&app.ok(&format!("journal {args}")))
 }
 
-/// The ref `find` lists first for `selector`.
-fn ref_of(app: &TestApp, selector: &str) -> String {
-    let found = app.ok(&format!("find {selector}"));
-    match NodeLine::all(&found).first() {
-        Some(node) => node.r#ref.to_string(),
-        None => panic!("{selector}: {found}"),
-    }
-}
-
-/// The frame an action's answer names.
-fn frame_of(response: &Response) -> u64 {
-    response
-        .frame()
-        .unwrap_or_else(|| panic!("no frame in {response:?}"))
-}
-
 #[test]
 fn commands_from_two_clients_appear_in_answer_order_with_seqs_outcomes_and_targets() {
     let app = app();
-    let save = ref_of(&app, "role=button name=\"Save\"");
+    let save = app.found_ref("role=button name=\"Save\"");
     let other = Client::connect(Some(app.dir()))
         .unwrap()
         .with_timeout(PATIENCE);
@@ -142,7 +124,7 @@ fn commands_from_two_clients_appear_in_answer_order_with_seqs_outcomes_and_targe
 #[test]
 fn points_name_the_node_under_them_and_twins_get_their_index() {
     let app = app();
-    let left_ok = ref_of(&app, "role=button name=\"OK\" nth=0");
+    let left_ok = app.found_ref("role=button name=\"OK\" nth=0");
     let start = journal(&app, "").next;
     app.ok("click 170,65");
     app.ok(&format!("click {left_ok}"));
@@ -212,7 +194,7 @@ fn after_returns_only_newer_entries_and_next_advances() {
 #[test]
 fn a_long_poll_is_answered_by_the_next_command_not_at_its_timeout() {
     let app = app();
-    let save = ref_of(&app, "role=button name=\"Save\"");
+    let save = app.found_ref("role=button name=\"Save\"");
     let after = journal(&app, "").next;
     let sent = Instant::now();
     let poll = app

@@ -5,9 +5,9 @@
 use crate::common;
 use crate::common::fixture;
 
-use common::{SteppedApp, TestApp, window_state};
+use common::{SteppedApp, TestApp, line_of, ref_in, window_state};
 use fixture::noisy::{self, Gallery};
-use winit_automation_protocol::{ErrorCode, NodeLine};
+use winit_automation_protocol::ErrorCode;
 
 fn gallery(g: &Gallery) -> SteppedApp {
     TestApp::builder()
@@ -22,23 +22,10 @@ fn lines(text: &str) -> usize {
     text.lines().count()
 }
 
-fn line_of<'a>(text: &'a str, needle: &str) -> &'a str {
-    text.lines()
-        .find(|l| l.contains(needle))
-        .unwrap_or_else(|| panic!("no line with {needle} in\n{text}"))
-}
-
 fn line_ending<'a>(text: &'a str, suffix: &str) -> &'a str {
     text.lines()
         .find(|l| l.ends_with(suffix))
         .unwrap_or_else(|| panic!("no line ending with {suffix} in\n{text}"))
-}
-
-fn ref_in(line: &str) -> String {
-    match NodeLine::parse(line) {
-        Some(node) => node.r#ref.to_string(),
-        None => panic!("no node on {line:?}"),
-    }
 }
 
 /// The node id `get` reports for a target.

@@ -6,11 +6,11 @@ use crate::common;
 use crate::common::fixture;
 use crate::common::gpu;
 
-use common::{PATIENCE, SteppedApp, TestApp, window_id, window_state};
+use common::{PATIENCE, SteppedApp, TestApp, frame_of, window_id, window_state};
 use fixture::Form;
 use winit::event::{ElementState, WindowEvent};
 use winit_automation::{Frame, Input, Published};
-use winit_automation_protocol::{Response, ScreenshotAnswer};
+use winit_automation_protocol::ScreenshotAnswer;
 
 const CLICK: &str = "click name=\"Remember me\"";
 
@@ -61,14 +61,6 @@ fn press(input: &[Input]) -> (f64, f64) {
         }
     }
     pressed.unwrap_or_else(|| panic!("no press in {input:?}"))
-}
-
-/// The frame line of an `ok` answer.
-fn frame_of(response: &Response) -> u64 {
-    assert!(response.is_ok(), "{response:?}");
-    response
-        .frame()
-        .unwrap_or_else(|| panic!("no frame line: {response:?}"))
 }
 
 /// Whether `at` is on the "Remember me" checkbox (the fixture's bounds at scale 1).

@@ -23,25 +23,6 @@ fn app(update: TreeUpdate) -> TestApp {
         .start()
 }
 
-/// Sends a command; returns its answer and everything the frames were handed meanwhile.
-fn run(app: &TestApp, line: &str) -> (Response, Vec<Handed>) {
-    app.take_frames();
-    let response = app.send(line);
-    (response, all(&app.take_frames()))
-}
-
-/// The command is refused with `code`, nothing is handed; returns the message.
-#[track_caller]
-fn refused(app: &TestApp, line: &str, code: ErrorCode) -> String {
-    let (response, handed) = run(app, line);
-    let failure = response
-        .failure()
-        .unwrap_or_else(|| panic!("{line}: refused, not {response:?}"));
-    assert_eq!(failure.code, code, "{line}: {}", failure.message);
-    assert!(handed.is_empty(), "a refusal hands nothing: {handed:?}");
-    failure.message
-}
-
 /// A click at (x, y) logical pixels, as the app is handed it (scale 1).
 fn clicked_at(x: f64, y: f64) -> Vec<Handed> {
     vec![
@@ -53,9 +34,9 @@ fn clicked_at(x: f64, y: f64) -> Vec<Handed> {
 
 #[track_caller]
 fn clicks(app: &TestApp, line: &str, x: f64, y: f64) -> String {
-    let (response, handed) = run(app, line);
+    let (response, frames) = app.send_taking_frames(line);
     assert!(response.is_ok(), "{line}: {response:?}");
-    assert_eq!(handed, clicked_at(x, y), "{line}");
+    assert_eq!(all(&frames), clicked_at(x, y), "{line}");
     response.body().to_owned()
 }
 
@@ -94,7 +75,7 @@ fn a_popup_declared_the_top_layer_covers_later_widgets() {
         order: ids(&[0, 3]),
         ..Layers::default()
     });
-    let why = refused(&app, "click name=Later", ErrorCode::Covered);
+    let why = app.refused("click name=Later", ErrorCode::Covered);
     assert!(why.contains("menuitem \"Copy\""), "{why}");
     clicks(&app, "click name=Copy", 105.0, 55.0);
     // The opener lies outside the popup.
@@ -126,7 +107,10 @@ fn the_reported_order_decides_between_two_windows() {
         ),
     ]));
     // Tree order: Second on top.
-    assert!(refused(&app, "click name=A", ErrorCode::Covered).contains("\"Second\""));
+    assert!(
+        app.refused("click name=A", ErrorCode::Covered)
+            .contains("\"Second\"")
+    );
     clicks(&app, "click name=B", 170.0, 170.0);
     // The app says First is on top (it was raised).
     app.layers(Layers {
@@ -134,7 +118,10 @@ fn the_reported_order_decides_between_two_windows() {
         ..Layers::default()
     });
     clicks(&app, "click name=A", 125.0, 115.0);
-    assert!(refused(&app, "click name=B", ErrorCode::Covered).contains("\"First\""));
+    assert!(
+        app.refused("click name=B", ErrorCode::Covered)
+            .contains("\"First\"")
+    );
 }
 
 #[test]
@@ -168,7 +155,7 @@ fn a_modal_layer_refuses_everything_below_it() {
         modal: Some(NodeId(2)),
         ..Layers::default()
     });
-    let why = refused(&app, "click name=Behind", ErrorCode::Covered);
+    let why = app.refused("click name=Behind", ErrorCode::Covered);
     assert!(
         why.contains("modal layer") && why.contains("window \"Confirm\""),
         "{why}"
@@ -212,11 +199,7 @@ fn a_row_outside_its_containers_reported_clip_is_offscreen() {
         clips: vec![(NodeId(1), None)],
         ..Layers::default()
     });
-    let why = refused(
-        &app,
-        "click name=\"Row 9\" --no-scroll",
-        ErrorCode::Offscreen,
-    );
+    let why = app.refused("click name=\"Row 9\" --no-scroll", ErrorCode::Offscreen);
     assert!(why.contains("outside the visible area"), "{why}");
     clicks(&app, "click name=\"Row 1\"", 100.0, 25.0);
     // A clip rectangle narrower than the container's bounds.
@@ -224,11 +207,7 @@ fn a_row_outside_its_containers_reported_clip_is_offscreen() {
         clips: vec![(NodeId(1), Some(Rect::new(0.0, 0.0, 200.0, 8.0)))],
         ..Layers::default()
     });
-    refused(
-        &app,
-        "click name=\"Row 1\" --no-scroll",
-        ErrorCode::Offscreen,
-    );
+    app.refused("click name=\"Row 1\" --no-scroll", ErrorCode::Offscreen);
 }
 
 /// Two buttons, for the press reports.
@@ -385,7 +364,7 @@ fn an_action_with_wait_acts_once_its_target_appears_and_without_it_is_refused_at
         })
         .start();
     // Without --wait: refused at once, nothing handed.
-    let why = refused(&app, "click name=Later", ErrorCode::NotFound);
+    let why = app.refused("click name=Later", ErrorCode::NotFound);
     assert!(!why.contains("after waiting"), "{why}");
     assert!(app.ok("key F1").contains("keys F1"));
     // With it: the click waits for the button, then lands on it.
@@ -393,11 +372,11 @@ fn an_action_with_wait_acts_once_its_target_appears_and_without_it_is_refused_at
     assert!(body.contains("button \"Later\""), "{body}");
     // A target that never comes is refused at the end with the check that failed.
     let started = Instant::now();
-    let why = refused(&app, "click name=Never --wait 300", ErrorCode::NotFound);
+    let why = app.refused("click name=Never --wait 300", ErrorCode::NotFound);
     assert!(why.starts_with("after waiting "), "{why}");
     assert!(started.elapsed() >= Duration::from_millis(300));
     // One no frame can lift is refused at once, wait or not.
-    let why = refused(&app, "click @e999 --wait 5000", ErrorCode::NotFound);
+    let why = app.refused("click @e999 --wait 5000", ErrorCode::NotFound);
     assert!(!why.contains("after waiting"), "{why}");
 }
 

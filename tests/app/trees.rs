@@ -6,7 +6,7 @@ use crate::common::fixture;
 use std::time::Duration;
 
 use accesskit::{Action, Node, NodeId, Role, TreeId, TreeUpdate};
-use common::{SteppedApp, TestApp, window_state};
+use common::{SteppedApp, TestApp, ref_of, snapshot_frame, window_state};
 use fixture::Form;
 use winit::window::WindowId;
 use winit_automation::{Bounds, Widget, WidgetStates};
@@ -36,17 +36,6 @@ fn refs(text: &str) -> Vec<String> {
         .iter()
         .map(|n| n.r#ref.to_string())
         .collect()
-}
-
-fn ref_of(text: &str, needle: &str) -> String {
-    let line = text
-        .lines()
-        .find(|l| l.contains(needle))
-        .unwrap_or_else(|| panic!("no line with {needle} in\n{text}"));
-    match NodeLine::parse(line) {
-        Some(node) => node.r#ref.to_string(),
-        None => panic!("no node on {line:?}"),
-    }
 }
 
 #[test]
@@ -576,15 +565,6 @@ fn an_unchanged_tree_answers_unchanged_and_diff_shows_what_changed() {
     );
 }
 
-/// The frame a snapshot's header names.
-fn frame_of(snapshot: &str) -> u64 {
-    snapshot
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("frame="))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no frame= in {snapshot}"))
-}
-
 /// `--since FRAME`: the client says which frame it saw, and the answer depends on the app's trees
 /// alone. Another client's snapshot in between (which the default "unchanged since" remembers)
 /// changes nothing.
@@ -594,7 +574,7 @@ fn since_answers_from_the_app_s_trees_not_from_another_client_s_snapshots() {
     let app = with_form(&form);
     app.end_frame();
     let first = app.snapshot("-i");
-    let seen = frame_of(&first);
+    let seen = snapshot_frame(&first);
     app.snapshot("-i");
     let again = app.snapshot(&format!("-i --since {seen}"));
     assert!(again.contains("unchanged since frame "), "{again}");
@@ -626,7 +606,7 @@ fn since_answers_from_the_app_s_trees_not_from_another_client_s_snapshots() {
         "{changes}"
     );
     // Up to date now: unchanged since the frame of the change.
-    let now = frame_of(&changes);
+    let now = snapshot_frame(&changes);
     let up_to_date = app.snapshot(&format!("-i --since {now}"));
     assert!(
         up_to_date.contains("unchanged since frame "),

@@ -6,10 +6,9 @@ use crate::common;
 use crate::common::fixture;
 
 use accesskit::{Node, NodeId, Role};
-use common::{TestApp, window_state};
+use common::{TestApp, ref_of, window_state};
 use fixture::{ids, node, tree};
 use winit_automation::Layers;
-use winit_automation_protocol::NodeLine;
 
 fn app(nodes: Vec<(u64, Node)>) -> TestApp {
     let update = tree(nodes);
@@ -18,19 +17,6 @@ fn app(nodes: Vec<(u64, Node)>) -> TestApp {
         .window(window_state("Visible", 1.0))
         .tree(update)
         .start()
-}
-
-/// The ref on the line holding `needle`.
-#[track_caller]
-fn ref_of(text: &str, needle: &str) -> String {
-    let line = text
-        .lines()
-        .find(|l| l.contains(needle))
-        .unwrap_or_else(|| panic!("no line with {needle} in:\n{text}"));
-    match NodeLine::parse(line) {
-        Some(node) => node.r#ref.to_string(),
-        None => panic!("no node on {line:?}"),
-    }
 }
 
 /// A list (1) the tree does not say clips, its rows, and a row (3) that opened a menu (5) reaching

@@ -374,6 +374,16 @@ impl Session {
             .collect()
     }
 
+    /// The ref `find SELECTOR` lists first.
+    #[track_caller]
+    pub fn found_ref(&self, selector: &str) -> String {
+        let found = self.ok(&format!("find {selector}"));
+        match winit_automation_protocol::NodeLine::all(&found).first() {
+            Some(node) => node.r#ref.to_string(),
+            None => panic!("find {selector}: {found}"),
+        }
+    }
+
     /// The last published frame, from `status`.
     pub fn published_frame(&self) -> u64 {
         let status = self.send("status");
@@ -484,6 +494,38 @@ impl TestApp {
     pub fn layers(&self, layers: winit_automation::Layers) {
         self.feed(move |_, frame| frame.layers(window_id(), &layers));
     }
+
+    /// Sends a command; returns its answer and the frames handed something meanwhile.
+    #[track_caller]
+    pub fn send_taking_frames(&self, line: &str) -> (Response, Vec<Frame>) {
+        self.take_frames();
+        let response = self.send(line);
+        (response, self.take_frames())
+    }
+
+    /// Sends a command that must be refused with `code` (with a hint) before anything is handed
+    /// to the app; returns the message.
+    #[track_caller]
+    pub fn refused(&self, line: &str, code: ErrorCode) -> String {
+        let (response, frames) = self.send_taking_frames(line);
+        let failure = refusal(&response, code);
+        assert!(!failure.hint.is_empty(), "{line}: no hint: {response:?}");
+        assert!(
+            frames.is_empty(),
+            "{line}: a refusal hands nothing: {frames:?}"
+        );
+        failure.message
+    }
+}
+
+/// The failure of an answer that must be an error with `code`: its message, hint and body.
+#[track_caller]
+pub fn refusal(response: &Response, code: ErrorCode) -> Failure {
+    let failure = response
+        .failure()
+        .unwrap_or_else(|| panic!("refused with {code:?}, not {response:?}"));
+    assert_eq!(failure.code, code, "{response:?}");
+    failure
 }
 
 impl std::ops::Deref for TestApp {

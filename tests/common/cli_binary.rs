@@ -32,3 +32,13 @@ pub fn run(dir: &Path, args: &[&str]) -> Output {
         .output()
         .expect("run the CLI")
 }
+
+/// A run's stdout, as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A run's stderr, as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}

@@ -1,14 +1,15 @@
 //! The examples as subprocesses, through the harness's [`App`] (`winit_automation_testing`: a
 //! private drop-box, stderr kept for failures, the process group killed on drop): started in a
 //! real window under Xvfb (Vulkan lavapipe, or GL llvmpipe) or headless, with the adapter checked
-//! on every start; and what these tests read from its answers.
+//! on every start; their snapshots and screenshots. What a test reads from an answer's text is in
+//! `answers.rs`.
 #![allow(dead_code)]
 
 use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use winit_automation_protocol::{NodeLine, ScreenshotAnswer};
+use winit_automation_protocol::ScreenshotAnswer;
 pub use winit_automation_testing::App;
 use winit_automation_testing::Spawn;
 
@@ -40,6 +41,19 @@ pub fn close(a: [u8; 3], b: [u8; 3]) -> bool {
     a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 2)
 }
 
+/// The node on `line` (a button on a plain panel) is drawn where its bounds say: the pixel just
+/// inside its left edge, halfway down, is not the panel's background 150 px right of it.
+#[track_caller]
+pub fn assert_drawn(png: &Png, line: &str) {
+    let (x, y, w, h) = super::bounds(line);
+    let (bx, by) = ((x + 3.0) as u32, (y + h / 2.0) as u32);
+    let background = png.at((x + w + 150.0) as u32, by);
+    assert!(
+        !close(png.at(bx, by), background),
+        "the node at {bx},{by} looks like the background {background:?}: {line}"
+    );
+}
+
 pub fn have(program: &str) -> bool {
     Process::new("sh")
         .args(["-c", &format!("command -v {program}")])
@@ -47,6 +61,14 @@ pub fn have(program: &str) -> bool {
         .status()
         .is_ok_and(|s| s.success())
 }
+
+/// The custom demo's form as it starts (`examples/demo.rs`), a node line each.
+pub const DEMO_FORM: [&str; 4] = [
+    "textbox \"Name\"",
+    "checkbox \"Subscribe\" unchecked",
+    "slider \"Volume\" value=50",
+    "button \"Submit\"",
+];
 
 /// How an example runs.
 #[derive(Clone, Copy)]
@@ -146,60 +168,4 @@ pub fn wait_for(app: &App, what: &str, why: &str) -> String {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-/// The ref of the node on the line that contains `what`.
-pub fn ref_of(snapshot: &str, what: &str) -> String {
-    node_in(line_of(snapshot, what)).r#ref.to_string()
-}
-
-/// The node of a line of a snapshot or a `find` answer, of a diff (`~ @eN ...`) or an action's
-/// `target @eN ...` line.
-pub fn node_in(line: &str) -> NodeLine {
-    NodeLine::parse(line)
-        .or_else(|| {
-            let (_, rest) = line.trim_start().split_once(' ')?;
-            NodeLine::parse(rest)
-        })
-        .unwrap_or_else(|| panic!("no node on {line:?}"))
-}
-
-pub fn line_of<'a>(snapshot: &'a str, what: &str) -> &'a str {
-    snapshot
-        .lines()
-        .find(|l| l.contains(what))
-        .unwrap_or_else(|| panic!("no line with {what:?} in\n{snapshot}"))
-}
-
-/// The window lines of a snapshot (`window <n> ...`), in order.
-pub fn window_lines(snapshot: &str) -> Vec<&str> {
-    snapshot
-        .lines()
-        .filter(|l| l.starts_with("window "))
-        .collect()
-}
-
-/// The last line that names `what`: in an answer with a diff, the node as it is now (the
-/// `target` line above it shows it as it was).
-pub fn now<'a>(body: &'a str, what: &str) -> &'a str {
-    body.lines()
-        .rfind(|l| l.contains(what))
-        .unwrap_or_else(|| panic!("no line with {what:?} in\n{body}"))
-}
-
-/// `bounds=X,Y,WxH` of the node on a line ([`node_in`]).
-pub fn bounds(line: &str) -> (f64, f64, f64, f64) {
-    match node_in(line).bounds {
-        Some([x, y, w, h]) => (x, y, w, h),
-        None => panic!("no bounds: {line}"),
-    }
-}
-
-/// The node lines of a snapshot (`@eN ...`) and their bytes, newlines included.
-pub fn node_bytes(snapshot: &str) -> (usize, usize) {
-    let nodes: Vec<&str> = snapshot
-        .lines()
-        .filter(|l| l.trim_start().starts_with('@'))
-        .collect();
-    (nodes.len(), nodes.iter().map(|l| l.len() + 1).sum())
 }

@@ -1,14 +1,19 @@
 //! Shared test code, one module of every test binary (`use crate::common`): the in-process test
 //! app (`app.rs`, the one driver of an in-process app; a child process runs the same app), the
 //! tree fixtures (the tree crate's `fixture`, shared with its unit tests), the examples
-//! started through the harness (`demo.rs`), and small helpers.
+//! started through the harness (`demo.rs`), what tests read from answers (`answers.rs`), the CLI's
+//! recorder and MCP server as tests drive them, and small helpers. A helper is written here once,
+//! not in each test file that needs it.
 #![allow(dead_code, clippy::print_stdout)]
 
+mod answers;
 mod app;
 pub mod cli_binary;
 pub mod demo;
 pub mod file_with;
 pub mod gpu;
+pub mod mcp_session;
+pub mod recorder;
 pub mod trace_data;
 pub mod weston;
 
@@ -20,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
+pub use answers::*;
 pub use app::*;
 
 /// The environment variable that puts a test binary in child-app mode.

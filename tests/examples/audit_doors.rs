@@ -5,13 +5,13 @@
 //! on lavapipe.
 use crate::common::cli_binary;
 use crate::common::demo;
+use crate::common::mcp_session;
 
 use std::path::Path;
 
-use super::record_gallery::tool;
+use cli_binary::{stderr, stdout};
 use demo::*;
-use rmcp::ServiceExt;
-use rmcp::transport::TokioChildProcess;
+use mcp_session::tool;
 use winit_automation_protocol::{AuditAnswer, Finding};
 
 /// Each finding as its rule and its node's line (ref, role, name, states, bounds, actions).
@@ -24,17 +24,13 @@ fn found(findings: &[Finding]) -> Found {
         .collect()
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 use cli_binary::run as cli;
 
 /// The CLI's `audit --keyboard`: its text, read as the answer it prints.
 fn through_the_cli(dir: &Path) -> Found {
     let out = cli(dir, &["audit", "--keyboard"]);
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    let stdout = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", stderr(&out));
     let answer = AuditAnswer::parse(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
     assert!(answer.not_run.is_empty(), "{stdout}");
     found(&answer.findings)
@@ -43,8 +39,8 @@ fn through_the_cli(dir: &Path) -> Found {
 /// The CLI's `--json audit --keyboard`: the findings of its `audit` object.
 fn through_the_cli_as_json(dir: &Path) -> Found {
     let out = cli(dir, &["--json", "audit", "--keyboard"]);
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    let stdout = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", stderr(&out));
     let v: serde_json::Value =
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
     let audit = &v["audit"];
@@ -64,12 +60,7 @@ fn through_the_cli_as_json(dir: &Path) -> Found {
 
 /// `winit-automation mcp`'s `audit` tool with `keyboard`, driven by rmcp's client.
 async fn through_mcp(dir: &Path) -> Found {
-    let mut server = tokio::process::Command::new(cli_binary::cli());
-    server.arg("mcp").arg("--dir").arg(dir);
-    let client =
-        ().serve(TokioChildProcess::new(server).expect("the server starts"))
-            .await
-            .expect("the MCP session starts");
+    let client = mcp_session::start(dir).await;
     let said = tool(&client, "audit", serde_json::json!({"keyboard": true})).await;
     client.cancel().await.expect("the session ends");
     let answer = AuditAnswer::parse(&said).unwrap_or_else(|e| panic!("{e}: {said}"));
@@ -84,8 +75,8 @@ fn through_a_script(dir: &Path) -> Found {
     let script = tmp.path().join("audit.script");
     std::fs::write(&script, "expect audit clean --keyboard\n").unwrap();
     let out = cli(dir, &["run", script.to_str().unwrap()]);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{}{err}", text(&out.stdout));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{}{err}", stdout(&out));
     assert!(
         err.contains("audit.script:1: expect audit clean --keyboard"),
         "{err}"

@@ -5,6 +5,7 @@
 //!
 //! Needs `xvfb-run` (`xvfb`) and a Vulkan driver (`mesa-vulkan-drivers`).
 use crate::common::demo;
+use crate::common::{bounds, line_of, now, ref_in, window_lines};
 
 use demo::*;
 use winit_automation_protocol::ErrorCode;
@@ -148,18 +149,7 @@ fn an_eframe_app_takes_every_verb_through_the_plugin_under_xvfb() {
     let s = snapshot(&demo);
     let (_, png) = screenshot(&demo, "greeter");
     assert_eq!((png.width, png.height), (480, 320));
-    let (x, y, w, h) = bounds(line_of(&s, "button \"Greet\""));
-    let (bx, by) = ((x + 3.0) as u32, (y + h / 2.0) as u32);
-    let background = png.at((x + w + 150.0) as u32, by);
-    assert!(
-        !close(png.at(bx, by), background),
-        "the button at {bx},{by} looks like the background {background:?}"
-    );
+    assert_drawn(&png, line_of(&s, "button \"Greet\""));
 
     demo.quit();
-}
-
-/// The ref of a node line.
-fn ref_in(line: &str) -> String {
-    node_in(line).r#ref.to_string()
 }

@@ -10,6 +10,7 @@
 //! Headless (no display needed), with a Vulkan driver (`mesa-vulkan-drivers`). The gallery binary
 //! is the one `cargo test --all-features` builds next to this test.
 use crate::common::demo;
+use crate::common::{bounds, line_of, node_bytes, node_in, now, ref_in, ref_of_nth, refusal};
 
 mod audit;
 mod clock;
@@ -18,7 +19,7 @@ mod gestures;
 mod menus;
 
 use demo::*;
-use winit_automation_protocol::{ErrorCode, NodeLine, NodeRef, Outcome};
+use winit_automation_protocol::{ErrorCode, NodeLine, NodeRef};
 
 /// The gallery headless, at the window size of its windowed mode, once its layout has settled.
 fn gallery() -> (App, String) {
@@ -37,15 +38,6 @@ fn gallery() -> (App, String) {
 
 // Timeouts: an unoptimized gallery frame takes ~140 ms on lavapipe (7 frames a second, fewer on
 // a loaded machine), and a settle waits out egui's window fades; 20 s leaves room on slow CI.
-
-/// The error's code and message.
-fn refused(demo: &App, line: &str) -> (Option<ErrorCode>, String) {
-    let response = demo.send(line);
-    let Outcome::Error { message, .. } = &response.outcome else {
-        panic!("{line} was not refused: {response:?}");
-    };
-    (response.error_code(), message.clone())
-}
 
 #[test]
 fn the_gallery_s_widgets_take_clicks_drags_values_and_text() {
@@ -149,11 +141,10 @@ fn the_gallery_s_widgets_take_clicks_drags_values_and_text() {
     // what brings it in, then lands on it: it is checked, and the windows it opens appear.
     let s = snapshot(&demo);
     assert!(!s.contains("\"Window Resize Test\""), "{s}");
-    let (code, _) = refused(
-        &demo,
-        "click role=button name=\"Window Resize Test\" --no-scroll",
+    refusal(
+        &demo.send("click role=button name=\"Window Resize Test\" --no-scroll"),
+        ErrorCode::Offscreen,
     );
-    assert_eq!(code, Some(ErrorCode::Offscreen));
     let body = demo.ok("click role=button name=\"Window Resize Test\" --settle --timeout 20000");
     assert!(body.contains("\npath pointer\nscrolled @e"), "{body}");
     assert!(body.contains("\nhit verified\n"), "{body}");
@@ -276,8 +267,7 @@ fn windows_stack_in_egui_s_order_and_a_modal_blocks_what_lies_below_it() {
     // The widget gallery window lies over the right edge of the code example's: the code
     // example's close button, under it, is refused and named what covers it.
     let close = "role=button name=\"Close window\" nth=1";
-    let (code, message) = refused(&demo, &format!("click {close}"));
-    assert_eq!(code, Some(ErrorCode::Covered), "{message}");
+    let message = refusal(&demo.send(&format!("click {close}")), ErrorCode::Covered).message;
     assert!(message.contains("is covered at"), "{message}");
 
     // A click on the code example's own text raises its window; its close button is now on
@@ -299,8 +289,7 @@ fn windows_stack_in_egui_s_order_and_a_modal_blocks_what_lies_below_it() {
     let body = demo.ok("click role=button name=\"Open User Modal\" --settle --timeout 20000");
     assert!(body.contains("+ ") && body.contains("dialog"), "{body}");
     let click_me = "click role=button name=\"Click me!\" nth=0";
-    let (code, message) = refused(&demo, click_me);
-    assert_eq!(code, Some(ErrorCode::Covered), "{message}");
+    let message = refusal(&demo.send(click_me), ErrorCode::Covered).message;
     assert!(message.contains("below the modal layer"), "{message}");
     let body = demo.ok("click role=button name=Cancel --settle --timeout 20000");
     assert!(body.contains("- ") && body.contains("dialog"), "{body}");
@@ -319,8 +308,7 @@ fn a_half_covered_title_bar_takes_its_click_on_the_part_left_visible() {
     // The widget gallery's window dragged left over the middle of the code example's title bar.
     demo.ok("drag role=titlebar name~=\"Widget Gallery\" to 640,58 --settle --timeout 20000");
     let close = "role=button name=\"Close window\" nth=1";
-    let (code, _) = refused(&demo, &format!("click {close}"));
-    assert_eq!(code, Some(ErrorCode::Covered));
+    refusal(&demo.send(&format!("click {close}")), ErrorCode::Covered);
     // The title bar's centre is covered: the click lands on its left part, which a person would
     // click, and the press is verified.
     let body = demo.ok("click role=titlebar name~=\"Code Example\" --settle --timeout 20000");
@@ -367,24 +355,13 @@ fn in_a_window_a_popup_item_and_a_raised_window_take_their_clicks_under_xvfb() {
     );
 
     let close = "role=button name=\"Close window\" nth=1";
-    let (code, message) = refused(&demo, &format!("click {close}"));
-    assert_eq!(code, Some(ErrorCode::Covered), "{message}");
+    refusal(&demo.send(&format!("click {close}")), ErrorCode::Covered);
     demo.ok("click text=\"Arthur is 42\" nth=0 --settle --timeout 20000");
     let body = demo.ok(&format!("click {close} --settle --timeout 20000"));
     assert!(body.contains("\nhit verified\n"), "{body}");
     removed(&body, "window \"⌨️ Code Example\"");
 
     demo.quit();
-}
-
-/// The ref of the `nth` line (0-based) that contains `what`.
-fn ref_of_nth(snapshot: &str, what: &str, nth: usize) -> String {
-    let line = snapshot
-        .lines()
-        .filter(|l| l.contains(what))
-        .nth(nth)
-        .unwrap_or_else(|| panic!("no line {nth} with {what:?} in\n{snapshot}"));
-    node_in(line).r#ref.to_string()
 }
 
 /// The line of an answer's diff that adds a node with `what` (`+ @eN ...`).
@@ -399,15 +376,6 @@ fn removed<'a>(body: &'a str, what: &str) -> &'a str {
     body.lines()
         .find(|l| l.starts_with("- ") && l.contains(what))
         .unwrap_or_else(|| panic!("nothing with {what:?} removed in\n{body}"))
-}
-
-/// The first ref on a line: of a snapshot, of a diff, or of a hint that names a layer's root
-/// (`+ [7 items under @e185 window ...]`), which is no node line.
-fn ref_in(line: &str) -> String {
-    line.split(' ')
-        .find(|t| NodeRef::parse(t).is_some())
-        .unwrap_or_else(|| panic!("no ref on {line:?}"))
-        .to_owned()
 }
 
 /// A snapshot of one node's subtree.

@@ -387,12 +387,7 @@ fn a_failure_leaves_the_tree_the_journal_and_a_screenshot_in_a_named_folder() {
     // The trace of the test so far, to open in a browser (tests/examples/trace_viewer.rs opens some):
     // the click is a step, with the checkbox it checked in its diff.
     let data = trace_data::trace_data(&read("trace.html"));
-    let click = data["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["verb"] == "click")
-        .unwrap_or_else(|| panic!("no click step: {data:#}"));
+    let click = trace_data::first_step(&data, "click");
     assert_eq!(
         click["targets"][0]["selector"],
         "role=checkbox name=\"Subscribe\""

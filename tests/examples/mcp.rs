@@ -3,53 +3,21 @@
 //! submitting the form, a screenshot whose image decodes to the window's size, and a typed error.
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`) for the demo.
-use crate::common::cli_binary;
 use crate::common::demo;
-
+use crate::common::mcp_session;
 use crate::common::trace_data;
 
 use base64::Engine as _;
 use demo::*;
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
-use rmcp::transport::TokioChildProcess;
+use mcp_session::{call, text};
+use rmcp::model::ContentBlock;
 use winit_automation_protocol::Verb;
-
-/// The text of a tool's answer.
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| match c {
-            ContentBlock::Text(t) => Some(t.text.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-async fn call(
-    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
-    tool: &'static str,
-    args: serde_json::Value,
-) -> CallToolResult {
-    client
-        .call_tool(
-            CallToolRequestParams::new(tool).with_arguments(args.as_object().unwrap().clone()),
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{tool}: {e}"))
-}
 
 #[tokio::test(flavor = "current_thread")]
 async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot() {
     let demo = start("demo", Mode::Headless(800, 600));
     wait_for(&demo, "button \"Submit\"", "the demo publishes its tree");
-    let mut server = tokio::process::Command::new(cli_binary::cli());
-    server.arg("mcp").arg("--dir").arg(demo.dir());
-    let client =
-        ().serve(TokioChildProcess::new(server).expect("the server starts"))
-            .await
-            .expect("the MCP session starts");
+    let client = mcp_session::start(demo.dir()).await;
 
     // The server names itself, with instructions for the host.
     let info = client.peer_info().expect("the server's initialize result");

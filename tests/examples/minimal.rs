@@ -6,8 +6,9 @@
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`) and, for the windowed runs, `xvfb-run` (`xvfb`);
 //! `scripts/setup-system.sh` installs both. Without them these tests fail and say so. The example
 //! binary is the one `cargo test --all-features` builds next to this test.
-use std::process::{Command as Process, Stdio};
-use std::time::{Duration, Instant};
+use crate::common::demo::{check_adapter, have, wait_for};
+
+use std::time::Duration;
 
 use winit_automation_protocol::{ErrorCode, NodeLine};
 use winit_automation_testing::{App, Spawn};
@@ -53,35 +54,8 @@ fn start(mode: Mode) -> App {
     let app = spawn.env("WGPU_BACKEND", backend).start();
     // The adapter in use, so a silent fall-back (wgpu takes GL when no Vulkan driver is
     // installed) is visible in the test output and fails here.
-    let snapshot = wait_for(&app, "button \"Switch\"");
-    let metrics = snapshot
-        .lines()
-        .find(|l| l.starts_with("metrics "))
-        .unwrap();
-    println!("adapter: {metrics}");
-    assert!(
-        metrics.contains(&format!("backend={backend}")),
-        "the example is not on {backend} (install mesa-vulkan-drivers for lavapipe): {metrics}\n{}",
-        app.output()
-    );
+    check_adapter(&app, backend);
     app
-}
-
-/// Snapshots until one contains `what` (the first frames may not have run yet).
-fn wait_for(app: &App, what: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let snapshot = app.ok("snapshot --force");
-        if snapshot.contains(what) {
-            return snapshot;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no {what:?} in\n{snapshot}\napp output:\n{}",
-            app.output()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 /// A screenshot's pixel at the centre of the frame, as sRGB bytes.
@@ -92,14 +66,6 @@ fn centre_pixel(app: &App) -> [u8; 3] {
     [r, g, b]
 }
 
-fn have(program: &str) -> bool {
-    Process::new("sh")
-        .args(["-c", &format!("command -v {program}")])
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 /// Within 2 of each other per channel: 0 and 255 are exact on lavapipe and llvmpipe (Mesa 22.3),
 /// the margin is for a driver that dithers.
 fn close(a: [u8; 3], b: [u8; 3]) -> bool {
@@ -108,7 +74,11 @@ fn close(a: [u8; 3], b: [u8; 3]) -> bool {
 
 /// Snapshot, click the button by its ref, and see the label and the cleared pixels change.
 fn switches_its_colour(app: App) {
-    let before = wait_for(&app, "text \"Colour: blue\"");
+    let before = wait_for(
+        &app,
+        "text \"Colour: blue\"",
+        "the example shows its colour",
+    );
     let pixel = centre_pixel(&app);
     assert!(close(pixel, BLUE), "before the click: {pixel:?}");
     let switch = NodeLine::all(&before)
@@ -176,7 +146,11 @@ fn the_example_s_time_is_the_frames_and_follows_the_virtual_clock() {
         let value = colour.value.as_ref().map(|v| v.as_str().to_owned());
         format!("{} {}", colour.name, value.unwrap_or_default())
     };
-    wait_for(&app, "text \"Colour: blue\"");
+    wait_for(
+        &app,
+        "text \"Colour: blue\"",
+        "the example shows its colour",
+    );
     assert_eq!(value(&app), "Colour: blue for 0 s", "time stands still");
     app.ok("clock run 3000 --step 500");
     assert_eq!(value(&app), "Colour: blue for 3 s");

@@ -7,12 +7,12 @@
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe).
 use crate::common::cli_binary;
+use crate::common::mcp_session;
+use crate::common::ref_of;
 
 use std::process::Command as Process;
 
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, ContentBlock};
-use rmcp::transport::TokioChildProcess;
+use mcp_session::tool;
 use winit_automation_testing::{App, Spawn};
 
 use super::record_rust::{Recording, assert_checked_in};
@@ -36,15 +36,6 @@ fn cli(app: &App, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     stdout
-}
-
-/// The ref of the first line of `snapshot` that holds `what`.
-fn ref_of(snapshot: &str, what: &str) -> String {
-    let line = snapshot
-        .lines()
-        .find(|l| l.contains(what))
-        .unwrap_or_else(|| panic!("no {what:?} in\n{snapshot}"));
-    line.split_whitespace().next().unwrap().to_owned()
 }
 
 /// What the recorder writes after each action of the sessions (in a script and in Rust alike):
@@ -124,41 +115,12 @@ fn the_cli_session_recorded_as_a_script_replays_with_run() {
     assert!(out.contains("passed: 4 commands"), "{out}");
 }
 
-/// Calls a tool of the MCP server; its text, after asserting it succeeded.
-pub(super) async fn tool(
-    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
-    name: &'static str,
-    args: serde_json::Value,
-) -> String {
-    let result = client
-        .call_tool(
-            CallToolRequestParams::new(name).with_arguments(args.as_object().unwrap().clone()),
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let text: String = result
-        .content
-        .iter()
-        .filter_map(|c| match c {
-            ContentBlock::Text(t) => Some(t.text.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_ne!(result.is_error, Some(true), "{name}: {text}");
-    text
-}
-
 #[tokio::test(flavor = "current_thread")]
 async fn an_mcp_session_on_egui_s_gallery_becomes_the_checked_in_rust_test() {
     use serde_json::json;
     let app = gallery();
     let recording = Recording::start(&app, true);
-    let mut server = tokio::process::Command::new(cli_binary::cli());
-    server.arg("mcp").arg("--dir").arg(app.dir());
-    let client =
-        ().serve(TokioChildProcess::new(server).expect("the server starts"))
-            .await
-            .expect("the MCP session starts");
+    let client = mcp_session::start(app.dir()).await;
 
     // As an agent goes: look, act on a ref, act on selectors; the server settles each action.
     let snapshot = tool(&client, "snapshot", json!({})).await;

@@ -6,8 +6,8 @@
 //! the same for sessions on egui's gallery, driven through the CLI and the MCP server.
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe).
-use crate::common::cli_binary;
 use crate::common::file_with;
+use crate::common::recorder;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
@@ -55,13 +55,8 @@ impl Recording {
         } else {
             "recorded.script"
         });
-        let mut record = Process::new(cli_binary::cli());
-        record.arg("--dir").arg(app.dir()).arg("record");
-        if rust {
-            record.arg("--rust");
-        }
-        let child = record.arg(&file).stderr(Stdio::piped()).spawn().unwrap();
-        file_with(&file, "recorded by winit-automation record");
+        let args: &[&str] = if rust { &["--rust"] } else { &[] };
+        let child = recorder::start(app.dir(), args, &file);
         Recording {
             child,
             file,
@@ -75,10 +70,8 @@ impl Recording {
     }
 
     /// Stops it as Ctrl-C does and returns what it wrote.
-    pub fn stop(mut self) -> String {
-        let pid = rustix::process::Pid::from_raw(self.child.id() as i32).unwrap();
-        rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
-        self.child.wait().unwrap();
+    pub fn stop(self) -> String {
+        recorder::interrupt(self.child);
         std::fs::read_to_string(&self.file).unwrap()
     }
 }

@@ -3,11 +3,9 @@
 //! UI; scripts check trees and screenshots and stop at the first failure with its line.
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe).
-use crate::common::cli_binary;
 use crate::common::file_with;
+use crate::common::{cli_binary, recorder};
 
-use std::path::Path;
-use std::process::{Child, Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
 use file_with::file_with;
@@ -21,41 +19,14 @@ fn demo(args: &[&str]) -> App {
         .start()
 }
 
-use cli_binary::run as cli;
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// `winit-automation record SCRIPT` on `app`, once it has written its header (from then on it
-/// misses nothing).
-fn start_recorder(app: &App, script: &Path, extra: &[&str]) -> Child {
-    let recorder = Process::new(cli_binary::cli())
-        .arg("--dir")
-        .arg(app.dir())
-        .arg("record")
-        .args(extra)
-        .arg(script)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    file_with(script, "# recorded by winit-automation record");
-    recorder
-}
-
-/// Ctrl-C to the recorder, and its end.
-fn interrupt(mut recorder: Child) {
-    let pid = rustix::process::Pid::from_raw(recorder.id() as i32).unwrap();
-    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
-    recorder.wait().unwrap();
-}
+use cli_binary::{run as cli, stderr, stdout};
 
 #[test]
 fn a_recorded_session_replays_green_on_a_fresh_app_and_red_on_a_changed_ui() {
     let tmp = tempfile::tempdir().unwrap();
     let script = tmp.path().join("session.script");
     let app = demo(&[]);
-    let recorder = start_recorder(&app, &script, &[]);
+    let recording = recorder::start(app.dir(), &[], &script);
 
     // Another client drives the app by refs, as an agent reading snapshots would.
     app.get_by_role_and_name("textbox", "Name").fill("Ada");
@@ -70,7 +41,7 @@ fn a_recorded_session_replays_green_on_a_fresh_app_and_red_on_a_changed_ui() {
     } else {
         file_with(&script, "Submitted: Ada")
     };
-    interrupt(recorder);
+    recorder::interrupt(recording);
     println!("{written}");
 
     // Refs became selectors; read-only commands are not in it; the refusal is a comment.
@@ -115,13 +86,13 @@ fn a_recorded_session_replays_green_on_a_fresh_app_and_red_on_a_changed_ui() {
         out.status.code(),
         Some(0),
         "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
+        stdout(&out),
+        stderr(&out)
     );
     assert!(
-        text(&out.stdout).contains("passed: 3 commands"),
+        stdout(&out).contains("passed: 3 commands"),
         "{}",
-        text(&out.stdout)
+        stdout(&out)
     );
     let status = fresh.get(&winit_automation_testing::By::text_contains("Submitted:"));
     assert_eq!(
@@ -132,8 +103,8 @@ fn a_recorded_session_replays_green_on_a_fresh_app_and_red_on_a_changed_ui() {
     // The same script against a UI whose button was renamed: red, at the click's line.
     let changed = demo(&["--submit-label", "Send"]);
     let out = cli(changed.dir(), &["run", script.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
-    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let err = stderr(&out);
     let line = written
         .lines()
         .position(|l| l.starts_with("click role=button name=\"Submit\""))
@@ -155,17 +126,13 @@ fn the_recorder_stops_when_the_app_exits() {
     let tmp = tempfile::tempdir().unwrap();
     let script = tmp.path().join("quit.script");
     let app = demo(&[]);
-    let recorder = start_recorder(&app, &script, &["--no-expect"]);
+    let recording = recorder::start(app.dir(), &["--no-expect"], &script);
     app.get_by_role_and_name("checkbox", "Subscribe").click();
     file_with(&script, "click role=checkbox");
     app.quit();
-    let out = recorder.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("the app exited"),
-        "{}",
-        text(&out.stderr)
-    );
+    let out = recording.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the app exited"), "{}", stderr(&out));
     let written = std::fs::read_to_string(&script).unwrap();
     assert!(!written.contains("expect"), "--no-expect: {written}");
 }
@@ -191,16 +158,16 @@ fn scripts_check_trees_and_screenshots_and_stop_at_the_first_failure() {
     };
     // No reference yet: red, with the screenshot to accept written as .new.png.
     let out = run(&[]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
-        text(&out.stderr).contains("form.script:5: expect screenshot"),
+        stderr(&out).contains("form.script:5: expect screenshot"),
         "{}",
-        text(&out.stderr)
+        stderr(&out)
     );
     assert!(tmp.path().join("refs/submit.new.png").exists());
     // --update writes it; then the same script is green.
     let out = run(&["--update"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let reference = Rgba::read(tmp.path().join("refs/submit.png")).unwrap();
     assert_eq!(
         (reference.width, reference.height),
@@ -208,8 +175,8 @@ fn scripts_check_trees_and_screenshots_and_stop_at_the_first_failure() {
         "the button's crop"
     );
     let out = run(&["--quiet"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), "", "--quiet");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "", "--quiet");
     // A pixel of another colour in the reference: red, with a diff image.
     let mut changed = reference.clone();
     changed.set_pixel(4, 18, [0, 0, 0, 255]);
@@ -217,9 +184,9 @@ fn scripts_check_trees_and_screenshots_and_stop_at_the_first_failure() {
     let out = run(&[]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("mismatch: 1 of 4320 pixels"),
+        stderr(&out).contains("mismatch: 1 of 4320 pixels"),
         "{}",
-        text(&out.stderr)
+        stderr(&out)
     );
     let diff = Rgba::read(tmp.path().join("refs/submit.diff.png")).unwrap();
     assert_eq!(diff.pixel(4, 18), Some([255, 0, 0, 255]));
@@ -232,7 +199,7 @@ fn scripts_check_trees_and_screenshots_and_stop_at_the_first_failure() {
     .unwrap();
     let out = run(&[]);
     assert_eq!(out.status.code(), Some(1));
-    let err = text(&out.stderr);
+    let err = stderr(&out);
     assert!(err.contains("form.script:1:"), "{err}");
     assert!(err.contains("none has value=\"Grace\""), "{err}");
     assert!(err.contains("textbox \"Name\" value=\"Ada\""), "{err}");
@@ -250,7 +217,7 @@ fn a_bad_line_sends_nothing_and_no_app_is_exit_3() {
     std::fs::write(&script, "fill role=textbox \"Ada\"\nclik role=button\n").unwrap();
     let out = cli(app.dir(), &["run", script.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
+    let err = stderr(&out);
     assert!(err.contains("bad.script:2:"), "{err}");
     assert!(err.contains("unknown verb"), "{err}");
     assert_eq!(
@@ -278,7 +245,7 @@ fn a_bad_line_sends_nothing_and_no_app_is_exit_3() {
         std::fs::write(&script, format!("{line}\n")).unwrap();
         let out = cli(app.dir(), &["run", script.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2), "{line}");
-        let err = text(&out.stderr);
+        let err = stderr(&out);
         assert!(err.starts_with("error: bad_argument: "), "{err}");
         assert!(err.contains(&format!("{message}\n")), "{err}");
         assert!(err.contains(hint), "{err}");
@@ -294,7 +261,7 @@ fn a_bad_line_sends_nothing_and_no_app_is_exit_3() {
     );
     std::fs::write(&script, "status\n").unwrap();
     let out = cli(empty.path(), &["run", script.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
 }
 
 #[test]
@@ -313,7 +280,7 @@ fn an_expectation_waits_its_own_timeout_beyond_the_clients() {
             &["--timeout", "1000", "run", script.to_str().unwrap()],
         );
         let took = started.elapsed();
-        let err = text(&out.stderr);
+        let err = stderr(&out);
         assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(err.contains("slow.script:2:"), "{err}");
         assert!(err.contains("after 2500 ms"), "{err}");
@@ -331,13 +298,13 @@ fn a_recording_of_an_egui_app_expects_what_its_labels_say() {
     let script = tmp.path().join("egui.script");
     let egui_demo = || Spawn::example("egui_demo").headless(800, 600).start();
     let app = egui_demo();
-    let recorder = start_recorder(&app, &script, &[]);
+    let recording = recorder::start(app.dir(), &[], &script);
     app.get_by_role_and_name("button", "Count").click();
     app.get_by_role_and_name("textbox", "Name").fill("Ada");
     app.get_by_role_and_name("checkbox", "Enabled").click();
     file_with(&script, "expect role=text text=\"Hello, Ada\"");
     let written = file_with(&script, "name=\"Enabled\"");
-    interrupt(recorder);
+    recorder::interrupt(recording);
     let written = std::fs::read_to_string(&script).unwrap_or(written);
     assert!(
         written.contains("expect role=text text=\"Clicked 1 times\""),
@@ -355,7 +322,7 @@ fn a_recording_of_an_egui_app_expects_what_its_labels_say() {
         out.status.code(),
         Some(0),
         "{written}\n{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
+        stdout(&out),
+        stderr(&out)
     );
 }

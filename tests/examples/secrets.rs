@@ -6,35 +6,15 @@
 //!
 //! Headless, with a Vulkan driver (`mesa-vulkan-drivers`).
 use std::path::Path;
-use std::process::{Child, Command as Process, Stdio};
+use std::process::Command as Process;
 
-use crate::common::cli_binary;
 use crate::common::file_with::file_with;
+use crate::common::{cli_binary, mcp_session, recorder};
 
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, ContentBlock};
-use rmcp::transport::TokioChildProcess;
 use winit_automation_testing::{App, By, Spawn};
 
 /// The secret every door types. Long and odd enough that no other text holds it.
 const SECRET: &str = "Sw0rdf1sh-42-zq";
-
-/// A recorder (`winit-automation record [--rust] FILE`) of the app's session.
-fn recorder(app: &App, rust: bool, file: &Path) -> Child {
-    let mut cmd = Process::new(cli_binary::cli());
-    cmd.arg("--dir").arg(app.dir()).arg("record");
-    if rust {
-        cmd.arg("--rust");
-    }
-    cmd.arg(file).stderr(Stdio::piped()).spawn().unwrap()
-}
-
-/// Stops a recorder as a person does (ctrl-c): it writes its file out.
-fn stop(mut recorder: Child) {
-    let pid = rustix::process::Pid::from_raw(recorder.id() as i32).unwrap();
-    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
-    recorder.wait().unwrap();
-}
 
 /// The CLI run against the app; its stdout and stderr together.
 fn cli(app: &App, args: &[&str], env: Option<(&str, &str)>) -> String {
@@ -96,9 +76,8 @@ async fn a_secret_typed_through_every_door_is_written_nowhere() {
     app.ok("settle --timeout 20000");
     let script = tmp.path().join("recorded.txt");
     let rust = tmp.path().join("recorded.rs");
-    let script_recorder = recorder(&app, false, &script);
-    let rust_recorder = recorder(&app, true, &rust);
-    file_with(&rust, "// recorded by winit-automation record --rust");
+    let script_recorder = recorder::start(app.dir(), &[], &script);
+    let rust_recorder = recorder::start(app.dir(), &["--rust"], &rust);
 
     let field = password_field(&app);
     // The field says it is one, and keeps its role.
@@ -135,26 +114,12 @@ async fn a_secret_typed_through_every_door_is_written_nowhere() {
     );
     answers.push(ran);
     // The MCP server: the field makes it a secret, and the tool's `secret` argument.
-    let mut server = tokio::process::Command::new(cli_binary::cli());
-    server.arg("mcp").arg("--dir").arg(app.dir());
-    let client = ().serve(TokioChildProcess::new(server).unwrap()).await.unwrap();
+    let client = mcp_session::start(app.dir()).await;
     for args in [
         serde_json::json!({ "target": target, "text": SECRET }),
         serde_json::json!({ "target": target, "text": SECRET, "secret": true }),
     ] {
-        let result = client
-            .call_tool(
-                CallToolRequestParams::new("fill")
-                    .with_arguments(args.as_object().unwrap().clone()),
-            )
-            .await
-            .unwrap();
-        assert_ne!(result.is_error, Some(true), "{result:?}");
-        for c in &result.content {
-            if let ContentBlock::Text(t) = c {
-                answers.push(t.text.clone());
-            }
-        }
+        answers.push(mcp_session::tool(&client, "fill", args).await);
     }
     client.cancel().await.unwrap();
 
@@ -194,8 +159,8 @@ async fn a_secret_typed_through_every_door_is_written_nowhere() {
     let written = file_with(&script, "$WINIT_AUTOMATION_SECRET");
     assert!(written.contains("--secret"), "{written}");
     file_with(&rust, "fill_secret(");
-    stop(script_recorder);
-    stop(rust_recorder);
+    recorder::interrupt(script_recorder);
+    recorder::interrupt(rust_recorder);
 
     // A harness failure leaves its artifacts (the tree, the journal, a screenshot).
     let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

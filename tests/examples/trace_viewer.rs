@@ -193,12 +193,7 @@ fn a_trace_of_the_custom_demo_shows_its_steps_frames_and_diffs_in_chromium() {
     app.quit();
     let html = std::fs::read_to_string(&file).unwrap();
     let data = trace_data::trace_data(&html);
-    let drag = data["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["verb"] == "drag")
-        .unwrap_or_else(|| panic!("no drag step: {data:#}"));
+    let drag = trace_data::first_step(&data, "drag");
     // The pointer's way: the move to the start, then ten moves to the end.
     assert_eq!(drag["path"].as_array().map(Vec::len), Some(11), "{drag:#}");
     let drag = drag["index"].as_u64().unwrap();
@@ -270,12 +265,7 @@ fn an_audit_step_shows_its_findings_over_its_frame_in_chromium() {
     assert!(!answer.findings.is_empty(), "{answer}");
     app.quit();
     let data = trace_data::trace_data(&std::fs::read_to_string(&file).unwrap());
-    let step = data["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["verb"] == "audit")
-        .unwrap_or_else(|| panic!("no audit step: {data:#}"));
+    let step = trace_data::first_step(&data, "audit");
     // The step holds each finding (its rule and node line) and the frame of the window audited.
     let held: Vec<(&str, &str)> = step["findings"]
         .as_array()

@@ -49,8 +49,10 @@ fn a_text_area_a_scroll_area_a_dragged_window_and_a_table() {
             .any(|l| l.trim_start().starts_with('[') && l.contains(" items below in @e")),
         "{s}"
     );
-    let (code, message) = refused(&demo, "click text=\"This is item 14\" --no-scroll");
-    assert_eq!(code, Some(ErrorCode::Offscreen), "{message}");
+    refusal(
+        &demo.send("click text=\"This is item 14\" --no-scroll"),
+        ErrorCode::Offscreen,
+    );
     let body = demo.ok("click text=\"This is item 14\" --settle --timeout 20000");
     assert!(body.contains("\npath pointer\nscrolled @e"), "{body}");
     assert!(body.contains("\nhit verified\n"), "{body}");
@@ -126,15 +128,7 @@ fn a_settle_that_times_out_names_the_nodes_that_kept_changing() {
     let (demo, _) = gallery();
     demo.ok("click role=button name=\"↕️ Scrolling\" --settle --timeout 20000");
     demo.ok("click role=button name=\"Stick to end\"");
-    let response = demo.send("settle --timeout 3000");
-    let Outcome::Error { message, .. } = &response.outcome else {
-        panic!("settled: {response:?}");
-    };
-    assert_eq!(
-        response.error_code(),
-        Some(ErrorCode::NotSettled),
-        "{message}"
-    );
+    let message = refusal(&demo.send("settle --timeout 3000"), ErrorCode::NotSettled).message;
     // egui says the window animates (it asked for the next frame).
     assert!(message.ends_with("; animating: window 1"), "{message}");
     let (_, changing) = message
