@@ -15,6 +15,10 @@ mod mouse;
 mod node;
 mod query;
 mod screenshot;
+/// Scripts as the CLI's `run` and `record` read and write them: parsing, replaying, the expect
+/// grammar. Test authors replay one with [`App::run_script`]; the rest is the CLI's, outside this
+/// crate's documented API.
+#[doc(hidden)]
 pub mod script;
 mod secret;
 mod spawn;
@@ -30,6 +34,7 @@ pub use mouse::Mouse;
 pub use node::{Drag, DragTo, Node};
 pub use query::By;
 pub use screenshot::Screenshot;
+pub use script::RunSummary;
 pub use spawn::{DEFAULT_COMMAND_TIMEOUT, DEFAULT_STARTUP, Spawn, SpawnError};
 /// How the app's clock stands ([`Clock::now`]): the protocol's type.
 pub use winit_automation_protocol::ClockAnswer;
