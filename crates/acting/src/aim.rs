@@ -1,6 +1,6 @@
 //! Aiming: a resolved target's visible centre, and the checks that the pointer can reach it
 //! (shown, enabled, with an area, inside the visible part of the window, not behind a modal
-//! dialog or modal layer, not covered by a node painted on top, by the hit test of `hit.rs`).
+//! dialog or modal layer, not covered by a node painted on top, by the tree crate's hit test).
 //! The checks for what blocks or covers a shown target are `aim/cover.rs`.
 //!
 //! Runs on the service thread when every earlier action has been carried out.

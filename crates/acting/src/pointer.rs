@@ -4,9 +4,9 @@
 //! `up` read and change it; the other pointer verbs only move it (their own presses are let go
 //! within the command).
 //!
-//! Planning works on a copy ([`Planned::pointer`](super::plan::Planned)): a plan made again (a
-//! target waited for, scrolled in) starts from the same state, and the service keeps the copy
-//! once the order goes out. An order dropped after that (`expired`) leaves it as if the order had
+//! Planning works on a copy (the `Planner`'s), handed back in [`Moved`](crate::Moved): a plan made
+//! again (a target waited for, scrolled in) starts from the same state, and
+//! [`Gestures`](crate::Gestures) keeps the copy once the order goes out. An order dropped after that (`expired`) leaves it as if the order had
 //! been carried out (a later `up` then lets go of a button the app never saw pressed).
 
 use winit_automation_protocol::{Button, ErrorCode, Failure, Modifiers, Target};

@@ -10,8 +10,8 @@
 //! `aim/cover.rs`) is reached through the proxy too. An interactive target whose ancestor took the press
 //! missed: something kept the press from it. Widget-record windows cannot be verified (their node
 //! ids are the plugin's, not the app's): their presses are `hit unverified`. The render side
-//! only compares ids (`PressCheck` is `link`'s, with the comparison); the service formats the
-//! answer.
+//! only compares ids (`PressCheck` is `link`'s, with the comparison); [`press_answer`](crate::press_answer)
+//! formats the answer.
 
 use accesskit::{NodeId, TreeId};
 use accesskit_consumer::NodeRef as Node;
