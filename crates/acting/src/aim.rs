@@ -184,7 +184,7 @@ impl Planner<'_> {
                 Err(blocked) => return Err(self.blocked(found.window, &line, blocked)),
             };
         }
-        let k = &self.mirror().windows()[&found.window].units_per_logical();
+        let k = self.mirror().windows()[&found.window].units_per_logical();
         let whole = bounds.width() * bounds.height();
         let shown = point.shown;
         let visible = (shown < whole).then(|| ((shown / whole * 100.0).floor() as u32).max(1));
@@ -244,7 +244,7 @@ impl Planner<'_> {
     }
 
     pub fn aim_point(&mut self, window: u64, p: Point) -> Result<Aim, Failure> {
-        if let Some(s) = &self.mirror().windows()[&window].state()
+        if let Some(s) = self.mirror().windows()[&window].state()
             && !(p.x >= 0.0 && p.y >= 0.0 && p.x < s.width && p.y < s.height)
         {
             return Err(failure(

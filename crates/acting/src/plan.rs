@@ -180,13 +180,11 @@ impl Planner<'_> {
         let Some(path) = path_of(command) else {
             return Ok(None);
         };
-        // The plan moves a copy of the pointer; the service keeps it once the order goes out.
-        let committed = self.pointer.clone();
-        self.dragged = None;
-        let planned = self.plan_verb(command, hover_frame);
-        let moved = std::mem::replace(&mut self.pointer, committed);
-        let mut plan = planned?;
-        let pointer = (moved != self.pointer).then_some(moved);
+        // The planner's pointer is a copy of the one the gestures keep; they keep the moved one
+        // once the order goes out (`Gestures::sent`).
+        let before = self.pointer.clone();
+        let mut plan = self.plan_verb(command, hover_frame)?;
+        let pointer = (self.pointer != before).then(|| std::mem::take(&mut self.pointer));
         let answer = ActionAnswer {
             path,
             scrolled: Vec::new(),

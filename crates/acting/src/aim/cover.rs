@@ -242,7 +242,7 @@ impl Planner<'_> {
                 } else {
                     "and no part of it is left to aim at".to_owned()
                 };
-                let k = &self.mirror().windows()[&window].units_per_logical();
+                let k = self.mirror().windows()[&window].units_per_logical();
                 let by = self.found_line_in(window, by);
                 failure(
                     ErrorCode::Covered,
