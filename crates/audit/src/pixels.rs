@@ -49,22 +49,11 @@ pub struct Picture {
 impl Picture {
     /// A copy of `frame`.
     pub fn copy(frame: &FrameImage<'_>) -> Picture {
-        let row = frame.width as usize * 4;
-        let mut rgba = Vec::with_capacity(row * frame.height as usize);
-        for r in 0..frame.height as usize {
-            let start = r * frame.stride;
-            let src = &frame.bytes[start..start + row];
-            if frame.bgra {
-                rgba.extend(src.chunks_exact(4).flat_map(|p| [p[2], p[1], p[0], p[3]]));
-            } else {
-                rgba.extend_from_slice(src);
-            }
-        }
         Picture {
             width: frame.width,
             height: frame.height,
             scale: frame.scale,
-            rgba,
+            rgba: frame.to_rgba(),
         }
     }
 

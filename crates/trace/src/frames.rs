@@ -81,18 +81,7 @@ impl Frames {
 /// pixel).
 fn downscaled(frame: &FrameImage<'_>) -> (RgbaImage, f64) {
     let (w, h) = (frame.width, frame.height);
-    let mut rgba = Vec::with_capacity(w as usize * h as usize * 4);
-    for r in 0..h as usize {
-        let row = &frame.bytes[r * frame.stride..r * frame.stride + w as usize * 4];
-        let at = rgba.len();
-        rgba.extend_from_slice(row);
-        if frame.bgra {
-            for px in rgba[at..].chunks_exact_mut(4) {
-                px.swap(0, 2);
-            }
-        }
-    }
-    let full = RgbaImage::from_raw(w, h, rgba).expect("w * h * 4 bytes");
+    let full = RgbaImage::from_raw(w, h, frame.to_rgba()).expect("w * h * 4 bytes");
     if w <= MAX_WIDTH {
         return (full, frame.scale);
     }
