@@ -341,23 +341,14 @@ fn the_readme_bevy_row_is_excerpts_of_the_bevy_example() {
 /// The workspace crates each crate of `crates/` depends on (normal dependencies, optional ones
 /// too), as `cargo metadata` reads the manifests.
 fn crate_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
-    let out = std::process::Command::new(env!("CARGO"))
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--offline",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cargo metadata runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = crate::cargo(&[
+        "metadata",
+        "--format-version",
+        "1",
+        "--no-deps",
+        "--offline",
+    ]);
+    let metadata: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let packages = metadata["packages"].as_array().unwrap();
     let crates = Path::new(metadata["workspace_root"].as_str().unwrap()).join("crates");
     let members: std::collections::BTreeSet<&str> = packages

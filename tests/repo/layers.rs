@@ -8,28 +8,19 @@ use std::collections::BTreeSet;
 /// The names of every package `package` builds with its normal dependencies (no dev-dependencies:
 /// tests may take anything), on this machine's target.
 fn builds(package: &str) -> BTreeSet<String> {
-    let out = std::process::Command::new(env!("CARGO"))
-        .args([
-            "tree",
-            "--offline",
-            "-p",
-            package,
-            "-e",
-            "normal",
-            "--prefix",
-            "none",
-            "--format",
-            "{p}",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cargo tree runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
+    let out = crate::cargo(&[
+        "tree",
+        "--offline",
+        "-p",
+        package,
+        "-e",
+        "normal",
+        "--prefix",
+        "none",
+        "--format",
+        "{p}",
+    ]);
+    String::from_utf8_lossy(&out)
         .lines()
         .filter_map(|l| l.split_whitespace().next())
         .map(str::to_owned)

@@ -8,3 +8,19 @@ mod docs;
 mod layers;
 mod render_rules;
 mod shape;
+
+/// What `cargo ARGS` prints on stdout, run in the workspace's root by the cargo that runs these
+/// tests; panics with its stderr when it fails.
+fn cargo(args: &[&str]) -> Vec<u8> {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "cargo {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
