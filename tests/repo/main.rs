@@ -1,12 +1,13 @@
 //! The repository's own rules: the docs match the code (`docs`), the render side's lint rules stay
 //! in force (`render_rules`), the codebase keeps its shape (`shape`) and no crate has an import
-//! cycle (`cycles`), and the crates below the plugin build no window or GPU crate (`layers`). No
-//! app runs.
+//! cycle (`cycles`), the crates below the plugin build no window or GPU crate (`layers`), and the
+//! benchmark scripts refuse bad arguments (`scripts`). No app runs.
 
 mod cycles;
 mod docs;
 mod layers;
 mod render_rules;
+mod scripts;
 mod shape;
 
 /// What `cargo ARGS` prints on stdout, run in the workspace's root by the cargo that runs these
