@@ -82,7 +82,7 @@ impl Source<'_> {
         }
     }
 
-    fn try_write(
+    pub(super) fn try_write(
         &self,
         folder: &Path,
         interactive: Option<&str>,
@@ -123,6 +123,16 @@ impl Source<'_> {
 }
 
 impl App {
+    /// Writes what a failure leaves to look at into `folder`: the tree (`snapshot.txt`,
+    /// `snapshot-i.txt`), the journal (`journal.txt`), the trace (`trace.html`, when the app runs
+    /// one: [`Spawn`](crate::Spawn) starts one unless told [`untraced`](crate::Spawn::untraced))
+    /// and a screenshot with the refs drawn on it (`screenshot.png`). For a runner that keeps its
+    /// own artifacts, as the CLI's `test --artifacts DIR` does; a failing harness test writes
+    /// them by itself.
+    pub fn save_artifacts(&self, folder: &Path) -> Result<(), String> {
+        self.artifacts_source().try_write(folder, None, &[])
+    }
+
     /// Writes the failure's artifacts (`interactive`: the `-i` snapshot the message shows) and
     /// returns the line naming the folder, or why there is none.
     pub(super) fn write_artifacts(&self, interactive: &str) -> String {

@@ -142,6 +142,7 @@ impl App {
         let options = RunOptions {
             base: Default::default(),
             update: false,
+            deadline: None,
         };
         if let Err(stop) = check(self.client(), &expect, &options, 0) {
             panic!("expected {by} {has}: {}\n{}", stop.reason, self.context());

@@ -38,6 +38,7 @@ impl crate::App {
         let options = RunOptions {
             base: path.parent().map(Path::to_owned).unwrap_or_default(),
             update: false,
+            deadline: None,
         };
         match script.run(self.client(), &options, |_, _| {}) {
             Ok(summary) => summary,

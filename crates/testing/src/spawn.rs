@@ -515,6 +515,34 @@ impl App {
     }
 }
 
+impl App {
+    /// Asks the app to quit and waits up to `within` for it to exit: its exit status, or why
+    /// not (the app is then killed, as dropping an `App` does). [`App::quit_status`] without
+    /// failing the test, for a runner that starts and ends many apps (the CLI's `test`).
+    pub fn try_quit(mut self, within: Duration) -> Result<std::process::ExitStatus, String> {
+        self.finish_trace();
+        if let Err(e) = self.client().send(&Command::Quit) {
+            return match self.child.try_wait() {
+                Ok(Some(status)) => Ok(status),
+                _ => Err(format!("quit was not answered: {e}")),
+            };
+        }
+        let deadline = Instant::now() + within;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Ok(status);
+            }
+            if Instant::now() >= deadline {
+                return Err(format!(
+                    "the app did not exit within {} ms of quit",
+                    within.as_millis()
+                ));
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+}
+
 impl Drop for App {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {

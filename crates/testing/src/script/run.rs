@@ -28,6 +28,9 @@ pub struct RunOptions {
     pub base: PathBuf,
     /// Write screenshot references instead of comparing (`UPDATE_SNAPSHOTS`, `run --update`).
     pub update: bool,
+    /// When the run must have ended (`test --script-timeout`): a step that would start later
+    /// fails the run instead. A step under way is bounded by its own wait.
+    pub deadline: Option<Instant>,
 }
 
 /// Why a run stopped.
@@ -80,7 +83,14 @@ impl Script {
     ) -> Result<RunSummary, Box<RunFailure>> {
         let mut summary = RunSummary::default();
         for (n, step) in self.steps.iter().enumerate() {
+            let late = options.deadline.is_some_and(|d| Instant::now() >= d);
             let outcome = match &step.kind {
+                _ if late => Err(Stop {
+                    reason:
+                        "timed out: the script's time was up before this line (--script-timeout)"
+                            .to_owned(),
+                    no_answer: false,
+                }),
                 StepKind::Command(line) => {
                     summary.commands += 1;
                     run_command(client, line)

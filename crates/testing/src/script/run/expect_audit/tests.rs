@@ -108,6 +108,7 @@ fn run(app: &FakeApp, script: &str) -> Result<String, Box<RunFailure>> {
     let options = RunOptions {
         base: std::path::PathBuf::new(),
         update: false,
+        deadline: None,
     };
     let mut said = String::new();
     Script::parse(script)
