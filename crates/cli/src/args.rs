@@ -37,6 +37,16 @@ EXIT CODES (by the error's code; `error: CODE: MESSAGE` and `hint: HINT` on stde
 
 The directory is --dir, else $WINIT_AUTOMATION_DIR, else target/winit-automation.";
 
+const TEST_HELP: &str = "\
+EXAMPLES:
+  winit-automation test tests/scripts --app 'target/debug/examples/demo --headless'
+  winit-automation test tests/scripts --app 'my-app --headless' --jobs 4 --retries 1 \\
+      --shard 2/3 --junit target/junit.xml --artifacts target/script-artifacts
+
+Each script's app is its own: a fresh process and drop-box per attempt, so scripts never see one
+another's state. Windowed apps need a display each (run the suite under xvfb-run, or give the app
+its --headless flag).";
+
 const CLEAN_HELP: &str = "\
 Only regular files named screenshot-LABEL.png with a valid label are listed; symlinks, directories
 and every other file are left alone. Newest first by modification time (equal times by name), the
@@ -177,6 +187,17 @@ pub(crate) enum Local {
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
     },
+    /// Run scripts as a suite, each against its own instance of the app: several at once,
+    /// retried, sharded across machines, reported as JUnit XML (docs/ci.md).
+    ///
+    /// Every script is parsed first (a bad line is a usage error, exit 2, and no app starts).
+    /// Each attempt starts the app from --app with a private drop-box in WINIT_AUTOMATION_DIR,
+    /// waits for its first tree, replays the script as `run` does (secrets from the environment
+    /// too) and ends the app (quit, then kill). A line per script as it ends (PASS, FLAKY, FAIL),
+    /// then a summary. Exit code 0 when every script passed (flaky ones too), 1 when one failed,
+    /// 2 for bad arguments. --timeout is each command's wait, as for `run`.
+    #[command(after_help = TEST_HELP)]
+    Test(crate::suite::TestArgs),
     /// Record the commands any client sends to the app into a script, until Ctrl-C or until the
     /// app exits (docs/scripts.md).
     ///

@@ -13,6 +13,7 @@ mod json;
 mod mcp;
 mod rust_test;
 mod script;
+mod suite;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -90,6 +91,15 @@ fn main() -> ExitCode {
                 trace,
             };
             return script::run(globals.dir.as_deref(), timeout, &file, &options);
+        }
+        Parsed::Local(Local::Test(args)) => {
+            if globals.dir.is_some() || globals.json {
+                eprintln!(
+                    "error: bad_argument: test starts its own apps, each with a private drop-box, and reports as text\nhint: drop --dir and --json; --junit FILE writes a report for machines"
+                );
+                return ExitCode::from(exit::EXIT_USAGE);
+            }
+            return suite::test(&args, timeout);
         }
         Parsed::Local(Local::Record {
             file,

@@ -55,6 +55,7 @@ pub(crate) fn run(
     let options = RunOptions {
         base: file.parent().map(Path::to_owned).unwrap_or_default(),
         update,
+        deadline: None,
     };
     if args.trace.is_some() {
         let start = Command::Trace(TraceCommand::Start {
