@@ -26,5 +26,6 @@ mod recorded_gallery_cli;
 mod recorded_gallery_mcp;
 mod scripts;
 mod secrets;
+mod suites;
 mod trace_viewer;
 mod wayland;
