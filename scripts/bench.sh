@@ -107,7 +107,7 @@ fi
 
 # The examples the benches start, and the release CLI (its own crate) the CLI rows run.
 cargo build --release --quiet --workspace --all-features --examples --bins
-cargo bench --quiet --all-features --bench floor --bench versus --bench backlog --bench trees --bench frame --bench clicks --bench trace
+cargo bench --quiet --all-features --bench floor --bench versus --bench backlog --bench trees --bench frame --bench clicks --bench trace --bench suite
 # The same render loop with the feature off (the shim).
 cargo bench --quiet --bench frame_off
 # The Bevy plugin's cost per frame inside Bevy (a release build of Bevy: long the first time).
