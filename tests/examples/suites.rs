@@ -2,7 +2,8 @@
 //! each script against its own instance of it: several instances at once, a broken script
 //! failing the suite as the one failed testcase of the JUnit XML with its artifacts, shards that
 //! cover every script exactly once, and an app whose first start fails passing on a retry,
-//! reported flaky. Every script checks the effect of what it did.
+//! reported flaky, and a secret taken from the environment. Every script checks the effect of
+//! what it did.
 //!
 //! Needs a Vulkan driver (`mesa-vulkan-drivers`, lavapipe).
 use crate::common::cli_binary;
@@ -351,4 +352,40 @@ fn bad_arguments_are_refused_before_any_app_starts() {
         assert!(err.contains(said), "{args:?}: {err}");
         assert!(!cli_binary::stdout(&out).contains("PASS"), "no script ran");
     }
+}
+
+#[test]
+fn a_scripts_secret_comes_from_the_environment_as_for_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("scripts");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("login.script"),
+        "fill role=textbox name=Name \"$WINIT_AUTOMATION_SECRET\" --secret\nexpect role=textbox name=Name value=\"open sesame\"\n",
+    )
+    .unwrap();
+    let run = |secret: Option<&str>| {
+        let mut command = Command::new(cli_binary::cli());
+        command
+            .arg("test")
+            .arg(&dir)
+            .args(["--app", &demo_line()])
+            .env_remove("WINIT_AUTOMATION_DIR");
+        match secret {
+            Some(s) => command.env("WINIT_AUTOMATION_SECRET", s),
+            None => command.env_remove("WINIT_AUTOMATION_SECRET"),
+        };
+        command.output().unwrap()
+    };
+    let out = run(Some("open sesame"));
+    assert!(out.status.success(), "{}", cli_binary::stdout(&out));
+    // Unset, the script fails at that line and says which variable it wanted.
+    let out = run(None);
+    assert_eq!(out.status.code(), Some(1));
+    let text = cli_binary::stdout(&out);
+    assert!(
+        text.contains("line 1") && text.contains("WINIT_AUTOMATION_SECRET"),
+        "{text}"
+    );
+    assert!(!text.contains("open sesame"));
 }
