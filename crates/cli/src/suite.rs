@@ -48,7 +48,8 @@ pub(crate) struct TestArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) junit: Option<PathBuf>,
     /// Write each failed attempt's trace (HTML), screenshot with refs, tree, journal and app
-    /// log under DIR/<script>/attempt-<n>/.
+    /// log under DIR/SCRIPT/attempt-N/ (SCRIPT: its path, each character but letters, digits,
+    /// `-`, `_` and `.` made `_`).
     #[arg(long, value_name = "DIR")]
     pub(crate) artifacts: Option<PathBuf>,
     /// The longest a script may take, in seconds: a line that would start later fails it.
