@@ -229,7 +229,7 @@ fn every_verb_has_a_cli_subcommand_an_mcp_tool_and_a_script_form_that_match_the_
         .map(|s| s.get_name())
         .filter(|n| !verbs.contains(n))
         .collect();
-    assert_eq!(local, ["send", "compare", "run", "record", "mcp"]);
+    assert_eq!(local, ["send", "compare", "run", "test", "record", "mcp"]);
     let extra: Vec<&str> = tools
         .iter()
         .map(|t| t.name.as_ref())
