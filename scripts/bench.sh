@@ -16,6 +16,8 @@
 # more than 10% above REF's. Run it before any change on the click's path (docs/performance.md).
 # With REF2, REF2's build stands in for the working tree's (a bisect's step).
 set -euo pipefail
+# built_at runs in $(...), where bash drops -e unless told: a failed build must stop the script.
+shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 usage="usage: scripts/bench.sh [--peer DIR] | scripts/bench.sh --compare REF [REF2]"
 compare=""

@@ -44,8 +44,8 @@ EXAMPLES:
       --shard 2/3 --junit target/junit.xml --artifacts target/script-artifacts
 
 Each script's app is its own: a fresh process and drop-box per attempt, so scripts never see one
-another's state. Windowed apps need a display each (run the suite under xvfb-run, or give the app
-its --headless flag).";
+another's state. Windowed apps need a display: run the suite under xvfb-run (the apps share its
+one virtual display), or give the app its --headless flag.";
 
 const CLEAN_HELP: &str = "\
 Only regular files named screenshot-LABEL.png with a valid label are listed; symlinks, directories

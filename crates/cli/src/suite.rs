@@ -9,11 +9,12 @@ mod junit;
 mod plan;
 
 use std::num::NonZeroUsize;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use winit_automation_testing::script::Script;
 
@@ -52,8 +53,11 @@ pub(crate) struct TestArgs {
     /// `-`, `_` and `.` made `_`).
     #[arg(long, value_name = "DIR")]
     pub(crate) artifacts: Option<PathBuf>,
-    /// The longest a script may take, in seconds: a line that would start later fails it.
-    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    /// The longest a script's lines may take, in seconds: a line that would start later fails,
+    /// and an expect or a command waits no longer than the time left (the app's start and end
+    /// are not counted).
+    #[arg(long, value_name = "SECONDS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) script_timeout: u64,
 }
 
@@ -103,19 +107,25 @@ pub(crate) fn test(args: &TestArgs, per_command: Duration) -> ExitCode {
     let wall = clock.elapsed();
     let order = |r: &ScriptResult| scripts.iter().position(|(p, _)| *p == r.path);
     results.sort_by_key(order);
+    let code = summary(&results, wall);
     if let Some(file) = &args.junit {
         let name = match args.shard {
             Some(s) => format!("scripts (shard {s})"),
             None => "scripts".to_owned(),
         };
-        let written = junit::report(&name, &results)
-            .and_then(|xml| std::fs::write(file, xml).map_err(|e| e.to_string()));
+        let written = junit::report(&name, &results).and_then(|xml| {
+            if let Some(parent) = file.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+            }
+            std::fs::write(file, xml).map_err(|e| e.to_string())
+        });
         if let Err(why) = written {
+            // The results are above; a report CI cannot read fails the run all the same.
             eprintln!("error: cannot write {}: {why}", file.display());
             return ExitCode::from(EXIT_APP_ERROR);
         }
     }
-    summary(&results, wall)
+    code
 }
 
 /// The scripts, parsed, and how each attempt runs; or why the suite cannot start.
@@ -170,14 +180,27 @@ fn run_all(
     jobs: usize,
 ) -> Vec<ScriptResult> {
     let next = AtomicUsize::new(0);
+    let folders = folder_names(scripts.iter().map(|(p, _)| p.as_path()));
     let (done, results) = mpsc::channel();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let done = done.clone();
             let next = &next;
+            let folders = &folders;
             scope.spawn(move || {
-                while let Some((path, script)) = scripts.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let result = run_one(path, script, setup, args);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((path, script)) = scripts.get(i) else {
+                        return;
+                    };
+                    // A panic is this script's failure, not the suite's end: the other results
+                    // and the report still come.
+                    let started = SystemTime::now();
+                    let clock = Instant::now();
+                    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        run_one(path, script, setup, args, &folders[i])
+                    }))
+                    .unwrap_or_else(|panic| panicked(path, started, clock.elapsed(), &*panic));
                     if done.send(result).is_err() {
                         return;
                     }
@@ -189,14 +212,52 @@ fn run_all(
     })
 }
 
+/// A script whose runner panicked: one failed attempt saying so.
+fn panicked(
+    path: &Path,
+    started: SystemTime,
+    spent: Duration,
+    panic: &(dyn std::any::Any + Send),
+) -> ScriptResult {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".to_owned());
+    ScriptResult {
+        path: path.to_owned(),
+        attempts: vec![Attempt {
+            started,
+            spent,
+            failure: Some(attempt::Failure {
+                at: None,
+                reason: format!("the suite's runner panicked: {what}"),
+                snapshot: None,
+                log: String::new(),
+                artifacts: None,
+            }),
+        }],
+    }
+}
+
 /// One script: attempts until one passes or the retries are spent.
-fn run_one(path: &Path, script: &Script, setup: &Setup, args: &TestArgs) -> ScriptResult {
+fn run_one(
+    path: &Path,
+    script: &Script,
+    setup: &Setup,
+    args: &TestArgs,
+    folder_name: &str,
+) -> ScriptResult {
     let mut attempts: Vec<Attempt> = Vec::new();
+    if let Some(dir) = &args.artifacts {
+        // An earlier run's attempts would read as this run's.
+        let _ = std::fs::remove_dir_all(dir.join(folder_name));
+    }
     for n in 1..=args.retries + 1 {
         let folder = args
             .artifacts
             .as_ref()
-            .map(|dir| dir.join(folder_name(path)).join(format!("attempt-{n}")));
+            .map(|dir| dir.join(folder_name).join(format!("attempt-{n}")));
         let attempt = attempt::attempt(script, path, setup, folder.as_deref());
         let passed = attempt.failure.is_none();
         attempts.push(attempt);
@@ -208,6 +269,25 @@ fn run_one(path: &Path, script: &Script, setup: &Setup, args: &TestArgs) -> Scri
         path: path.to_owned(),
         attempts,
     }
+}
+
+/// Each script's artifacts folder, in the scripts' order: [`folder_name`], with `-2`, `-3`, ...
+/// after a name an earlier script took (compared without case, as Windows and macOS compare
+/// file names): `a/b.script` and `a_b.script` map to the same name.
+fn folder_names<'a>(paths: impl Iterator<Item = &'a Path>) -> Vec<String> {
+    let mut taken = std::collections::HashSet::new();
+    paths
+        .map(|path| {
+            let base = folder_name(path);
+            let mut name = base.clone();
+            let mut n = 1;
+            while !taken.insert(name.to_lowercase()) {
+                n += 1;
+                name = format!("{base}-{n}");
+            }
+            name
+        })
+        .collect()
 }
 
 /// A folder name for a script's artifacts: its path with every character but letters, digits,
@@ -276,5 +356,26 @@ fn summary(results: &[ScriptResult], wall: Duration) -> ExitCode {
         ExitCode::from(EXIT_APP_ERROR)
     } else {
         ExitCode::from(EXIT_OK)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::folder_names;
+    use std::path::Path;
+
+    #[test]
+    fn scripts_whose_paths_make_one_folder_name_get_folders_of_their_own() {
+        let paths = ["s/a/b.script", "s/a_b.script", "s/A_B.script", "s/c.script"];
+        let names = folder_names(paths.iter().map(Path::new));
+        assert_eq!(
+            names,
+            [
+                "s_a_b.script",
+                "s_a_b.script-2",
+                "s_A_B.script-3",
+                "s_c.script"
+            ]
+        );
     }
 }

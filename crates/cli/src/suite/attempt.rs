@@ -2,10 +2,11 @@
 //! with a private drop-box, the script replayed against it, the app ended (quit, then killed);
 //! what happened, and on a failure what a person needs to see why.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
-use winit_automation_testing::script::{RunOptions, Script};
+use winit_automation_testing::compare::reference_siblings;
+use winit_automation_testing::script::{Expect, RunOptions, Script, StepKind};
 use winit_automation_testing::{App, DEFAULT_STARTUP, Spawn, SpawnError};
 
 use super::plan::AppLine;
@@ -70,7 +71,18 @@ pub(crate) fn attempt(
             end(app);
             failure
         }
-        Err(failure) => Some(*failure),
+        Err(mut failure) => {
+            // No app to ask for a tree or a trace; its log is what there is.
+            failure.artifacts = artifacts.map(|folder| {
+                let saved = std::fs::create_dir_all(folder)
+                    .and_then(|()| std::fs::write(folder.join("app.log"), &failure.log));
+                match saved {
+                    Ok(()) => format!("artifacts: {}", folder.display()),
+                    Err(why) => format!("no artifacts in {}: {why}", folder.display()),
+                }
+            });
+            Some(*failure)
+        }
     };
     Attempt {
         started,
@@ -126,27 +138,39 @@ fn replay(
         update: false,
         deadline: Some(Instant::now() + setup.per_script),
     };
-    let outcome = script.run(app.client(), &options, |_, _| {});
-    let mut failure = outcome.err().map(|f| Failure {
+    let f = script.run(app.client(), &options, |_, _| {}).err()?;
+    // A failed `expect screenshot` left its new image and diff beside the reference.
+    let compared = match &f.step.kind {
+        StepKind::Expect(Expect::Screenshot { reference, .. }) => {
+            let (new, diff) = reference_siblings(&options.base.join(reference));
+            vec![new, diff]
+        }
+        _ => Vec::new(),
+    };
+    let log = tail(&app.output());
+    let artifacts = artifacts.map(|folder| save(app, folder, &log, &compared));
+    Some(Failure {
         at: Some((f.step.line, f.step.shown())),
         reason: f.reason,
         snapshot: f.snapshot,
-        log: String::new(),
-        artifacts: None,
-    });
-    if let Some(f) = failure.as_mut() {
-        f.log = tail(&app.output());
-        f.artifacts = artifacts.map(|folder| save(app, folder, &f.log));
-    }
-    failure
+        log,
+        artifacts,
+    })
 }
 
-/// The artifacts of a failed attempt: the harness's (tree, journal, trace, screenshot) and the
-/// app's log; the line that says where they are.
-fn save(app: &App, folder: &Path, log: &str) -> String {
-    let saved = app
-        .save_artifacts(folder)
-        .and_then(|()| std::fs::write(folder.join("app.log"), log).map_err(|e| e.to_string()));
+/// The artifacts of a failed attempt: the harness's (tree, journal, trace, screenshot), the
+/// app's log and the `compared` images that exist; the line that says where they are.
+fn save(app: &App, folder: &Path, log: &str, compared: &[PathBuf]) -> String {
+    // The log first: an app that died mid-script answers nothing more, and its log says why.
+    let copy = |file: &PathBuf| match file.file_name() {
+        Some(name) if file.is_file() => std::fs::copy(file, folder.join(name)).map(|_| ()),
+        _ => Ok(()),
+    };
+    let saved = std::fs::create_dir_all(folder)
+        .and_then(|()| std::fs::write(folder.join("app.log"), log))
+        .and_then(|()| compared.iter().try_for_each(copy))
+        .map_err(|e| e.to_string())
+        .and_then(|()| app.save_artifacts(folder));
     match saved {
         Ok(()) => format!("artifacts: {}", folder.display()),
         Err(why) => format!("artifacts in {} are incomplete: {why}", folder.display()),

@@ -53,7 +53,7 @@ pub(crate) fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     for path in paths {
         if path.is_dir() {
             let before = found.len();
-            scripts_in(path, &mut found)?;
+            scripts_in(path, &mut found, &mut Vec::new())?;
             if found.len() == before {
                 return Err(format!(
                     "{} holds no *.{SCRIPT_EXTENSION} file (a script named otherwise is given by its path)",
@@ -71,16 +71,24 @@ pub(crate) fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(found)
 }
 
-fn scripts_in(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+/// `within`: the folders being listed, canonical, so that a link back up the tree is not
+/// followed round (it would list the same scripts again under ever longer paths).
+fn scripts_in(dir: &Path, out: &mut Vec<PathBuf>, within: &mut Vec<PathBuf>) -> Result<(), String> {
+    let real = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if within.contains(&real) {
+        return Ok(());
+    }
+    within.push(real);
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for entry in entries {
         let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
         if path.is_dir() {
-            scripts_in(&path, out)?;
+            scripts_in(&path, out, within)?;
         } else if path.extension().is_some_and(|e| e == SCRIPT_EXTENSION) {
             out.push(path);
         }
     }
+    within.pop();
     Ok(())
 }
 
@@ -94,7 +102,13 @@ pub(crate) struct AppLine {
 
 impl AppLine {
     pub(crate) fn parse(line: &str) -> Result<AppLine, String> {
-        let words = shlex::split(line).ok_or_else(|| {
+        // A Windows path's backslashes are separators, not a POSIX shell's escapes.
+        let line = if cfg!(windows) {
+            line.replace('\\', "\\\\")
+        } else {
+            line.to_owned()
+        };
+        let words = shlex::split(&line).ok_or_else(|| {
             format!("--app `{line}` does not split into words (an unclosed quote?)")
         })?;
         let Some((program, args)) = words.split_first() else {
@@ -111,8 +125,12 @@ impl AppLine {
 fn find_program(name: &str) -> Result<PathBuf, String> {
     let path = Path::new(name);
     if path.components().count() > 1 {
+        // On Windows `target\debug\my-app` names `my-app.exe`.
+        let exe = path.with_extension(std::env::consts::EXE_EXTENSION);
         return if path.is_file() {
             Ok(path.to_owned())
+        } else if cfg!(windows) && exe.is_file() {
+            Ok(exe)
         } else {
             Err(format!(
                 "--app: {name} does not exist (build it first, or give its path)"

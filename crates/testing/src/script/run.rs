@@ -29,7 +29,7 @@ pub struct RunOptions {
     /// Write screenshot references instead of comparing (`UPDATE_SNAPSHOTS`, `run --update`).
     pub update: bool,
     /// When the run must have ended (`test --script-timeout`): a step that would start later
-    /// fails the run instead. A step under way is bounded by its own wait.
+    /// fails the run, and an `expect` or a command waits no later than it.
     pub deadline: Option<Instant>,
 }
 
@@ -83,21 +83,22 @@ impl Script {
     ) -> Result<RunSummary, Box<RunFailure>> {
         let mut summary = RunSummary::default();
         for (n, step) in self.steps.iter().enumerate() {
-            let late = options.deadline.is_some_and(|d| Instant::now() >= d);
+            let left = options
+                .deadline
+                .map(|d| d.saturating_duration_since(Instant::now()));
             let outcome = match &step.kind {
-                _ if late => Err(Stop {
-                    reason:
-                        "timed out: the script's time was up before this line (--script-timeout)"
-                            .to_owned(),
+                _ if left.is_some_and(|l| l.is_zero()) => Err(Stop {
+                    reason: OUT_OF_TIME.to_owned(),
                     no_answer: false,
                 }),
                 StepKind::Command(line) => {
                     summary.commands += 1;
-                    run_command(client, line)
+                    run_command(client, line, left)
                 }
                 StepKind::Expect(expect) => {
                     summary.expectations += 1;
-                    check(client, expect, options, n)
+                    let (expect, cut) = within(expect, left);
+                    check(client, &expect, options, n).map_err(|stop| stop.cut_short(cut))
                 }
             };
             match outcome {
@@ -125,6 +126,23 @@ impl Script {
     }
 }
 
+/// Why a step did not start: the run's deadline passed.
+const OUT_OF_TIME: &str = "timed out: the script's time was up before this line (--script-timeout)";
+
+/// `expect` with its wait cut to `left` when that is shorter; whether it was cut.
+fn within(expect: &Expect, left: Option<Duration>) -> (Expect, bool) {
+    let mut expect = expect.clone();
+    let mut cut = false;
+    if let (Expect::Node { timeout, .. } | Expect::Gone { timeout, .. }, Some(left)) =
+        (&mut expect, left)
+        && left < *timeout
+    {
+        *timeout = left;
+        cut = true;
+    }
+    (expect, cut)
+}
+
 pub(crate) struct Stop {
     pub(crate) reason: String,
     pub(super) no_answer: bool,
@@ -147,7 +165,23 @@ pub(super) fn refused(text: String) -> Stop {
     }
 }
 
-pub(super) fn run_command(client: &Client, line: &str) -> Result<String, Stop> {
+impl Stop {
+    /// A failure of a step whose wait the run's deadline cut (`cut`) says so.
+    fn cut_short(mut self, cut: bool) -> Stop {
+        if cut {
+            self.reason
+                .push_str(" (its wait was cut short: the script's time was up, --script-timeout)");
+        }
+        self
+    }
+}
+
+/// Sends a script's command line and waits for its answer, no longer than `left` when given.
+pub(super) fn run_command(
+    client: &Client,
+    line: &str,
+    left: Option<Duration>,
+) -> Result<String, Stop> {
     let filled = crate::secret::from_env(line).map_err(|e| refused(e.to_string()))?;
     // A command the app holds (`wait --timeout`, `audit --keyboard`, a long press) is waited
     // for that long and 2 s more, as the CLI, the harness and the MCP server do.
@@ -159,7 +193,7 @@ pub(super) fn run_command(client: &Client, line: &str) -> Result<String, Stop> {
                     .timeout()
                     .max(Duration::from_millis(ms.saturating_add(2_000)))
             });
-            client.send_within(&command, timeout)?
+            client.send_within(&command, left.map_or(timeout, |l| timeout.min(l)))?
         }
         None => client.send_line(line)?,
     };
@@ -246,7 +280,7 @@ pub(crate) fn check(
                 crop: crop.clone(),
                 refs: false,
             };
-            let body = run_command(client, &screenshot.to_line())?;
+            let body = run_command(client, &screenshot.to_line(), None)?;
             let file = screenshot_path(client.dir(), &body).map_err(refused)?;
             let actual = Rgba::read(&file)
                 .map_err(|e| refused(format!("cannot read the screenshot: {e}")))?;
