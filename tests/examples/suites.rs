@@ -314,6 +314,32 @@ fn an_app_whose_first_start_fails_fails_with_its_log_and_passes_on_a_retry_as_fl
 }
 
 #[test]
+fn the_script_timeout_cuts_an_expectations_wait_and_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("scripts");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("slow.script"),
+        "expect role=text text~=\"never shown\" --timeout 60000\n",
+    )
+    .unwrap();
+    let out = suite(&[
+        dir.to_str().unwrap(),
+        "--app",
+        &demo_line(),
+        "--script-timeout",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = cli_binary::stdout(&out);
+    assert!(text.contains("its wait was cut short"), "{text}");
+    assert!(
+        text.contains("after 1000 ms") || text.contains("after 99"),
+        "{text}"
+    );
+}
+
+#[test]
 fn bad_arguments_are_refused_before_any_app_starts() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("scripts");
