@@ -11,8 +11,8 @@
 //! meets it), then back to back. Both are driven by the same client, written here at the level
 //! of the drop-box's files (a `command-<seq>.txt` as the client library writes it, with a
 //! deadline; its `response-<seq>.txt` awaited on a `notify` watch), which every protocol version
-//! shares, so that the difference measured is the app's. Every click's effect is checked: each
-//! toggles the demo's checkbox. Each sitting starts both apps afresh; a row gives each sitting's
+//! shares, so that the difference measured is the app's. Each click toggles the demo's
+//! checkbox, and each demo's checkbox must end in the state its number of clicks gives. Each sitting starts both apps afresh; a row gives each sitting's
 //! p50 and p99 and the ratios of their medians (the second build's over REF's: above 1 is
 //! slower). A click row whose p50 ratio is above 1.10 is flagged a regression, and the bench
 //! then exits with status 1. The CLI row runs each build's own CLI against its own demo, process

@@ -105,13 +105,18 @@ class Demo:
         self.send("settle")
 
     def send(self, line):
-        """Writes a command as the client library does; returns (its answer, seq)."""
+        """Writes a command as the client library does; returns its answer."""
         return self.send_timed(line)[0]
 
     def send_timed(self, line):
-        start = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        """Writes a command; returns its answer, and the monotonic times (ns) just before its
+        file is created and just after its answer is read."""
         deadline = int(time.time() * 1000) + 30_000
-        seq = 1
+        # A fresh seq above every file of the queue, found before the clock starts.
+        seqs = [int(m.group(1)) for m in map(re.compile(r"^\w+-(\d+)\.txt$").match,
+                                             os.listdir(self.dir)) if m]
+        seq = max(seqs, default=0) + 1
+        start = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
         while True:
             path = os.path.join(self.dir, f"command-{seq}.txt")
             try:
