@@ -186,9 +186,18 @@ mod tests {
             std::fs::write(root.join(name), "status\n").unwrap();
         }
         let found = discover(&[root.to_owned(), root.join("a.script")]).unwrap();
-        let names: Vec<_> = found
+        // Compared by components: Windows joins them with `\`.
+        let names: Vec<String> = found
             .iter()
-            .map(|p| p.strip_prefix(root).unwrap().to_string_lossy().into_owned())
+            .map(|p| {
+                let parts: Vec<_> = p
+                    .strip_prefix(root)
+                    .unwrap()
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                parts.join("/")
+            })
             .collect();
         assert_eq!(names, ["a.script", "b.script", "sub/c.script"]);
         let empty = tempfile::tempdir().unwrap();
@@ -206,9 +215,11 @@ mod tests {
 
     #[test]
     fn the_app_line_splits_as_a_shell_does_and_names_what_is_wrong() {
-        let app = AppLine::parse("sh -c 'echo \"a b\"'").unwrap();
-        assert!(app.program.ends_with("sh"));
-        assert_eq!(app.args, ["-c", "echo \"a b\""]);
+        // A program every platform has: this test binary, by its path (on Windows, with `\`).
+        let exe = std::env::current_exe().unwrap();
+        let app = AppLine::parse(&format!("{} -c \"echo 'a b'\" x", exe.display())).unwrap();
+        assert_eq!(app.program, exe);
+        assert_eq!(app.args, ["-c", "echo 'a b'", "x"]);
         assert!(AppLine::parse("").unwrap_err().contains("empty"));
         assert!(AppLine::parse("'open").unwrap_err().contains("quote"));
         assert!(
