@@ -35,16 +35,10 @@ pub(crate) fn run(
     args: &RunArgs,
 ) -> ExitCode {
     let &RunArgs { update, quiet, .. } = args;
-    let script = match Script::read(file) {
+    let script = match read_script(file) {
         Ok(s) => s,
-        Err(e) => {
-            if e.line == 0 {
-                eprintln!("error: {}: {}", e.code, e.message);
-            } else {
-                let at = file.display();
-                eprintln!("error: {}: {at}:{}: {}", e.code, e.line, e.message);
-            }
-            eprintln!("hint: {}", e.hint);
+        Err(why) => {
+            eprintln!("error: {why}");
             return ExitCode::from(EXIT_USAGE);
         }
     };
@@ -126,6 +120,19 @@ pub(crate) fn run(
             })
         }
     }
+}
+
+/// Reads and parses a whole script; a file it cannot read or a line that does not parse is
+/// `CODE: FILE:LINE: MESSAGE` and a `hint:` line (`run` and `test` print it after `error: `).
+pub(crate) fn read_script(file: &Path) -> Result<Script, String> {
+    Script::read(file).map_err(|e| {
+        let at = if e.line == 0 {
+            String::new()
+        } else {
+            format!("{}:{}: ", file.display(), e.line)
+        };
+        format!("{}: {at}{}\nhint: {}", e.code, e.message, e.hint)
+    })
 }
 
 /// A command `run` sends itself was refused: the answer, and the exit code for an app's error.

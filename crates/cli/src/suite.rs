@@ -19,6 +19,7 @@ use std::time::{Duration, Instant, SystemTime};
 use winit_automation_testing::script::Script;
 
 use crate::exit::{EXIT_APP_ERROR, EXIT_OK, EXIT_USAGE};
+use crate::script::read_script;
 use attempt::{Attempt, Setup};
 pub(crate) use plan::Shard;
 use plan::{AppLine, discover};
@@ -35,7 +36,7 @@ pub(crate) struct TestArgs {
     pub(crate) app: String,
     /// How many apps run at once (default: the machine's cores).
     #[arg(long, short, value_name = "N")]
-    pub(crate) jobs: Option<std::num::NonZeroUsize>,
+    pub(crate) jobs: Option<NonZeroUsize>,
     /// Attempts after a failed one; a script that passes on a retry is reported flaky, not
     /// failed.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -103,10 +104,8 @@ pub(crate) fn test(args: &TestArgs, per_command: Duration) -> ExitCode {
         args.app
     );
     let clock = Instant::now();
-    let mut results = run_all(&scripts, &setup, args, jobs);
+    let results = run_all(&scripts, &setup, args, jobs);
     let wall = clock.elapsed();
-    let order = |r: &ScriptResult| scripts.iter().position(|(p, _)| *p == r.path);
-    results.sort_by_key(order);
     let code = summary(&results, wall);
     if let Some(file) = &args.junit {
         let name = match args.shard {
@@ -151,16 +150,7 @@ fn prepare(
     }
     let mut scripts = Vec::with_capacity(mine.len());
     for path in mine {
-        let script = Script::read(&path).map_err(|e| {
-            format!(
-                "{}:{}: {}: {}\nhint: {}",
-                path.display(),
-                e.line,
-                e.code,
-                e.message,
-                e.hint
-            )
-        })?;
+        let script = read_script(&path)?;
         scripts.push((path, script));
     }
     let setup = Setup {
@@ -172,7 +162,7 @@ fn prepare(
 }
 
 /// Every script on `jobs` workers, each taking the next script when it is free; a line per
-/// script as it ends.
+/// script as it ends. The results in the scripts' order.
 fn run_all(
     scripts: &[(PathBuf, Script)],
     setup: &Setup,
@@ -201,14 +191,19 @@ fn run_all(
                         run_one(path, script, setup, args, &folders[i])
                     }))
                     .unwrap_or_else(|panic| panicked(path, started, clock.elapsed(), &*panic));
-                    if done.send(result).is_err() {
+                    if done.send((i, result)).is_err() {
                         return;
                     }
                 }
             });
         }
         drop(done);
-        results.iter().inspect(progress).collect()
+        let mut ended: Vec<(usize, ScriptResult)> = results
+            .iter()
+            .inspect(|(_, result)| progress(result))
+            .collect();
+        ended.sort_by_key(|(i, _)| *i);
+        ended.into_iter().map(|(_, result)| result).collect()
     })
 }
 

@@ -73,14 +73,7 @@ pub(crate) fn attempt(
         }
         Err(mut failure) => {
             // No app to ask for a tree or a trace; its log is what there is.
-            failure.artifacts = artifacts.map(|folder| {
-                let saved = std::fs::create_dir_all(folder)
-                    .and_then(|()| std::fs::write(folder.join("app.log"), &failure.log));
-                match saved {
-                    Ok(()) => format!("artifacts: {}", folder.display()),
-                    Err(why) => format!("no artifacts in {}: {why}", folder.display()),
-                }
-            });
+            failure.artifacts = artifacts.map(|folder| save(None, folder, &failure.log, &[]));
             Some(*failure)
         }
     };
@@ -148,7 +141,7 @@ fn replay(
         _ => Vec::new(),
     };
     let log = tail(&app.output());
-    let artifacts = artifacts.map(|folder| save(app, folder, &log, &compared));
+    let artifacts = artifacts.map(|folder| save(Some(app), folder, &log, &compared));
     Some(Failure {
         at: Some((f.step.line, f.step.shown())),
         reason: f.reason,
@@ -158,9 +151,10 @@ fn replay(
     })
 }
 
-/// The artifacts of a failed attempt: the harness's (tree, journal, trace, screenshot), the
-/// app's log and the `compared` images that exist; the line that says where they are.
-fn save(app: &App, folder: &Path, log: &str, compared: &[PathBuf]) -> String {
+/// The artifacts of a failed attempt: the app's log, the `compared` images that exist and, from
+/// an app that started, the harness's (tree, journal, trace, screenshot); the line that says
+/// where they are.
+fn save(app: Option<&App>, folder: &Path, log: &str, compared: &[PathBuf]) -> String {
     // The log first: an app that died mid-script answers nothing more, and its log says why.
     let copy = |file: &PathBuf| match file.file_name() {
         Some(name) if file.is_file() => std::fs::copy(file, folder.join(name)).map(|_| ()),
@@ -170,7 +164,7 @@ fn save(app: &App, folder: &Path, log: &str, compared: &[PathBuf]) -> String {
         .and_then(|()| std::fs::write(folder.join("app.log"), log))
         .and_then(|()| compared.iter().try_for_each(copy))
         .map_err(|e| e.to_string())
-        .and_then(|()| app.save_artifacts(folder));
+        .and_then(|()| app.map_or(Ok(()), |app| app.save_artifacts(folder)));
     match saved {
         Ok(()) => format!("artifacts: {}", folder.display()),
         Err(why) => format!("artifacts in {} are incomplete: {why}", folder.display()),
