@@ -62,14 +62,31 @@ fn scripts(dir: &Path, passing: usize, broken: bool) -> Vec<String> {
 }
 
 fn suite(args: &[&str]) -> Output {
-    let out = Command::new(cli_binary::cli())
+    suite_with_secret(args, None)
+}
+
+/// `winit-automation test ARGS`, with `WINIT_AUTOMATION_SECRET` set to `secret` (else unset).
+fn suite_with_secret(args: &[&str], secret: Option<&str>) -> Output {
+    let mut command = Command::new(cli_binary::cli());
+    command
         .arg("test")
         .args(args)
-        .env_remove("WINIT_AUTOMATION_DIR")
-        .output()
-        .unwrap();
+        .env_remove("WINIT_AUTOMATION_DIR");
+    match secret {
+        Some(s) => command.env("WINIT_AUTOMATION_SECRET", s),
+        None => command.env_remove("WINIT_AUTOMATION_SECRET"),
+    };
+    let out = command.output().unwrap();
     println!("{}{}", cli_binary::stdout(&out), cli_binary::stderr(&out));
     out
+}
+
+/// A folder `scripts` in `tmp` holding one script, `name`, of `text`.
+fn one_script(tmp: &Path, name: &str, text: &str) -> PathBuf {
+    let dir = tmp.join("scripts");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), text).unwrap();
+    dir
 }
 
 /// A testcase of a JUnit report: its script's file name, when it started and how long it took
@@ -316,13 +333,11 @@ fn an_app_whose_first_start_fails_fails_with_its_log_and_passes_on_a_retry_as_fl
 #[test]
 fn the_script_timeout_cuts_an_expectations_wait_and_says_so() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("scripts");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("slow.script"),
+    let dir = one_script(
+        tmp.path(),
+        "slow.script",
         "expect role=text text~=\"never shown\" --timeout 60000\n",
-    )
-    .unwrap();
+    );
     let out = suite(&[
         dir.to_str().unwrap(),
         "--app",
@@ -383,26 +398,13 @@ fn bad_arguments_are_refused_before_any_app_starts() {
 #[test]
 fn a_scripts_secret_comes_from_the_environment_as_for_run() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("scripts");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("login.script"),
+    let dir = one_script(
+        tmp.path(),
+        "login.script",
         "fill role=textbox name=Name \"$WINIT_AUTOMATION_SECRET\" --secret\nexpect role=textbox name=Name value=\"open sesame\"\n",
-    )
-    .unwrap();
-    let run = |secret: Option<&str>| {
-        let mut command = Command::new(cli_binary::cli());
-        command
-            .arg("test")
-            .arg(&dir)
-            .args(["--app", &demo_line()])
-            .env_remove("WINIT_AUTOMATION_DIR");
-        match secret {
-            Some(s) => command.env("WINIT_AUTOMATION_SECRET", s),
-            None => command.env_remove("WINIT_AUTOMATION_SECRET"),
-        };
-        command.output().unwrap()
-    };
+    );
+    let app = demo_line();
+    let run = |secret| suite_with_secret(&[dir.to_str().unwrap(), "--app", &app], secret);
     let out = run(Some("open sesame"));
     assert!(out.status.success(), "{}", cli_binary::stdout(&out));
     // Unset, the script fails at that line and says which variable it wanted.

@@ -6,16 +6,14 @@ use std::path::Path;
 
 use yaml_rust2::{Yaml, YamlLoader};
 
+use crate::read;
+
 // Its other helpers serve the end-to-end tests.
 #[allow(dead_code)]
 #[path = "../common/cli_binary.rs"]
 mod cli_binary;
 
 const PAGE: &str = "docs/ci.md";
-
-fn page() -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(PAGE)).unwrap()
-}
 
 /// The page's fenced blocks of `lang`, in order.
 fn blocks(text: &str, lang: &str) -> Vec<String> {
@@ -55,7 +53,7 @@ fn test_options(line: &str) -> Vec<String> {
 
 #[test]
 fn the_workflow_parses_and_its_commands_exist() {
-    let text = page();
+    let text = read(PAGE);
     let yaml = blocks(&text, "yaml");
     assert_eq!(yaml.len(), 1, "one workflow in {PAGE}");
     let docs = YamlLoader::load_from_str(&yaml[0]).expect("the workflow is YAML");
@@ -83,10 +81,7 @@ fn the_workflow_parses_and_its_commands_exist() {
     }
     assert!(checked >= 10, "only {checked} options found");
 
-    let setup = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/setup-system.sh"),
-    )
-    .unwrap();
+    let setup = read("scripts/setup-system.sh");
     let apt = runs
         .iter()
         .find_map(|r| r.split_once("apt-get install -y "))
@@ -101,10 +96,7 @@ fn the_workflow_parses_and_its_commands_exist() {
         );
     }
 
-    let cli = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/cli/Cargo.toml"),
-    )
-    .unwrap();
+    let cli = read("crates/cli/Cargo.toml");
     assert!(
         runs.iter()
             .any(|r| r.contains("cargo install winit-automation-cli"))

@@ -2,6 +2,7 @@
 //! file, word for word, separated by `// ...` lines. This test fails when an excerpt no longer
 //! appears in the file (the example changed and the README did not, or the other way round).
 
+use crate::read;
 use std::path::Path;
 
 /// A line of the block that stands for left-out code; what follows `// ...` on it says what.
@@ -45,10 +46,6 @@ fn drifted<'a>(block: &'a str, file: &str) -> Vec<Vec<&'a str>> {
             !file.windows(e.len()).any(|w| w == e.as_slice())
         })
         .collect()
-}
-
-fn read(path: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
 }
 
 /// The first word of each backticked span of `text` (a span may run over a line break).

@@ -12,6 +12,12 @@ mod render_rules;
 mod scripts;
 mod shape;
 
+/// The text of `path`, relative to the workspace's root.
+fn read(path: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
 /// What `cargo ARGS` prints on stdout, run in the workspace's root by the cargo that runs these
 /// tests; panics with its stderr when it fails.
 fn cargo(args: &[&str]) -> Vec<u8> {

@@ -18,33 +18,19 @@ fn stderr(out: &Output) -> String {
 
 #[test]
 fn compare_refuses_a_missing_or_unknown_commit_with_a_hint() {
-    let missing = run("bash", &["scripts/bench.sh", "--compare"]);
-    assert_eq!(missing.status.code(), Some(2));
-    assert!(
-        stderr(&missing).contains("--compare needs a commit, tag or branch"),
-        "{}",
-        stderr(&missing)
-    );
-    let unknown = run(
-        "bash",
-        &["scripts/bench.sh", "--compare", "no-such-ref-anywhere"],
-    );
-    assert_eq!(unknown.status.code(), Some(2), "{}", stderr(&unknown));
-    assert!(
-        stderr(&unknown).contains("no-such-ref-anywhere names no commit here"),
-        "{}",
-        stderr(&unknown)
-    );
-    let extra = run(
-        "bash",
-        &["scripts/bench.sh", "--compare", "HEAD", "HEAD", "x"],
-    );
-    assert_eq!(extra.status.code(), Some(2));
-    assert!(
-        stderr(&extra).contains("unknown argument x"),
-        "{}",
-        stderr(&extra)
-    );
+    let refusals: [(&[&str], &str); 3] = [
+        (&["--compare"], "--compare needs a commit, tag or branch"),
+        (
+            &["--compare", "no-such-ref-anywhere"],
+            "no-such-ref-anywhere names no commit here",
+        ),
+        (&["--compare", "HEAD", "HEAD", "x"], "unknown argument x"),
+    ];
+    for (args, said) in refusals {
+        let out = run("bash", &[&["scripts/bench.sh"], args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
+    }
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! `feature`, not from `cfg` twins in `automation.rs`), a README a newcomer reads in five minutes, an
 //! ARCHITECTURE.md of two screens and a CHANGELOG that speaks to users, not of issue numbers.
 
+use crate::read;
 use std::path::{Path, PathBuf};
 
 /// The most lines a file holds before its first lines must say why it is one piece.
@@ -16,10 +17,6 @@ const MAX_FUNCTION_LINES: usize = 120;
 
 pub(crate) fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn read(path: &str) -> String {
-    std::fs::read_to_string(root().join(path)).unwrap()
 }
 
 pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
