@@ -21,6 +21,8 @@
 //! the trace the harness starts by default (`trace start --replaceable`).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+#[path = "shared/release.rs"]
+mod release;
 #[path = "shared/stats.rs"]
 mod stats;
 
@@ -55,6 +57,18 @@ struct Build {
     name: String,
     demo: PathBuf,
     cli: PathBuf,
+}
+
+impl Build {
+    /// A commit's build bench.sh keeps in `dir` (`demo`, `winit-automation`), named by the
+    /// variable `name_var` (else `fallback`).
+    fn kept(dir: &Path, name_var: &str, fallback: &str) -> Build {
+        Build {
+            name: std::env::var(name_var).unwrap_or_else(|_| fallback.into()),
+            demo: dir.join("demo"),
+            cli: dir.join("winit-automation"),
+        }
+    }
 }
 
 /// One row's sittings: (p50, p99) for REF and for the other build.
@@ -110,28 +124,19 @@ fn main() {
         );
         std::process::exit(2);
     };
-    let dir = PathBuf::from(dir);
-    let other = Build {
-        name: std::env::var("WINIT_AUTOMATION_COMPARE_NAME").unwrap_or_else(|_| "REF".into()),
-        demo: dir.join("demo"),
-        cli: dir.join("winit-automation"),
-    };
+    let other = Build::kept(Path::new(&dir), "WINIT_AUTOMATION_COMPARE_NAME", "REF");
     // Another commit's build in the working tree's place: a bisect's step.
     let ours = match std::env::var_os("WINIT_AUTOMATION_COMPARE_WITH") {
-        Some(dir) => Build {
-            name: std::env::var("WINIT_AUTOMATION_COMPARE_WITH_NAME")
-                .unwrap_or_else(|_| "REF2".into()),
-            demo: PathBuf::from(&dir).join("demo"),
-            cli: PathBuf::from(&dir).join("winit-automation"),
+        Some(dir) => Build::kept(
+            Path::new(&dir),
+            "WINIT_AUTOMATION_COMPARE_WITH_NAME",
+            "REF2",
+        ),
+        None => Build {
+            name: "this tree".into(),
+            demo: release::demo(),
+            cli: release::cli(),
         },
-        None => {
-            let release = release_dir();
-            Build {
-                name: "this tree".into(),
-                demo: release.join("examples").join("demo"),
-                cli: release.join("winit-automation"),
-            }
-        }
     };
     let builds = [&other, &ours];
     for build in builds {
@@ -409,14 +414,4 @@ fn in_turns(
         );
     }
     times
-}
-
-/// This tree's release demo and CLI: target/release, beside the bench's own folder.
-fn release_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("the bench's own path");
-    let release: &Path = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/release/deps/<bench>");
-    release.to_owned()
 }

@@ -6,20 +6,15 @@
 //! demo and CLI first.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+#[path = "shared/release.rs"]
+mod release;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 const SCRIPTS: usize = 12;
 const RUNS: usize = 5;
-
-fn release() -> PathBuf {
-    let exe = std::env::current_exe().expect("the bench's own path");
-    exe.parent()
-        .and_then(Path::parent)
-        .expect("target/release/deps")
-        .to_owned()
-}
 
 /// `count` scripts in `dir`, each `text`.
 fn suite(dir: &Path, text: &str) -> PathBuf {
@@ -32,13 +27,9 @@ fn suite(dir: &Path, text: &str) -> PathBuf {
 
 /// One run of the suite; its wall time, after checking every script passed.
 fn run(folder: &Path, jobs: usize) -> Duration {
-    let release = release();
-    let app = format!(
-        "{} --headless",
-        release.join("examples").join("demo").display()
-    );
+    let app = format!("{} --headless", release::demo().display());
     let start = Instant::now();
-    let out = Command::new(release.join("winit-automation"))
+    let out = Command::new(release::cli())
         .arg("test")
         .arg(folder)
         .args(["--app", &app, "--jobs", &jobs.to_string()])
