@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use accesskit::{Action, Node, NodeId, Rect, Role, Toggled, TreeId, TreeInfo, TreeUpdate};
-use common::{PATIENCE, SteppedApp, TestApp, window_state};
+use common::{PATIENCE, SteppedApp, TestApp, window_id, window_state};
 use winit_automation_dropbox::queue;
 use winit_automation_protocol::{
     ACCESSIBILITY_FILE, LOCK_FILE, Label, PROTOCOL_VERSION, READY_FILE, SNAPSHOT_FILE, TEMP_PREFIX,
@@ -131,6 +131,9 @@ const REMEMBER: NodeId = NodeId(3);
 const FILES: NodeId = NodeId(4);
 const NEWS_LABEL: NodeId = NodeId(5);
 const NEWS: NodeId = NodeId(6);
+const NOTE: NodeId = NodeId(7);
+const GROUP0: NodeId = NodeId(8);
+const GROUP1: NodeId = NodeId(9);
 /// List items are `ITEM0 + i`.
 const ITEM0: u64 = 100;
 const ITEMS: u64 = 8;
@@ -143,7 +146,7 @@ fn fixture() -> TreeUpdate {
     let mut root = Node::new(Role::Window);
     root.set_label("Demo");
     root.set_bounds(rect(0.0, 0.0, 800.0, 600.0));
-    root.set_children(vec![EMAIL, REMEMBER, FILES, NEWS_LABEL, NEWS]);
+    root.set_children(vec![EMAIL, REMEMBER, FILES, NEWS_LABEL, NEWS, NOTE]);
 
     let mut email = Node::new(Role::TextInput);
     email.set_label("Email");
@@ -166,6 +169,12 @@ fn fixture() -> TreeUpdate {
     news.set_bounds(rect(110.0, 100.0, 20.0, 20.0));
     news.add_action(Action::Click);
 
+    // A static text too long for `-i`'s short lines (egui's labels take clicks).
+    let mut note = Node::new(Role::Label);
+    note.set_value("Your address is only used to sign in.\nWe never share it.");
+    note.set_bounds(rect(20.0, 130.0, 300.0, 40.0));
+    note.add_action(Action::Click);
+
     let mut files = Node::new(Role::List);
     files.set_label("Files");
     files.set_bounds(rect(400.0, 20.0, 300.0, 60.0));
@@ -180,6 +189,7 @@ fn fixture() -> TreeUpdate {
         (FILES, files),
         (NEWS_LABEL, news_label),
         (NEWS, news),
+        (NOTE, note),
     ];
     for i in 0..ITEMS {
         let mut item = Node::new(Role::ListItem);
@@ -194,6 +204,37 @@ fn fixture() -> TreeUpdate {
         tree_id: TreeId::ROOT,
         focus: EMAIL,
     }
+}
+
+/// The fixture after a click on the newsletter's checkbox: checked, and two unnamed groups that
+/// lay out the two texts each shows.
+fn fixture_subscribed() -> TreeUpdate {
+    let mut update = fixture();
+    for (id, node) in &mut update.nodes {
+        match *id {
+            NEWS => node.set_toggled(Toggled::True),
+            ROOT => node.set_children(vec![
+                EMAIL, REMEMBER, FILES, NEWS_LABEL, NEWS, NOTE, GROUP0, GROUP1,
+            ]),
+            _ => {}
+        }
+    }
+    for (g, id) in [GROUP0, GROUP1].into_iter().enumerate() {
+        let y = 180.0 + 40.0 * g as f64;
+        let texts: Vec<NodeId> = (0..2).map(|t| NodeId(id.0 * 10 + t)).collect();
+        let mut group = Node::new(Role::GenericContainer);
+        group.set_bounds(Rect::new(20.0, y, 320.0, y + 40.0));
+        group.set_children(texts.clone());
+        update.nodes.push((id, group));
+        for (t, text_id) in texts.into_iter().enumerate() {
+            let mut text = Node::new(Role::Label);
+            text.set_value(format!("Issue {}", 2 * g + t + 1));
+            let y = y + 20.0 * t as f64;
+            text.set_bounds(Rect::new(20.0, y, 120.0, y + 20.0));
+            update.nodes.push((text_id, text));
+        }
+    }
+    update
 }
 
 /// The first line of `text` that contains `needle`.
@@ -347,6 +388,29 @@ fn the_golden_of_what_the_protocol_version_covers() {
     let shot = app.client().enqueue_line("screenshot shot").unwrap();
     answered(&app, shot, &mut seen);
     look(&dir, &mut seen);
+    // A settled action's changes: the state change first, the unnamed layout counted. The app
+    // changes its tree a few frames after the click, as one that reacts to it does.
+    let news = ref_on(line_with(&regular, "label=\"Newsletter:\"")).to_owned();
+    let settled = app
+        .client()
+        .enqueue_line(&format!("click {news} --settle"))
+        .unwrap();
+    let mut frames = 0;
+    let settled = app.frames_until_answered(settled, |frame| {
+        frames += 1;
+        if frames == 3 {
+            frame.tree_update(window_id(), fixture_subscribed());
+        }
+    });
+    let changes = settled
+        .body()
+        .split_once("\nsettled frame ")
+        .map(|(_, rest)| rest);
+    let changes = changes
+        .and_then(|rest| rest.split_once('\n'))
+        .map_or("", |(_, diff)| diff)
+        .trim_end()
+        .to_owned();
     let journal = app.ok("journal");
 
     // Every name the app and its clients made is of a listed kind; every lasting kind was seen.
@@ -396,8 +460,13 @@ fn the_golden_of_what_the_protocol_version_covers() {
     );
     view("-i hint", line_with(&interactive, "items below"));
     view("-i node, labelled", line_with(&interactive, "label="));
+    view(
+        "-i node, a long text's start",
+        line_with(&interactive, "value~="),
+    );
     view("--raw node, cut off", line_with(&raw, "\"file-7.txt\""));
     view("find", &find.lines().take(2).collect::<Vec<_>>().join("\n"));
+    view("a settled action's changes", &changes);
     view("journal head", line_with(&journal, "next "));
     let entry = line_with(&journal, "\"click ");
     view(

@@ -1035,11 +1035,11 @@ fn cut_off_items_are_one_hint_per_container_and_direction() {
         )),
         "{regular}"
     );
-    // `-i` prints no scroll view but names it, with the same ref.
+    // `-i` prints no scroll view but names it, with the same ref, among its lines at the margin.
     let interactive = app.snapshot("-i");
     assert!(
         interactive.contains(&format!(
-            "  [5 items below in {view_ref} scrollview \"Tree\"]\n"
+            "\n[5 items below in {view_ref} scrollview \"Tree\"]\n"
         )),
         "{interactive}"
     );
@@ -1119,10 +1119,10 @@ fn an_unnamed_control_takes_the_label_placed_before_it_in_its_row() {
     assert_eq!(
         lines,
         [
-            format!("  {} checkbox label=\"Snap to grid:\"", refs[0]),
-            format!("  {} checkbox label=\"Show grid\" checked", refs[1]),
-            format!("  {} checkbox \"Large\"", refs[2]),
-            format!("  {} button", refs[3]),
+            format!("{} checkbox label=\"Snap to grid:\"", refs[0]),
+            format!("{} checkbox label=\"Show grid\" checked", refs[1]),
+            format!("{} checkbox \"Large\"", refs[2]),
+            format!("{} button", refs[3]),
         ],
         "{interactive}"
     );

@@ -12,10 +12,15 @@ use super::cli_binary;
 /// An MCP session with the server.
 pub type Session = rmcp::service::RunningService<rmcp::RoleClient, ()>;
 
-/// Starts `winit-automation mcp --dir DIR` and its session.
+/// Starts `winit-automation mcp --dir DIR --caps all` (every tool: the tests drive them all;
+/// mcp_python.rs checks the default list) and its session.
 pub async fn start(dir: &Path) -> Session {
     let mut server = tokio::process::Command::new(cli_binary::cli());
-    server.arg("mcp").arg("--dir").arg(dir);
+    server
+        .arg("mcp")
+        .arg("--dir")
+        .arg(dir)
+        .args(["--caps", "all"]);
     ().serve(TokioChildProcess::new(server).expect("the server starts"))
         .await
         .expect("the MCP session starts")

@@ -25,19 +25,20 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     assert_eq!(server.name, "winit-automation");
     assert_eq!(server.version, env!("CARGO_PKG_VERSION"));
     let instructions = info.instructions.as_deref().unwrap_or("");
-    assert!(instructions.contains("Refs (@e12)"), "{instructions}");
+    assert!(instructions.contains("A ref (@e12)"), "{instructions}");
 
-    // One tool per verb, with the CLI's names, and `apps` to find live apps.
+    // With --caps all, one tool per verb, with the CLI's names, `apps` to find live apps and
+    // `help` for a tool's details.
     let tools = client.list_all_tools().await.expect("tools/list");
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     let expected: Vec<&str> = Verb::ALL
         .iter()
         .map(|v| v.spec().name)
-        .chain(["apps"])
+        .chain(["apps", "help"])
         .collect();
     assert_eq!(
         names, expected,
-        "one tool per verb of the table, then `apps`"
+        "one tool per verb of the table, then `apps` and `help`"
     );
     let click = tools.iter().find(|t| t.name == "click").unwrap();
     assert!(

@@ -22,7 +22,7 @@ use std::process::{Command, Output, Stdio};
 
 use demo::*;
 use serde_json::{Value, json};
-use winit_automation_protocol::Verb;
+use winit_automation_protocol::{Group, Verb};
 
 /// What pip installs: the SDK's 2.x line, whose models are snake_case.
 const REQUIREMENT: &str = "mcp>=2,<3";
@@ -141,8 +141,9 @@ fn call(tool: &str, arguments: Value) -> Value {
     json!({"tool": tool, "arguments": arguments})
 }
 
-/// Runs the Python client against the server for `dir` with `plan`; returns its JSON lines.
-fn run_client(python: &Path, dir: &Path, plan: &[Value]) -> Vec<Value> {
+/// Runs the Python client against the server for `dir` (with `--caps CAPS` when given) with
+/// `plan`; returns its JSON lines.
+fn run_client(python: &Path, dir: &Path, caps: Option<&str>, plan: &[Value]) -> Vec<Value> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/examples/mcp_python/client.py");
     let mut child = Command::new(python)
         .arg(&script)
@@ -150,6 +151,7 @@ fn run_client(python: &Path, dir: &Path, plan: &[Value]) -> Vec<Value> {
         .arg("mcp")
         .arg("--dir")
         .arg(dir)
+        .args(caps.into_iter().flat_map(|c| ["--caps", c]))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -178,6 +180,13 @@ fn text(answer: &Value) -> &str {
         .unwrap_or_else(|| panic!("no text in {answer}"))
 }
 
+/// The bytes of a step's result as the SDK serialized it (client.py's `bytes`).
+fn bytes(step: &Value) -> u64 {
+    step["bytes"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no bytes in {step}"))
+}
+
 fn is_error(answer: &Value) -> bool {
     answer["is_error"].as_bool().unwrap_or(false)
 }
@@ -203,9 +212,11 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
         call("find", json!({"selector": "role=button name~=Open Save"})),
         call("find", json!({"selector": "role=buton"})),
         call("screenshot", json!({"label": "python"})),
+        call("help", json!({"topic": "drag"})),
+        // Outside the groups the server lists by default: refused, saying how to list it.
         call("journal", json!({})),
     ];
-    let lines = run_client(&python, demo.dir(), &plan);
+    let lines = run_client(&python, demo.dir(), None, &plan);
     assert_eq!(lines.len(), 2 + plan.len(), "{lines:#?}");
 
     // initialize: the server names itself, at the crate's version, with instructions about refs.
@@ -225,58 +236,55 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
         "{init}"
     );
 
-    // tools/list: one tool per verb, in the table's order, then `apps`.
+    // tools/list: the core group's verbs, in the table's order, then `apps` and `help`; with
+    // the instructions, under 12,000 bytes as the SDK reads them.
     let tools_line = &lines[1];
     assert_eq!(tools_line["step"], "tools", "{tools_line}");
     let tools = tools_line["tools"].as_array().expect("tools");
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    let expected: Vec<&str> = Verb::ALL
-        .iter()
+    let core: Vec<&str> = Group::Core
+        .verbs()
         .map(|v| v.spec().name)
-        .chain(["apps"])
+        .chain(["apps", "help"])
         .collect();
-    assert_eq!(names, expected);
+    assert_eq!(names, core);
+    let first_bytes = bytes(init) + bytes(tools_line);
+    eprintln!(
+        "mcp_python: initialize {} + tools/list {} = {first_bytes} bytes for {} tools",
+        bytes(init),
+        bytes(tools_line),
+        names.len()
+    );
+    assert!(first_bytes < 12_000, "{first_bytes} bytes");
     // And by name, apart from the table: a verb dropped from both would pass the check above.
     for verb in [
         "status",
-        "windows",
         "snapshot",
         "find",
         "get",
         "wait",
-        "settle",
-        "clean",
-        "journal",
-        "trace",
         "click",
-        "hover",
         "drag",
         "scroll",
-        "stroke",
-        "down",
-        "move",
-        "up",
-        "pinch",
         "type",
         "fill",
         "key",
         "action",
-        "focus",
-        "resize",
         "screenshot",
-        "quit",
         "apps",
+        "help",
     ] {
         assert!(names.contains(&verb), "no tool {verb} in {names:?}");
     }
     for tool in tools {
         let schema = &tool["input_schema"];
         assert_eq!(schema["type"], "object", "{tool}");
-        // Every verb's tool takes the app's `dir`; `apps` takes the `root` it searches under.
-        let picks = if tool["name"] == "apps" {
-            "root"
-        } else {
-            "dir"
+        // Every verb's tool takes the app's `dir`; `apps` takes the `root` it searches under,
+        // `help` its `topic`.
+        let picks = match tool["name"].as_str() {
+            Some("apps") => "root",
+            Some("help") => "topic",
+            _ => "dir",
         };
         assert_eq!(
             schema["properties"][picks]["type"], "string",
@@ -289,15 +297,10 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
             "no description: {tool}"
         );
     }
-    for verb in Verb::ALL {
+    // A tool's description is its verb's one sentence; the details are `help`'s.
+    for verb in Group::Core.verbs() {
         let tool = &tools[names.iter().position(|n| *n == verb.spec().name).unwrap()];
-        assert!(
-            tool["description"]
-                .as_str()
-                .unwrap()
-                .starts_with(verb.spec().about),
-            "{tool}"
-        );
+        assert_eq!(tool["description"], verb.spec().about, "{tool}");
     }
     let click = &tools[names.iter().position(|n| *n == "click").unwrap()]["input_schema"];
     assert!(
@@ -322,7 +325,8 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
         unquoted,
         typo,
         screenshot,
-        journal,
+        drag_help,
+        unlisted,
     ] = answers
     else {
         panic!("{answers:#?}")
@@ -380,7 +384,54 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
         "{screenshot}"
     );
 
-    // The journal: the demo's entries for what it answered, the fill among them.
+    // `help` has what the list leaves out: the details, each argument, the command line.
+    assert!(!is_error(drag_help), "{drag_help}");
+    let h = text(drag_help);
+    assert!(h.contains(Verb::Drag.spec().details), "{h}");
+    assert!(
+        h.contains("dwell (integer)") && h.contains("as a command line: drag FROM [to] TO"),
+        "{h}"
+    );
+
+    // A tool of a group the server does not list is refused, saying how to list it.
+    assert!(is_error(unlisted), "{unlisted}");
+    let u = text(unlisted);
+    assert!(
+        u.starts_with("error not_listed: journal is in the trace group"),
+        "{u}"
+    );
+    assert!(
+        u.contains("hint: start the server with --caps trace"),
+        "{u}"
+    );
+
+    // `--caps all`: every verb's tool, then `apps` and `help`; the journal now answers, with
+    // the first session's fill among its entries.
+    let lines = run_client(
+        &python,
+        demo.dir(),
+        Some("all"),
+        &[call("journal", json!({}))],
+    );
+    let names: Vec<&str> = lines[1]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    let every: Vec<&str> = Verb::ALL
+        .iter()
+        .map(|v| v.spec().name)
+        .chain(["apps", "help"])
+        .collect();
+    assert_eq!(names, every);
+    eprintln!(
+        "mcp_python: --caps all: initialize {} + tools/list {} bytes for {} tools",
+        bytes(&lines[0]),
+        bytes(&lines[1]),
+        names.len()
+    );
+    let journal = &lines[2];
     assert!(!is_error(journal), "{journal}");
     let j = text(journal);
     assert!(j.lines().any(|l| l.starts_with("entry ")), "{j}");

@@ -69,7 +69,9 @@ impl Gestures {
     /// Command `seq`'s order went out: the pointer is as its plan left it, and a drag's node is
     /// kept for its answer ([`Gestures::ended`]): what [`Planned::into_order`] handed back.
     pub fn sent(&mut self, seq: u64, moved: Moved) {
-        let Moved { pointer, dragged } = moved;
+        let Moved {
+            pointer, dragged, ..
+        } = moved;
         if let Some(pointer) = pointer {
             let before = std::mem::replace(&mut self.pointer, pointer.clone());
             self.pointer_change = Some((seq, before, pointer));

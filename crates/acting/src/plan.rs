@@ -108,7 +108,7 @@ impl Planner<'_> {
         self.focus_for(
             window,
             "the text would go nowhere",
-            "focus a text field first: focus TARGET, or click it (fill TARGET TEXT does both)",
+            "focus a text field first: click it, or focus TARGET (fill TARGET TEXT does both)",
         )
     }
 
@@ -135,7 +135,7 @@ impl Planner<'_> {
         self.focus_for(
             window,
             &format!("{} would edit no text", names.join(" ")),
-            "focus a text field first (focus TARGET, or click it); a key with ctrl, alt or meta, Tab, Enter, Escape and navigation keys go out without a focus",
+            "focus a text field first (click it, or focus TARGET); a key with ctrl, alt or meta, Tab, Enter, Escape and navigation keys go out without a focus",
         )
     }
 
@@ -185,6 +185,12 @@ impl Planner<'_> {
         let before = self.pointer.clone();
         let mut plan = self.plan_verb(command, hover_frame)?;
         let pointer = (self.pointer != before).then(|| std::mem::take(&mut self.pointer));
+        // The node it acts on, for the tree to remember once the order goes out (a point names a
+        // place, not a node).
+        let target = command
+            .action_targets()
+            .find(|t| !matches!(t, Target::Point(_)))
+            .and_then(|t| self.resolve(t).ok());
         let answer = ActionAnswer {
             path,
             scrolled: Vec::new(),
@@ -196,6 +202,7 @@ impl Planner<'_> {
             moved: Moved {
                 pointer,
                 dragged: self.dragged.take(),
+                target,
             },
         }))
     }
@@ -396,11 +403,21 @@ pub struct Planned {
 
 /// What an order does to the gestures once it goes out: the pointer as its plan leaves it, when
 /// it moves it or its buttons, and the node a drag takes hold of. Only
-/// [`Gestures::sent`](crate::Gestures::sent) reads it.
+/// [`Gestures::sent`](crate::Gestures::sent) reads them; and the node the order acts on
+/// ([`Moved::target`]).
 #[derive(Default)]
 pub struct Moved {
     pub(crate) pointer: Option<Pointer>,
     pub(crate) dragged: Option<Dragged>,
+    pub(crate) target: Option<Found>,
+}
+
+impl Moved {
+    /// The node the order acts on: its first target given as a ref or a selector, as it resolved
+    /// when planned (`None` for points, and for verbs with no target).
+    pub fn target(&self) -> Option<Found> {
+        self.target
+    }
 }
 
 impl Planned {

@@ -225,8 +225,12 @@ pub(crate) enum Local {
     },
     /// Serve the verbs as MCP tools over stdin and stdout, for agent hosts (feature `mcp`). Every
     /// verb's tool takes an optional `dir`: one session can drive several apps.
+    ///
+    /// It lists the core group's tools (look, act, wait), `apps` and `help`; --caps adds groups. A
+    /// tool's description is one sentence: the `help` tool gives its details, and with no topic
+    /// the groups and their tools.
     #[cfg(feature = "mcp")]
-    Mcp,
+    Mcp(crate::mcp::McpArgs),
 }
 
 /// What the command line asked for.

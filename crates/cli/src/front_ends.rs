@@ -80,7 +80,8 @@ fn script_line(verb: Verb) -> String {
 #[test]
 fn every_verb_has_a_cli_subcommand_an_mcp_tool_and_a_script_form_that_match_the_table() {
     let cli = args::command();
-    let tools = mcp::tools();
+    let all = mcp::Caps::parse("all").expect("all is a --caps");
+    let tools = mcp::tools(&all);
     let global_timeout = cli
         .get_arguments()
         .find(|a| a.get_id() == "timeout")
@@ -156,23 +157,29 @@ fn every_verb_has_a_cli_subcommand_an_mcp_tool_and_a_script_form_that_match_the_
             "the CLI's `{verb}` adds {cli_flags:?}"
         );
 
-        // MCP: a tool of the verb's name, described by the table, one argument per positional
-        // argument and flag, described and typed by the table.
+        // MCP: a tool of the verb's name, described by the table's sentence (its details in
+        // `help`), one argument per positional argument and flag, described and typed by the table.
         let tool = tools
             .iter()
             .find(|t| t.name == spec.name)
             .unwrap_or_else(|| panic!("the MCP server has no `{verb}` tool"));
         let description = tool.description.as_deref().unwrap_or("");
-        assert!(description.starts_with(spec.about), "{verb}: {description}");
-        assert!(description.contains(spec.details), "{verb}: {description}");
+        assert_eq!(description, spec.about, "{verb}");
+        let server = mcp::HelpServer {
+            caps: &all,
+            max_bytes: 0,
+        };
+        let help = mcp::help(Some(spec.name), &server).expect("every tool has help");
+        assert!(help.contains(spec.details), "{verb}: {help}");
         let schema = &tool.input_schema;
         let properties = schema["properties"].as_object().expect("properties");
         let mut names: BTreeSet<&str> = properties.keys().map(String::as_str).collect();
         assert!(names.remove("dir"), "{verb}'s tool takes no dir");
-        let required: Vec<&str> = schema["required"]
-            .as_array()
-            .expect("required")
-            .iter()
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
             .filter_map(Value::as_str)
             .collect();
         for arg in spec.args.iter().filter(|a| a.kind != ArgKind::Keyword) {
@@ -222,7 +229,7 @@ fn every_verb_has_a_cli_subcommand_an_mcp_tool_and_a_script_form_that_match_the_
             assert_eq!(Command::parse(&command.to_line()), Ok(command), "{line}");
         }
     }
-    // Nothing beside the table: every other subcommand is the CLI's own, every other tool `apps`.
+    // Nothing beside the table: every other subcommand is the CLI's own, every other tool `apps` or `help`.
     let verbs: BTreeSet<&str> = Verb::ALL.iter().map(|v| v.as_str()).collect();
     let local: Vec<&str> = cli
         .get_subcommands()
@@ -235,5 +242,5 @@ fn every_verb_has_a_cli_subcommand_an_mcp_tool_and_a_script_form_that_match_the_
         .map(|t| t.name.as_ref())
         .filter(|n| !verbs.contains(n))
         .collect();
-    assert_eq!(extra, ["apps"]);
+    assert_eq!(extra, ["apps", "help"]);
 }

@@ -56,8 +56,8 @@ fn main() -> ExitCode {
         }
         Parsed::Local(Local::Send { line }) => (Outgoing::Raw(line.join(" ")), None),
         #[cfg(feature = "mcp")]
-        Parsed::Local(Local::Mcp) => {
-            return match mcp::serve(globals.dir, globals.timeout) {
+        Parsed::Local(Local::Mcp(options)) => {
+            return match mcp::serve(globals.dir, globals.timeout, options) {
                 Ok(()) => ExitCode::from(EXIT_OK),
                 Err(why) => {
                     eprintln!("error: {why}");

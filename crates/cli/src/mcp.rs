@@ -1,11 +1,12 @@
-//! `winit-automation mcp`: every protocol verb as an MCP tool over stdio (feature `mcp`).
+//! `winit-automation mcp`: the protocol's verbs as MCP tools over stdio (feature `mcp`).
 //!
-//! The tools come from the verb table (`protocol::Verb::spec`): one per verb, named after it,
-//! described by its `about` and `details`, with one argument per positional argument (by its
-//! `field`) and per flag (by its word: `interactive` for `-i`), each described by the table's help.
-//! A call's arguments become a `protocol::Invocation`, checked by the same parser as a command
-//! line, so a tool refuses what the CLI refuses, with the same error and hint. Beside them,
-//! `apps` lists the live apps under a directory.
+//! The tools come from the verb table (`protocol::Verb::spec`): one per verb of the capability
+//! groups the server lists (`core`, and what `--caps` adds: `caps.rs`), named after it, described
+//! by its one sentence (`help` gives its details: `help.rs`), with one argument per positional
+//! argument (by its `field`) and per flag (by its word: `interactive` for `-i`), each described by
+//! the table's help. A call's arguments become a `protocol::Invocation`, checked by the same parser
+//! as a command line, so a tool refuses what the CLI refuses, with the same error and hint. Beside
+//! them, `apps` lists the live apps under a directory and `help` says what the list leaves out.
 //!
 //! Agents act, then look: the switches the table marks `for_agents` (`settle` on actions, `-i` and
 //! `force` on snapshots) are on unless the call says `false`. Scalars that hosts send as strings
@@ -29,37 +30,68 @@ use winit_automation_protocol::{
 };
 
 mod call;
+mod caps;
+mod help;
 mod tools;
 
 use call::{invocation, string};
+pub(crate) use caps::Caps;
+pub(crate) use help::{Server as HelpServer, help};
 pub(crate) use tools::tools;
 
 /// What the server tells a host about itself, in `initialize`.
 const INSTRUCTIONS: &str = "Drives a running winit/wgpu or egui app through its drop-box directory. \
 Start with `snapshot`: one line per actionable node, `@eN role \"name\"` and only non-default state. \
-Refs (@e12) name a node for its lifetime; a ref whose node is gone or changed is refused (stale_ref), \
-never moved to another node. Targets are a ref, a point x,y in logical pixels, or selector terms \
-(role=button name=\"Save\"; quote values with spaces). Actions answer once the UI settled, with a \
-diff of what changed; `ok` means the input reached that node, a refusal names the true reason \
-(covered, offscreen, disabled, missed, no_focus). Pass since=<frame of your last snapshot> to get \
-\"unchanged since frame N\" instead of the tree. Several apps: `apps` lists the live ones; pass one's \
-directory as `dir` to any tool.";
+A ref (@e12) names one node for its lifetime: a ref whose node is gone or changed is refused \
+(stale_ref), never moved to another. A target is a ref, a point x,y in logical pixels, or selector \
+terms (role=button name=\"Save\"). Actions answer once the UI settled, with what changed; `ok` \
+means the input reached that node, a refusal names the true reason. since=<frame of your last \
+snapshot> answers \"unchanged since frame N\" when nothing changed; snapshots are capped \
+(max-bytes). `help` gives a tool's details; the server's --caps lists more tools (gestures, app, \
+clock, audit, trace). `dir` is the app's directory (default: the server's); `apps` lists them.";
 
-/// The server: where the apps are by default, and how long a command may take.
+/// `mcp`'s own options: which tools it lists, and what its answers leave out.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct McpArgs {
+    /// The capability groups to list beside core, comma-separated, or all: gestures, app,
+    /// clock, audit, trace (docs/mcp.md lists their tools; the help tool too).
+    #[arg(long, value_name = "GROUP,...", value_parser = Caps::parse, default_value = "core")]
+    caps: Caps,
+    /// The most bytes a snapshot answers with when the call names no max-bytes: whole lines, the
+    /// outline of every window first, then one line saying what was left out (0: no cap).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_BYTES)]
+    max_bytes: u64,
+    /// Answer actions without the diff of what changed: they still wait for the UI to settle,
+    /// and `snapshot` with `diff: true` shows the changes since the last snapshot.
+    #[arg(long)]
+    no_diffs: bool,
+}
+
+/// A snapshot's cap when neither the call nor the server's `--max-bytes` says: about 2,000
+/// tokens, room for the gallery's busiest scene in the interactive projection.
+const DEFAULT_MAX_BYTES: u64 = 8_000;
+
+/// The server: where the apps are by default, how long a command may take, which tools it lists
+/// and what its answers leave out.
 #[derive(Debug, Clone)]
 pub(crate) struct Server {
     dir: Option<PathBuf>,
     timeout_ms: u64,
+    options: McpArgs,
 }
 
 /// Runs the server on stdin and stdout until the client goes away.
-pub(crate) fn serve(dir: Option<PathBuf>, timeout_ms: u64) -> Result<(), String> {
+pub(crate) fn serve(dir: Option<PathBuf>, timeout_ms: u64, options: McpArgs) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     runtime.block_on(async move {
-        let server = Server { dir, timeout_ms };
+        let server = Server {
+            dir,
+            timeout_ms,
+            options,
+        };
         let running = server
             .serve(rmcp::transport::stdio())
             .await
@@ -118,6 +150,25 @@ fn compact(body: &str) -> String {
     out
 }
 
+/// A settled action's answer without its diff (`mcp --no-diffs`): the lines up to `settled ...`,
+/// then one that counts what was left out, or `no changes`. A `not_settled` refusal keeps its
+/// diff: it says what kept the UI from settling.
+fn without_diff(body: &str) -> String {
+    let Some(at) = body.find("\nsettled frame ").map(|i| i + 1) else {
+        return body.to_owned();
+    };
+    let end = body[at..].find('\n').map_or(body.len(), |i| at + i + 1);
+    let (kept, diff) = body.split_at(end);
+    let changes = diff.lines().filter(|l| *l != "no changes").count();
+    if changes == 0 {
+        return body.to_owned();
+    }
+    format!(
+        "{kept}[diff left out: {changes} {} (the server's --no-diffs); snapshot shows the tree now]\n",
+        if changes == 1 { "line" } else { "lines" }
+    )
+}
+
 /// The tokens of a node line (one, or one after a leading word); `None` for any other line.
 fn node_tokens(line: &str) -> Option<Vec<Token>> {
     let node = NodeLine::parse(line).is_some()
@@ -164,10 +215,27 @@ impl Server {
     /// Sends a verb's command and answers with the response; a screenshot's file (and an audit's
     /// marked frame) comes back as an image, and what an action changed is said as briefly as the interactive snapshot.
     async fn call(&self, verb: Verb, args: &JsonObject) -> CallToolResult {
-        let (inv, dir) = match invocation(verb, args, self.timeout_ms) {
+        // A snapshot's cap: the call's own (0: none, as the server's `--max-bytes 0`), else the
+        // server's.
+        let mut args = args.clone();
+        let cap = match args.get("max-bytes") {
+            _ if verb != Verb::Snapshot => 0,
+            Some(v) if *v == 0 || *v == "0" => {
+                args.remove("max-bytes");
+                0
+            }
+            Some(_) => 0,
+            None => self.options.max_bytes,
+        };
+        let (mut inv, dir) = match invocation(verb, &args, self.timeout_ms) {
             Ok(v) => v,
             Err(e) => return refused(e.coded()),
         };
+        if cap > 0
+            && let Err(e) = inv.flag("max-bytes", Some(&cap.to_string()))
+        {
+            return refused(&e);
+        }
         let command: Command = match inv.command() {
             Ok(c) => c,
             Err(e) => return refused(&e),
@@ -191,6 +259,9 @@ impl Server {
             Ok(Ok((mut response, image))) => {
                 if short && let Outcome::Ok { body } = &mut response.outcome {
                     *body = compact(body);
+                    if self.options.no_diffs && verb != Verb::Settle {
+                        *body = without_diff(body);
+                    }
                 }
                 let mut result = answer(&response);
                 if let Some(png) = image {
@@ -241,6 +312,32 @@ impl Server {
     }
 }
 
+impl Server {
+    /// `help`: a tool's details, or the groups.
+    fn help(&self, args: &JsonObject) -> CallToolResult {
+        if let Some(unknown) = args.keys().find(|k| k.as_str() != "topic") {
+            return failed(
+                ClientCode::BadToolArgument.as_str(),
+                &format!("help takes no argument {unknown}"),
+                Some("help takes topic"),
+                "",
+            );
+        }
+        let topic = match args.get("topic").map(|v| string("topic", v)).transpose() {
+            Ok(t) => t,
+            Err(e) => return refused(&e),
+        };
+        let server = HelpServer {
+            caps: &self.options.caps,
+            max_bytes: self.options.max_bytes,
+        };
+        match help(topic, &server) {
+            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Err(e) => refused(&e),
+        }
+    }
+}
+
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
@@ -256,7 +353,7 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools()))
+        Ok(ListToolsResult::with_all_items(tools(&self.options.caps)))
     }
 
     async fn call_tool(
@@ -266,18 +363,29 @@ impl ServerHandler for Server {
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let result = match Verb::parse(&request.name) {
-            Some(verb) => self.call(verb, &args).await,
+            Some(verb) if self.options.caps.has(verb.group()) => self.call(verb, &args).await,
+            // A tool the list does not show: said so, never run behind the host's back.
+            Some(verb) => failed(
+                ClientCode::NotListed.as_str(),
+                &format!(
+                    "{verb} is in the {} group, which this server does not list",
+                    verb.group()
+                ),
+                Some(&format!(
+                    "start the server with {}",
+                    self.options.caps.option_with(verb.group())
+                )),
+                "",
+            ),
             None if request.name == "apps" => self.apps(&args),
+            None if request.name == "help" => self.help(&args),
             None => {
+                let listed: Vec<&str> = self.options.caps.verbs().map(|v| v.as_str()).collect();
                 return Err(ErrorData::invalid_params(
                     format!(
-                        "no tool {}; the tools are {}, apps",
+                        "no tool {}; the tools are {}, apps, help",
                         request.name,
-                        Verb::ALL
-                            .iter()
-                            .map(|v| v.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        listed.join(", ")
                     ),
                     None,
                 ));
@@ -290,6 +398,50 @@ impl ServerHandler for Server {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bytes a host reads before its first call: `initialize`'s result and `tools/list`'s.
+    fn first_bytes(caps: &str) -> usize {
+        let server = Server {
+            dir: None,
+            timeout_ms: 10_000,
+            options: McpArgs {
+                caps: Caps::parse(caps).unwrap(),
+                max_bytes: DEFAULT_MAX_BYTES,
+                no_diffs: false,
+            },
+        };
+        let init = serde_json::to_string(&server.get_info()).unwrap();
+        let list = ListToolsResult::with_all_items(tools(&server.options.caps));
+        init.len() + serde_json::to_string(&list).unwrap().len()
+    }
+
+    #[test]
+    fn the_core_tools_and_instructions_cost_under_12_kb_and_all_lists_every_verb() {
+        let core = first_bytes("core");
+        let all = first_bytes("all");
+        eprintln!("initialize + tools/list: core {core} bytes, all {all} bytes");
+        assert!(core < 12_000, "{core} bytes");
+        assert!(all > core);
+        assert_eq!(
+            tools(&Caps::parse("all").unwrap()).len(),
+            Verb::ALL.len() + 2
+        );
+    }
+
+    #[test]
+    fn without_diffs_an_action_says_how_many_lines_it_left_out() {
+        let body = "frame 3\ntarget @e6 button \"Go\"\nhit verified\nsettled frame 9 after 6 frames, unchanged for 3\n~ @e2 checkbox \"A\" checked\n+ 3 unnamed groups under @e1\n";
+        assert_eq!(
+            without_diff(body),
+            "frame 3\ntarget @e6 button \"Go\"\nhit verified\nsettled frame 9 after 6 frames, unchanged for 3\n[diff left out: 2 lines (the server's --no-diffs); snapshot shows the tree now]\n"
+        );
+        let unchanged = "frame 3\nsettled frame 9 after 6 frames, unchanged for 3\nno changes\n";
+        assert_eq!(without_diff(unchanged), unchanged);
+        assert_eq!(
+            without_diff("frame 3\nhit verified\n"),
+            "frame 3\nhit verified\n"
+        );
+    }
 
     #[test]
     fn node_lines_lose_bounds_and_actions_and_nothing_else() {

@@ -194,7 +194,7 @@ mod tests {
     #[test]
     fn a_pid_is_local_unless_the_app_runs_on_another_system() {
         let text =
-            "winit-automation ready\nprotocol 5\npid 7\nqueue_capacity 1\nmax_command_bytes 9\n";
+            "winit-automation ready\nprotocol 6\npid 7\nqueue_capacity 1\nmax_command_bytes 9\n";
         let unsaid = Ready::parse(text).unwrap();
         assert_eq!(unsaid.os, "");
         assert!(unsaid.pid_is_local());

@@ -65,6 +65,11 @@ pub struct SnapshotOptions {
     /// `--since FRAME`: the frame the client last saw; `unchanged since frame N` when nothing
     /// changed after it, else the tree (with `--diff`, its changes since then).
     pub since: Option<u64>,
+    /// `--max-bytes N`: the most bytes the answer may take. Whole lines are left out of the tree
+    /// (or diff) part, the outline first, and one last line says what; the windows, the focused
+    /// node, the last action's target and their ancestors are always kept (docs/protocol.md
+    /// section 6.2, "Size cap").
+    pub max_bytes: Option<u64>,
 }
 
 /// Options every action takes.

@@ -219,6 +219,8 @@ pub enum ClientCode {
     Mismatch,
     /// A front end's argument has the wrong type (an MCP tool's `"settle": "maybe"`).
     BadToolArgument,
+    /// An MCP tool of a capability group the server does not list (`mcp --caps`).
+    NotListed,
 }
 
 impl ClientCode {
@@ -241,6 +243,7 @@ impl ClientCode {
         Self::ScriptFailed,
         Self::Mismatch,
         Self::BadToolArgument,
+        Self::NotListed,
     ];
 
     /// The code as the CLI, the MCP server and the harness print it.
@@ -263,6 +266,7 @@ impl ClientCode {
             Self::ScriptFailed => "script_failed",
             Self::Mismatch => "mismatch",
             Self::BadToolArgument => "bad_tool_argument",
+            Self::NotListed => "not_listed",
         }
     }
 }
@@ -302,7 +306,7 @@ impl Code {
                     | ErrorCode::MissingArgument
                     | ErrorCode::UnexpectedArgument
                     | ErrorCode::BadArgument
-            ) | Code::Client(ClientCode::BadToolArgument)
+            ) | Code::Client(ClientCode::BadToolArgument | ClientCode::NotListed)
         )
     }
 }

@@ -32,7 +32,7 @@ pub use lines::write_logical;
 pub use lines::{
     AuditAnswer, Checked, ClockAnswer, DragEnd, FindAnswer, Finding, Impact, JournalAnswer,
     JournalEntry, JournalTarget, NodeLine, NodeValue, NotRun, Quality, Rule, ScreenshotAnswer,
-    SnapshotHeader, Toggled,
+    SnapshotHeader, TEXT_START, Toggled, text_start,
 };
 pub use names::{
     ACCESSIBILITY_FILE, LOCK_FILE, Label, READY_FILE, SNAPSHOT_FILE, TEMP_PREFIX, WINDOWS_FILE,
@@ -42,8 +42,10 @@ pub use names::{
 pub use response::{NO_VERB, Outcome, Response};
 pub use roles::{check_role, role_name, role_names};
 pub use target::{NodeRef, Point, Selector, Target, Term};
-pub use verbs::{Arg, ArgKind, Arity, Flag, FlagRule, Side, ValueKind, Verb, VerbSpec, usage};
+pub use verbs::{
+    Arg, ArgKind, Arity, Flag, FlagRule, Group, Side, ValueKind, Verb, VerbSpec, usage,
+};
 
 /// The protocol version this crate speaks. A client refuses an app with another version.
 /// docs/protocol.md section 7 says when it changes; `tests/app/protocol_version.rs` pins what it covers.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;

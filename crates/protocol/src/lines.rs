@@ -45,6 +45,6 @@ pub use clock::ClockAnswer;
 pub use find::FindAnswer;
 pub use journal::{DragEnd, JournalAnswer, JournalEntry, JournalTarget};
 pub use logical::write_logical;
-pub use node::{NodeLine, NodeValue, Toggled};
+pub use node::{NodeLine, NodeValue, TEXT_START, Toggled, text_start};
 pub use screenshot::ScreenshotAnswer;
 pub use snapshot::{Quality, SnapshotHeader};

@@ -9,27 +9,26 @@
 
 use std::fmt;
 
+mod group;
 mod parts;
+
+pub use group::Group;
 
 pub(crate) use parts::dashed;
 pub use parts::{Arg, ArgKind, Arity, Flag, FlagRule, ValueKind};
 
 const SETTLE: Flag = Flag::switch(
     "settle",
-    "answer once the tree has been unchanged for some frames, with the tree diff",
+    "answer once the UI has settled, with what changed",
 )
 .on_for_agents();
-const FRAMES: Flag = Flag::count("frames", "K", "how many unchanged frames count as settled");
-const TIMEOUT: Flag = Flag::count(
-    "timeout",
-    "MS",
-    "how long the app waits, in milliseconds, before it answers timeout (not_settled for --settle)",
-);
+const FRAMES: Flag = Flag::count("frames", "K", "unchanged frames that count as settled");
+const TIMEOUT: Flag = Flag::count("timeout", "MS", "the app's time limit in milliseconds");
 
 const WAIT: Flag = Flag::count(
     "wait",
     "MS",
-    "wait up to MS milliseconds for the target to be actionable (one node, shown, enabled, not covered, its bounds unchanged over two frames), then act; at the end, the check that failed last",
+    "first wait up to MS ms for the target to be actionable",
 );
 
 /// A verb's own flags, then `ACT`'s (`--settle [--frames K]`, `--timeout`, `--wait`), in that
@@ -64,12 +63,12 @@ const ACT: &[FlagRule] = act![];
 /// The flags of the verbs that send text: `--secret` and `ACT`.
 const TEXT_ACT: &[FlagRule] = act![FlagRule::Free(Flag::switch(
     "secret",
-    "the text is a secret: answers, the journal, traces and recordings show a fixed mask, never the text",
+    "a secret: answers, the journal and traces show a mask, never the text",
 ))];
 
 const NO_SCROLL: Flag = Flag::switch(
     "no-scroll",
-    "refuse a target scrolled out of its container's view (offscreen) instead of scrolling it into view first",
+    "refuse an offscreen target instead of scrolling it into view",
 );
 
 /// The flags of the pointer verbs: `ACT` and `--no-scroll`.
@@ -78,7 +77,7 @@ const POINTER_ACT: &[FlagRule] = pointer_act![];
 const MODIFIERS: Flag = Flag::worded(
     "modifiers",
     "MODS",
-    "hold modifier keys around the pointer events (ctrl, alt, shift, meta; combined with +: ctrl+shift)",
+    "keys held around it: ctrl, alt, shift, meta, joined by + (ctrl+shift)",
 );
 const BUTTONS: FlagRule = FlagRule::Either(
     Flag::switch("right", "the right button"),
@@ -88,7 +87,7 @@ const BUTTONS: FlagRule = FlagRule::Either(
 const HOLD: Flag = Flag::count(
     "hold",
     "MS",
-    "keep the button down this many milliseconds before letting go (click: a long press) or moving (drag)",
+    "keep the button down MS milliseconds before letting go or moving",
 );
 const STEPS: Flag = Flag::count(
     "steps",
@@ -100,13 +99,13 @@ const TARGET: Arg = Arg::one(
     "TARGET",
     "target",
     ArgKind::Target,
-    "a ref from a snapshot (@e12), a point in logical pixels (120,48) or a selector (role=button name=\"Save\")",
+    "a ref (@e12), a point x,y or a selector (role=button name=\"Save\")",
 );
 const SELECTOR: Arg = Arg::one(
     "SELECTOR",
     "selector",
     ArgKind::Selector,
-    "selector terms, ANDed: role=, name=, name~= (contains), text=, text~=, label=, label~= (an unnamed control's label), id=, nth=N",
+    "selector terms, ANDed: role=, name=, name~= (contains), text=, text~=, label=, label~=, id=, nth=N",
 );
 
 /// Who answers a verb.
@@ -125,10 +124,13 @@ pub struct VerbSpec {
     pub name: &'static str,
     /// Who answers it.
     pub side: Side,
+    /// The capability group it belongs to (the MCP server's `--caps`).
+    pub group: Group,
     /// What it does, one sentence: the first line of the CLI's `--help` and the MCP tool's
     /// description.
     pub about: &'static str,
-    /// More, when one sentence is not enough (the rest of `--help` and of the tool's description).
+    /// More, when one sentence is not enough (the rest of `--help`, and the MCP `help` tool's
+    /// answer).
     pub details: &'static str,
     /// Its positional arguments, in order.
     pub args: &'static [Arg],
@@ -137,7 +139,7 @@ pub struct VerbSpec {
 }
 
 macro_rules! verbs {
-    ($($variant:ident => $name:literal, $side:ident, $about:literal, $details:expr, $args:expr, $flags:expr;)*) => {
+    ($($variant:ident => $name:literal, $side:ident, $group:ident, $about:literal, $details:expr, $args:expr, $flags:expr;)*) => {
         /// The verb of a command.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         #[non_exhaustive]
@@ -155,6 +157,7 @@ macro_rules! verbs {
                         &VerbSpec {
                             name: $name,
                             side: Side::$side,
+                            group: Group::$group,
                             about: $about,
                             details: $details,
                             args: $args,
@@ -169,19 +172,19 @@ macro_rules! verbs {
 }
 
 verbs! {
-    Status => "status", Service,
+    Status => "status", Service, Core,
         "The app's handshake and runtime status: protocol, name, pid, frame, queue.",
         "", &[], &[];
-    Windows => "windows", Service,
+    Windows => "windows", Service, App,
         "The app's windows: id, title, size, scale factor, focus.",
         "", &[], &[];
-    Snapshot => "snapshot", Service,
+    Snapshot => "snapshot", Service, Core,
         "The tree as text, one line per node, with refs (@eN) to act on.",
         "The regular projection shows what a person can see; -i only actionable nodes and their labels, one short line each; --raw the whole tree. An unchanged view answers `unchanged since frame N`: pass --since with the frame= of the snapshot you last read to get that answer independently of other clients.",
         &[],
         &[
             FlagRule::Either(
-                Flag::switch("i", "the interactive projection: actionable nodes, one short line each (ref, role, name, non-default state)")
+                Flag::switch("i", "only actionable nodes, one short line each")
                     .alias("interactive")
                     .on_for_agents(),
                 Flag::switch("raw", "the whole tree, nothing hidden"),
@@ -190,46 +193,47 @@ verbs! {
             FlagRule::Free(Flag::count("depth", "N", "levels below the scope to show")),
             FlagRule::Free(Flag::target("scope", "only this subtree")),
             FlagRule::Free(
-                Flag::switch("force", "print the tree even if it is unchanged since the last snapshot of the same view")
+                Flag::switch("force", "print the tree even if it is unchanged")
                     .on_for_agents(),
             ),
-            FlagRule::Free(Flag::switch("diff", "print the changes against the last snapshot of the same view (or since --since)")),
+            FlagRule::Free(Flag::switch("diff", "print only the changes since the last snapshot of this view (or --since)")),
             // Only -i leaves bounds and actions out; with the other projections these change nothing.
-            FlagRule::Free(Flag::switch("bounds", "with -i: each node's bounds (the other projections always show them)")),
-            FlagRule::Free(Flag::switch("actions", "with -i: each node's actions (the other projections always show them)")),
-            FlagRule::Free(Flag::count("since", "FRAME", "the frame= of the snapshot this client last read: `unchanged since frame N` when nothing changed after it")),
+            FlagRule::Free(Flag::switch("bounds", "with -i: each node's bounds")),
+            FlagRule::Free(Flag::switch("actions", "with -i: each node's actions")),
+            FlagRule::Free(Flag::count("since", "FRAME", "the frame= you last read: `unchanged since frame N` if nothing changed")),
+            FlagRule::Free(Flag::count("max-bytes", "N", "keep the answer within N bytes, saying what was left out")),
         ];
-    Find => "find", Service,
+    Find => "find", Service, Core,
         "The refs of every node matching a selector.",
         "", &[SELECTOR], &[];
-    Get => "get", Service,
+    Get => "get", Service, Core,
         "Every field of one node: its line with bounds and actions, window, node id, parent, children.",
         "", &[TARGET], &[];
-    Wait => "wait", Service,
+    Wait => "wait", Service, Core,
         "Waits until a node matches the selector (with --gone: until none does).",
         "", &[SELECTOR],
         &[
             FlagRule::Free(Flag::switch("gone", "wait until nothing matches instead")),
             FlagRule::Free(TIMEOUT),
         ];
-    Settle => "settle", Service,
+    Settle => "settle", Service, App,
         "Waits until the tree has been unchanged for some frames and nothing animates; answers with what changed.",
         "", &[], &[FlagRule::Free(FRAMES), FlagRule::Free(TIMEOUT)];
-    Clean => "clean", Service,
+    Clean => "clean", Service, App,
         "Lists the app's screenshots (screenshot-LABEL.png) and removes all but the N newest.",
         "", &[],
         &[
             FlagRule::Free(Flag::count("keep", "N", "how many of the newest screenshots to keep")),
             FlagRule::Free(Flag::switch("dry-run", "only say what would be removed")),
         ];
-    Journal => "journal", Service,
+    Journal => "journal", Service, Trace,
         "The commands the app answered (any client's), oldest first, with the selectors their refs resolved to.",
         "", &[],
         &[
             FlagRule::Free(Flag::count("after", "N", "only the entries with an index above N (the `next` of an earlier answer)")),
             FlagRule::Free(Flag::count("wait", "MS", "long poll: with no entry after N yet, wait up to MS milliseconds for one")),
         ];
-    Trace => "trace", Service,
+    Trace => "trace", Service, Trace,
         "Records a trace: every command after `trace start` with its answer, timings, frame, target and tree diff; `trace stop FILE` writes it as one HTML file to open in a browser and ends it.",
         "`trace save FILE` writes the trace so far and keeps it running. With --screenshots each action's step also keeps the frame drawn after it (downscaled to 800 pixels wide at most, identical frames kept once). The trace keeps at most 10,000 steps and 64 MiB of frames; what goes past that is counted, not kept. A failed write keeps the trace running: stop it again with another FILE. The trace's own commands (and status, journal) are not steps.",
         &[
@@ -240,7 +244,7 @@ verbs! {
             FlagRule::Free(Flag::switch("screenshots", "with start: keep the frame after each action")),
             FlagRule::Free(Flag::switch("replaceable", "with start: let a later `trace start` replace this trace (dropping its steps) instead of being refused, for a trace recorded in the background")),
         ];
-    Click => "click", App,
+    Click => "click", App, Core,
         "Clicks a node or a point.",
         "Aims at the centre of the node's visible part, stepping around what lies on top (the answer says `visible N%` when part is hidden), and presses through the target's own input proxy on top of it (a drag source over its label: the answer says `via @eN`). `ok ... hit verified` means the press reached that node; `hit unverified` that the app reports no press (widget records). A target scrolled out of its list or area is scrolled into view first (the answer says `scrolled @eN ... by DX,DY`; --no-scroll refuses it offscreen instead). --modifiers holds keys around it (shift-click, ctrl-click); --hold makes it a long press. A refusal names the true reason (covered: no part is free; offscreen, disabled, missed).",
         &[TARGET],
@@ -253,10 +257,10 @@ verbs! {
             BUTTONS,
             FlagRule::Free(MODIFIERS),
         ];
-    Hover => "hover", App,
+    Hover => "hover", App, Gestures,
         "Moves the pointer over a node (tooltips, hover states).",
         "", &[TARGET], POINTER_ACT;
-    Drag => "drag", App,
+    Drag => "drag", App, Core,
         "Drags from one node or point to another the way a person does: press, hold, move over frames, wait at the end until the UI holds still, release.",
         "`to` is needed between the two when FROM is a selector: drag role=slider to 200,40. The press goes through FROM's own input proxy when one lies on top of it (a drag source over its label: `via @eN`). The moves are spread over frames and time (--steps, default 10); at the end the pointer waits until the tree has been still for 3 frames, at most --dwell milliseconds (default 1000), so an animated list can open its gap before the release. The answer says where the press went, where the pointer let go and, when the tree shows it, where FROM ended up (`ended ...`).",
         &[
@@ -267,10 +271,10 @@ verbs! {
         pointer_act![
             FlagRule::Free(STEPS),
             FlagRule::Free(Flag::count("hold", "MS", "how long the button stays down before the first move (default 100)")),
-            FlagRule::Free(Flag::count("dwell", "MS", "the most time spent at the destination, waiting for the UI under the pointer to hold still, before the release (default 1000; 0 lets go at once)")),
+            FlagRule::Free(Flag::count("dwell", "MS", "the most time to wait at the end for the UI to hold still before the release (default 1000)")),
             FlagRule::Free(MODIFIERS),
         ];
-    Scroll => "scroll", App,
+    Scroll => "scroll", App, Core,
         "Turns the mouse wheel over a node by DX, DY logical pixels (positive DY shows what is below).",
         "--modifiers holds keys around the turn (ctrl+wheel zooms in many apps).",
         &[
@@ -281,7 +285,7 @@ verbs! {
         pointer_act![
             FlagRule::Free(MODIFIERS),
         ];
-    Stroke => "stroke", App,
+    Stroke => "stroke", App, Gestures,
         "Draws a stroke: presses at the first point, moves the pressed pointer through the others, one frame each, and lets go at the last.",
         "Each POINT is a point X,Y in logical pixels, a ref or a selector (its centre); the first is aimed at like a click's target (covered targets refused, the press verified). For a canvas, a painting demo, a game's path.",
         &[Arg::one("POINT", "points", ArgKind::Target, "a point the stroke passes through: X,Y, a ref or a selector; two at least").many()],
@@ -289,7 +293,7 @@ verbs! {
             BUTTONS,
             FlagRule::Free(MODIFIERS),
         ];
-    Down => "down", App,
+    Down => "down", App, Gestures,
         "Moves the pointer to a node or point and presses a button, leaving it down (a gesture the other verbs do not name: down, move, up).",
         "Refused (pointer_state) when that button is already down. The press is verified like a click's. --modifiers stay held until `up`.",
         &[TARGET],
@@ -297,14 +301,14 @@ verbs! {
             BUTTONS,
             FlagRule::Free(MODIFIERS),
         ];
-    Move => "move", App,
+    Move => "move", App, Gestures,
         "Moves the pointer to a node or point, with whatever buttons `down` left pressed (a drag made of parts).",
         "--steps spreads the way over frames. Where a button is down the target is not checked for cover (what lies on top of a drop target is where a person lets go).",
         &[TARGET],
         act![
             FlagRule::Free(STEPS),
         ];
-    Up => "up", App,
+    Up => "up", App, Gestures,
         "Lets go of a button `down` pressed, where the pointer is.",
         "Refused (pointer_state) when that button is not down.",
         &[],
@@ -313,7 +317,7 @@ verbs! {
             FlagRule::Needs(SETTLE, FRAMES),
             FlagRule::Free(TIMEOUT),
         ];
-    Pinch => "pinch", App,
+    Pinch => "pinch", App, Gestures,
         "Pinches with two fingers around a node's centre: SCALE above 1 spreads them (zoom in), below 1 closes them; --pan moves them together (a two-finger pan).",
         "Two touches (winit touch events) start 40 logical pixels either side of the centre and move, over 8 frames, to SCALE times that distance, their centre moving by --pan; for apps that handle touch (egui's multi-touch demo). `pinch TARGET 1 --pan 0,-100` is a two-finger pan alone.",
         &[
@@ -323,12 +327,12 @@ verbs! {
         pointer_act![
             FlagRule::Free(Flag::worded("pan", "DX,DY", "move the fingers' centre by DX,DY logical pixels while they pinch (a two-finger pan)")),
         ];
-    Type => "type", App,
+    Type => "type", App, Core,
         "Types text into the focused node.",
         "Refused (no_focus) when the app's tree says nothing is focused: focus a text field first (focus, click, or fill). Text typed into a password field, or with --secret, is never written down: answers say `typed secret`, the journal, traces and recordings hold $WINIT_AUTOMATION_SECRET in its place.",
         &[Arg::one("TEXT", "text", ArgKind::Text, "the text, exactly as given")],
         TEXT_ACT;
-    Fill => "fill", App,
+    Fill => "fill", App, Core,
         "Focuses a text field, selects all and replaces its text.",
         "Text filled into a password field, or with --secret, is never written down: answers say `typed secret`, the journal, traces and recordings hold $WINIT_AUTOMATION_SECRET in its place.",
         &[
@@ -336,12 +340,12 @@ verbs! {
             Arg::one("TEXT", "text", ArgKind::Text, "its new text, exactly as given"),
         ],
         TEXT_ACT;
-    Key => "key", App,
+    Key => "key", App, Core,
         "Presses key chords in order (Enter, ctrl+a, shift+Tab) on the focused node or the window.",
         "Chords that only type or delete text (a, Space, Backspace, Delete) are refused (no_focus) when the app's tree says nothing is focused.",
         &[Arg::one("CHORD", "chords", ArgKind::Word, "a key chord: Enter, ctrl+a, shift+Tab, ...").many()],
         ACT;
-    Action => "action", App,
+    Action => "action", App, Core,
         "Performs an AccessKit action on a node (click, focus, set_value, increment, expand, ...).",
         "Only the actions the node's line lists. VALUE follows the action name: set_value takes text or a number, replace_selected_text text, custom_action a whole number, scroll_to_point and set_scroll_offset a point X,Y.",
         &[
@@ -350,10 +354,10 @@ verbs! {
             Arg::one("VALUE", "value", ArgKind::Text, "the action's value, for the actions that take one").optional(),
         ],
         ACT;
-    Focus => "focus", App,
+    Focus => "focus", App, App,
         "Gives a node the keyboard focus.",
         "", &[TARGET], ACT;
-    Resize => "resize", App,
+    Resize => "resize", App, App,
         "Resizes the window's content to WIDTH x HEIGHT logical pixels.",
         "Answered once the window reports that size; refused `not_applied`, with the size it has, when the app did not apply it within a second.",
         &[
@@ -361,15 +365,15 @@ verbs! {
             Arg::one("HEIGHT", "height", ArgKind::Size, "the new height in logical pixels"),
         ],
         ACT;
-    Screenshot => "screenshot", App,
+    Screenshot => "screenshot", App, Core,
         "Captures the exact rendered frame to screenshot-LABEL.png in the app's directory.",
         "",
         &[Arg::one("LABEL", "label", ArgKind::Word, "the file's label: [A-Za-z0-9._-], 64 characters at most (default latest)").optional()],
         &[
             FlagRule::Free(Flag::target("ref", "crop to this node's bounds")),
-            FlagRule::Free(Flag::switch("refs", "draw each interactive node's box and ref (as `snapshot -i` prints them) onto the image, for vision models")),
+            FlagRule::Free(Flag::switch("refs", "draw each interactive node's box and ref on the image")),
         ];
-    Audit => "audit", App,
+    Audit => "audit", App, Audit,
         "Checks the window (or the subtree TARGET) against WCAG 2.2: controls with no name, small targets, text contrast from the frame's pixels, images with no name; one finding per line.",
         "Each finding is `RULE CRITERION IMPACT \"EVIDENCE\" NODE-LINE`: the rule (name 4.1.2, target-size 2.5.8, contrast 1.4.3, image-name 1.1.1; with --keyboard also keyboard 2.1.1 and focus-order 2.4.3), what was measured, and the node's line with its ref. Contrast is measured in the next frame's pixels inside each text's bounds; the answer's rules= names the rules asked for, and one that cannot run (no pixels: the app answers screenshots itself; no focus: Tab focuses nothing) is listed `not-run` with why, never as clean. Audit a settled app: the tree is read when the command is planned, the pixels a frame later. docs/accessibility.md says what each rule checks and what it cannot know.",
         &[Arg::one("TARGET", "target", ArgKind::Target, "only this subtree (a ref, a point or a selector); none: the whole default window").optional()],
@@ -377,7 +381,7 @@ verbs! {
             FlagRule::Free(Flag::switch("keyboard", "also press Tab through the window and report controls focus never reaches (2.1.1) and a focus order against reading order (2.4.3); the focus is given back after")),
             FlagRule::Free(Flag::worded("screenshot", "LABEL", "also write screenshot-LABEL.png: the frame with each finding's box and criterion drawn on it")),
         ];
-    Clock => "clock", App,
+    Clock => "clock", App, Clock,
         "Reads or sets the app's clock: real (the wall clock, the default) or virtual (the plugin's own time, moved in steps: the same commands see the same times).",
         "`clock` says how it stands (mode, time, step, frames drawn). `clock virtual` stops time where it is (it then moves only as told: `clock run`, a settle, a gesture's hold); `clock resume` moves it one step per frame, `clock pause` stops it again, `clock real` goes back to the wall clock from the time reached. `clock run 3000 --step 100` moves it 3000 ms in 30 frames, answered when the last is drawn: a tooltip's delay or an animation costs frames, not seconds. Time never runs backwards. An app started with WINIT_AUTOMATION_CLOCK=virtual is on the virtual clock from its first frame.",
         &[
@@ -385,7 +389,7 @@ verbs! {
             Arg::one("MS", "ms", ArgKind::Size, "with run: how far to move the virtual time, in milliseconds").optional(),
         ],
         &[FlagRule::Free(Flag::count("step", "MS", "with virtual: the time each frame moves the virtual clock (default 16); with run: each frame's step for this run"))];
-    Quit => "quit", App,
+    Quit => "quit", App, App,
         "Asks the app to exit; answered before it goes.",
         "", &[], &[];
 }
@@ -399,6 +403,11 @@ impl Verb {
     /// Which side carries the verb out.
     pub fn side(self) -> Side {
         self.spec().side
+    }
+
+    /// The capability group it belongs to.
+    pub fn group(self) -> Group {
+        self.spec().group
     }
 
     /// Parses a verb.

@@ -43,6 +43,7 @@ fn canonical_command_lines() {
         "windows",
         "snapshot --interactive --depth 2 --scope @e4",
         "snapshot --raw --force --diff",
+        "snapshot --max-bytes 4000 --diff",
         "find name~=Sav role=button nth=1",
         "get 12,40",
         "wait role=dialog --gone --timeout 3000",

@@ -86,10 +86,13 @@ impl Service {
         }
         let forwarded = self.send_order(seq, command, plan, deadline, settle);
         // The pointer is where the order leaves it once the order went out, and a drag's answer
-        // names the node it took hold of.
+        // names the node it took hold of; a capped snapshot keeps the line of the node it acts on.
         if matches!(forwarded, Forwarded::Yes)
             && let Some(moved) = moved
         {
+            if let Some(target) = moved.target() {
+                self.tree.acted_on(target);
+            }
             self.gestures.sent(seq, moved);
         }
         forwarded

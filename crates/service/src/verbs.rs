@@ -293,7 +293,7 @@ impl Service {
                     continue;
                 };
                 let after = self.tree.settle_text();
-                let changes = diff(&s.before, &after).to_string();
+                let changes = diff(&s.before, &after).brief();
                 let mut body = s.body;
                 body.push_str(&format!(
                     "settled frame {published} after {} frames, unchanged for {}\n",
@@ -307,7 +307,7 @@ impl Service {
                     continue;
                 };
                 let after = self.tree.settle_text();
-                let changes = diff(&s.before, &after).to_string();
+                let changes = diff(&s.before, &after).brief();
                 let what = if animating {
                     "a window was still animating"
                 } else {

@@ -12,7 +12,7 @@ use std::fmt::Write;
 use accesskit::Toggled;
 use accesskit_consumer::{FullNodeId, NodeRef as Node};
 
-use super::node::num;
+use super::node::numeric;
 use winit_automation_link::WindowState;
 use winit_automation_protocol::quote;
 
@@ -76,7 +76,7 @@ impl What {
     /// ` value "a" -> "b"`, ` bounds`, ...
     pub(crate) fn write(&self, out: &mut String) {
         let text = |s: &Option<String>| s.as_deref().map_or("none".to_owned(), quote);
-        let number = |n: &Option<f64>| n.map_or("none".to_owned(), num);
+        let number = |n: &Option<f64>| n.map_or("none".to_owned(), numeric);
         let toggled = |t: &Option<Toggled>| match t {
             Some(Toggled::True) => "checked",
             Some(Toggled::False) => "unchecked",

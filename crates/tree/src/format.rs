@@ -15,10 +15,12 @@ use super::found::Found;
 use super::geometry;
 use super::label::label_of;
 use super::mirror::{WindowTree, WindowTrees};
-use super::node::{name_of, num};
+use super::node::{name_of, num, numeric};
 use super::refs::Refs;
 use winit_automation_protocol::role_name;
-use winit_automation_protocol::{ACTIONS, Projection, quote, quote_into, write_logical};
+use winit_automation_protocol::{
+    ACTIONS, Projection, quote, quote_into, text_start, write_logical,
+};
 
 mod walk;
 
@@ -44,6 +46,9 @@ pub struct Fields {
     /// States that are a default (`unchecked`, `collapsed`): left out of the compact lines of
     /// `-i`, where only what differs from the default is said.
     pub defaults: bool,
+    /// A static text whole; else, when it is too long for one short line, only its start
+    /// (`value~=`, protocol's `text_start`), as `-i` prints it.
+    pub whole_text: bool,
 }
 
 impl Fields {
@@ -52,6 +57,7 @@ impl Fields {
         bounds: true,
         actions: true,
         defaults: true,
+        whole_text: true,
     };
 }
 
@@ -63,6 +69,7 @@ impl View {
                 bounds: self.bounds,
                 actions: self.actions,
                 defaults: false,
+                whole_text: false,
             }
         } else {
             Fields::ALL
@@ -85,13 +92,25 @@ fn write_fields(
         // An empty value is the default: the compact lines leave it out.
         Some(v) if v.is_empty() && !fields.defaults => {}
         Some(v) if v != name => {
-            out.push_str(" value=");
-            quote_into(out, &v);
+            let start = (!fields.whole_text && is_static_text(node))
+                .then(|| text_start(&v))
+                .flatten();
+            match start {
+                Some(start) => {
+                    out.push_str(" value~=");
+                    quote_into(out, start);
+                }
+                None => {
+                    out.push_str(" value=");
+                    quote_into(out, &v);
+                }
+            }
         }
         Some(_) => {}
         None => {
             if let Some(v) = node.numeric_value() {
-                let _ = write!(out, " value={v}");
+                out.push_str(" value=");
+                out.push_str(&numeric(v));
             }
         }
     }
@@ -141,6 +160,11 @@ fn write_fields(
             first = false;
         }
     }
+}
+
+/// Whether a node is text to read, not to edit: its value is its content (egui's labels).
+fn is_static_text(node: &Node) -> bool {
+    !node.is_text_input() && role_name(node.role()) == "text"
 }
 
 /// Writes `@eN role "name" fields...` without indentation or newline.
@@ -244,7 +268,10 @@ pub fn trees(mirror: &WindowTrees, refs: &mut Refs, view: &View) -> String {
             },
             None => tree.state().root(),
         };
-        walk(&mut out, refs, id, w, start, view, 1);
+        // The interactive projection's lines are a short list under their window line: its nodes
+        // start at the margin (two bytes a node that say nothing); the others indent a level.
+        let indent = usize::from(view.projection != Projection::Interactive);
+        walk(&mut out, refs, id, w, start, view, indent);
     }
     refs.end_walk(out.len());
     out

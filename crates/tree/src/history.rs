@@ -227,6 +227,9 @@ impl Change {
 pub struct Diff<'a> {
     /// Each changed line, and how it changed.
     pub lines: Vec<(Change, &'a str)>,
+    /// Beside each line: what it stands under in its tree (`brief.rs`), the ref of the nearest
+    /// node line above it at a lower indentation, else its window line's `window N`.
+    pub(crate) under: Vec<Option<&'a str>>,
 }
 
 impl std::fmt::Display for Diff<'_> {
@@ -244,40 +247,79 @@ impl std::fmt::Display for Diff<'_> {
 /// Lines of `new` against `old`: added, removed, changed (same ref). Lines are compared without
 /// their indentation; a ref's line keys on the ref.
 pub fn diff<'a>(old: &'a str, new: &'a str) -> Diff<'a> {
-    /// A ref's line keys on the ref; any other line (window lines, hints) on its full text with its
-    /// indentation and how many identical lines came before it, so repeated hints stay distinct.
-    fn keys(text: &str) -> Vec<(String, &str)> {
-        let mut seen: HashMap<&str, usize> = HashMap::new();
-        text.lines()
-            .map(|l| {
-                let t = l.trim_start();
-                let key = match t.split_once(' ') {
-                    Some((r, _)) if NodeRef::parse(r).is_some() => r.to_owned(),
-                    _ => {
-                        let n = seen.entry(l).or_insert(0);
-                        *n += 1;
-                        format!("{l}\u{0}{n}")
-                    }
-                };
-                (key, t)
-            })
-            .collect()
-    }
     let (old_keys, new_keys) = (keys(old), keys(new));
-    let before: HashMap<&str, &str> = old_keys.iter().map(|(k, t)| (k.as_str(), *t)).collect();
-    let after: HashMap<&str, &str> = new_keys.iter().map(|(k, t)| (k.as_str(), *t)).collect();
-    let mut lines = Vec::new();
-    for (k, t) in &old_keys {
-        if !after.contains_key(k.as_str()) {
-            lines.push((Change::Removed, *t));
+    let before: HashMap<&str, &str> = old_keys.iter().map(|k| (k.key.as_str(), k.line)).collect();
+    let after: HashMap<&str, &str> = new_keys.iter().map(|k| (k.key.as_str(), k.line)).collect();
+    let mut out = Diff::default();
+    for k in &old_keys {
+        if !after.contains_key(k.key.as_str()) {
+            out.lines.push((Change::Removed, k.line));
+            out.under.push(k.under);
         }
     }
-    for (k, line) in &new_keys {
-        match before.get(k.as_str()) {
-            None => lines.push((Change::Added, *line)),
-            Some(prev) if prev != line => lines.push((Change::Changed, *line)),
-            Some(_) => {}
-        }
+    for k in &new_keys {
+        let change = match before.get(k.key.as_str()) {
+            None => Change::Added,
+            Some(prev) if *prev != k.line => Change::Changed,
+            Some(_) => continue,
+        };
+        out.lines.push((change, k.line));
+        out.under.push(k.under);
     }
-    Diff { lines }
+    out
+}
+
+/// A line of a tree as the diff compares it.
+struct Keyed<'a> {
+    /// A ref's line keys on the ref; any other line (window lines, hints) on its full text with
+    /// its indentation and how many identical lines came before it, so repeated hints stay
+    /// distinct.
+    key: String,
+    /// The line without its indentation.
+    line: &'a str,
+    /// The ref of the nearest node line above it at a lower indentation, else `window N`.
+    under: Option<&'a str>,
+}
+
+fn keys(text: &str) -> Vec<Keyed<'_>> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    // The lines a later line may stand under: (indentation, ref or `window N`).
+    let mut above: Vec<(usize, &str)> = Vec::new();
+    text.lines()
+        .map(|l| {
+            let t = l.trim_start();
+            let indent = l.len() - t.len();
+            while above.last().is_some_and(|&(i, _)| i >= indent) {
+                above.pop();
+            }
+            let under = above.last().map(|&(_, name)| name);
+            let head = t.split_once(' ').map(|(r, _)| r);
+            let key = match head {
+                Some(r) if NodeRef::parse(r).is_some() => {
+                    above.push((indent, r));
+                    r.to_owned()
+                }
+                _ => {
+                    if let Some(window) = window_name(t) {
+                        above.push((indent, window));
+                    }
+                    let n = seen.entry(l).or_insert(0);
+                    *n += 1;
+                    format!("{l}\u{0}{n}")
+                }
+            };
+            Keyed {
+                key,
+                line: t,
+                under,
+            }
+        })
+        .collect()
+}
+
+/// `window N` of a window line.
+fn window_name(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("window ")?;
+    let id = rest.split(' ').next()?;
+    (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())).then(|| &line[..7 + id.len()])
 }

@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 
+mod brief;
+mod cap;
 mod change_log;
 #[cfg(any(test, feature = "fixtures"))]
 #[doc(hidden)]
@@ -50,6 +52,10 @@ pub struct AppTree {
     applied: u64,
     /// The last [`AppTree::settle_text`] and the `applied` count it was made at.
     settle_cache: Option<(u64, String)>,
+    /// The node the last action sent to the app that named one was aimed at
+    /// ([`AppTree::acted_on`]; `type` and `key` name none and leave it): a capped snapshot keeps
+    /// its line.
+    last_target: Option<Found>,
 }
 
 /// What a snapshot is compared with: the last one of the same projection, depth and scope node (a
@@ -156,10 +162,33 @@ impl AppTree {
         let (header, warnings) = self.header(frame);
         let mut out = header;
         out.push_str(&warnings);
+        let part = out.len();
+        // The history remembers the whole text; only the answer is capped.
         self.history
             .answer(&mut out, o, view_key(o, scope), trees, frame);
-        out.push_str(&self.metrics(frame));
+        let metrics = self.metrics(frame);
+        if let Some(max) = o.max_bytes {
+            self.cap(&mut out, part, max, metrics.len());
+        }
+        out.push_str(&metrics);
         Ok(out)
+    }
+
+    /// Cuts what follows byte `part` of `out` (the tree, diff or `unchanged since` part) so that
+    /// the answer, with `after` more bytes to come, holds at most `max` bytes (`cap.rs`).
+    fn cap(&self, out: &mut String, part: usize, max: u64, after: usize) {
+        let keep = self
+            .last_target
+            .and_then(|f| self.refs.known(f.window, f.node));
+        let text = out.split_off(part);
+        let rest = out.len() + after;
+        out.push_str(&cap::cut(&text, max, rest, keep));
+    }
+
+    /// Remembers `f` as the target of the last action sent to the app: `snapshot --max-bytes`
+    /// keeps its line whatever the cap.
+    pub fn acted_on(&mut self, f: Found) {
+        self.last_target = Some(f);
     }
 
     /// `snapshot.txt`, `accessibility.txt` and `windows.txt`, for the artifacts in the directory.

@@ -89,6 +89,11 @@ impl Refs {
         self.mint_with(window, node.id(), &role, &name)
     }
 
+    /// The ref a node was last handed, without minting one.
+    pub fn known(&self, window: u64, id: FullNodeId) -> Option<NodeRef> {
+        self.by_node.get(&(window, id)).map(|&(r, _)| NodeRef(r))
+    }
+
     /// Starts a walk over the trees; refs minted until [`Refs::end_walk`] form its order. Returns the
     /// length of the previous walk's text, as a capacity hint.
     pub fn begin_walk(&mut self) -> usize {

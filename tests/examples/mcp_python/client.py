@@ -7,9 +7,12 @@ Spawns SERVER over stdio with the SDK's own `stdio_client`, initializes with the
 array of {"tool": NAME, "arguments": {...}}, in order. It prints one JSON object per line on
 stdout, read back from the SDK's parsed (snake_case) models:
 
-    {"step": "initialize", "protocol_version": ..., "server_info": {"name", "version"}, "instructions": ...}
-    {"step": "tools", "tools": [{"name", "description", "input_schema"}, ...]}
+    {"step": "initialize", "protocol_version": ..., "server_info": {"name", "version"}, "instructions": ..., "bytes": N}
+    {"step": "tools", "tools": [{"name", "description", "input_schema"}, ...], "bytes": N}
     {"step": "call", "tool": ..., "arguments": ..., "is_error": ..., "text": ..., "images": [...]}
+
+`bytes` is the size of the result as JSON, as the SDK serializes its model (by alias, without
+unset fields): what a host reads before its first call.
 
 The test asserts on these. A failure of the session itself (the SDK refusing a message, a
 timeout) is an exception: a traceback on stderr and a non-zero exit.
@@ -32,6 +35,10 @@ def emit(obj):
     print(json.dumps(obj), flush=True)
 
 
+def size(model):
+    return len(model.model_dump_json(by_alias=True, exclude_none=True).encode())
+
+
 async def main(server, plan):
     params = StdioServerParameters(command=server[0], args=server[1:])
     async with stdio_client(params, errlog=sys.stderr) as (read, write):
@@ -46,15 +53,18 @@ async def main(server, plan):
                         "version": init.server_info.version,
                     },
                     "instructions": init.instructions,
+                    "bytes": size(init),
                 }
             )
 
             tools = []
+            listed = 0
             cursor = None
             while True:
                 page = await session.list_tools(
                     params=types.PaginatedRequestParams(cursor=cursor) if cursor else None
                 )
+                listed += size(page)
                 tools.extend(page.tools)
                 cursor = page.next_cursor
                 if cursor is None:
@@ -70,6 +80,7 @@ async def main(server, plan):
                         }
                         for t in tools
                     ],
+                    "bytes": listed,
                 }
             )
 

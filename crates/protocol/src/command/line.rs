@@ -396,6 +396,7 @@ fn snapshot_from_args(a: &Args) -> Result<SnapshotOptions, ParseError> {
         bounds: a.has("bounds"),
         actions: a.has("actions"),
         since: a.number("since")?,
+        max_bytes: a.number("max-bytes")?,
     })
 }
 
@@ -539,6 +540,7 @@ impl Flags {
         self.switch("bounds", o.bounds);
         self.switch("actions", o.actions);
         self.value("since", o.since);
+        self.value("max-bytes", o.max_bytes);
     }
 }
 

@@ -20,6 +20,8 @@ fn every_verb_has_a_canonical_line_that_parses_back() {
         "snapshot",
         "snapshot -i --depth 3 --scope @e4 --force --diff",
         "snapshot --raw --scope \"role=list name=\\\"Files\\\"\"",
+        "snapshot --diff --since 40 --max-bytes 0",
+        "snapshot -i --max-bytes 4000",
         "find role=button name=\"Save\"",
         "get @e12",
         "wait name~=\"Done\" --gone --timeout 500",
@@ -148,6 +150,8 @@ fn each_kind_of_bad_input_gets_its_own_code() {
     assert_eq!(code("resize 0 10"), ErrorCode::BadArgument);
     assert_eq!(code("resize -5 10"), ErrorCode::BadArgument);
     assert_eq!(code("snapshot --depth -1"), ErrorCode::BadArgument);
+    assert_eq!(code("snapshot --max-bytes"), ErrorCode::MissingArgument);
+    assert_eq!(code("snapshot --max-bytes 4k"), ErrorCode::BadArgument);
     assert_eq!(code("snapshot -i --raw"), ErrorCode::BadArgument);
     assert_eq!(code("click @e1 --frames 2"), ErrorCode::BadArgument);
     assert_eq!(code("click @e1 --settle --settle"), ErrorCode::BadArgument);

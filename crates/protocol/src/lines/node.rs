@@ -8,29 +8,61 @@ use crate::NodeRef;
 use crate::lexer::{Token, quote, quote_into, tokenize};
 use crate::target::parse_number;
 
-/// A node's `value=`: text (quoted on the line) or a number (bare).
+/// A node's `value=`: text (quoted on the line) or a number (bare); or the start of a long text,
+/// `value~=`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NodeValue {
     /// A text value, `value="Ada"` (may be empty).
     Text(String),
-    /// A numeric value as the app printed it, `value=40` (Rust's shortest form of an `f64`). The
-    /// parser only takes text that reads as an `f64`.
+    /// A numeric value as the app printed it, `value=40` (the shortest form that reads back as the
+    /// app's number, or at the widget's precision). The parser only takes text that reads as an
+    /// `f64`.
     Number(String),
+    /// The start of a static text too long for one short line, `value~="pub struct Example {"`,
+    /// as the interactive projection prints it ([`text_start`]); `get` and the other projections
+    /// print the whole text. A `text~=` selector with it finds the node.
+    Start(String),
+}
+
+/// The most characters of a static text the interactive projection prints.
+pub const TEXT_START: usize = 24;
+
+/// What the interactive projection prints of a static text (`value~=`) that is longer than
+/// [`TEXT_START`] characters or holds several lines: its first line that is not blank, cut to at
+/// most that many characters (at the last space, when one lies in their second half) and without
+/// trailing spaces. `None` when the whole text fits, or when every line is blank.
+pub fn text_start(text: &str) -> Option<&str> {
+    let line = text.split('\n').find(|l| !l.trim().is_empty())?;
+    let whole = line.len() == text.len();
+    let start = match line.char_indices().nth(TEXT_START) {
+        None if whole => return None,
+        None => line,
+        Some((at, _)) => {
+            let cut = &line[..at];
+            match cut.rfind(' ') {
+                Some(space) if cut[..space].chars().count() >= TEXT_START / 2 => &cut[..space],
+                _ => cut,
+            }
+        }
+    };
+    let start = start.trim_end();
+    (!start.trim_start().is_empty()).then_some(start)
 }
 
 impl NodeValue {
     /// The value as printed, unquoted: the text, or the number's digits.
     pub fn as_str(&self) -> &str {
         match self {
-            NodeValue::Text(s) | NodeValue::Number(s) => s,
+            NodeValue::Text(s) | NodeValue::Number(s) | NodeValue::Start(s) => s,
         }
     }
 
-    /// The text, when it is one (a number is no text: `text=` selectors do not match it).
+    /// The text, when it is one, whole (a number is no text: `text=` selectors do not match it;
+    /// a text's start is not the text).
     pub fn as_text(&self) -> Option<&str> {
         match self {
             NodeValue::Text(s) => Some(s),
-            NodeValue::Number(_) => None,
+            NodeValue::Number(_) | NodeValue::Start(_) => None,
         }
     }
 
@@ -38,16 +70,16 @@ impl NodeValue {
     pub fn as_number(&self) -> Option<f64> {
         match self {
             NodeValue::Number(s) => s.parse().ok(),
-            NodeValue::Text(_) => None,
+            NodeValue::Text(_) | NodeValue::Start(_) => None,
         }
     }
 }
 
 impl fmt::Display for NodeValue {
-    /// As the line carries it: text quoted, a number bare.
+    /// As the line carries it after `value=` (or `value~=`): text quoted, a number bare.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NodeValue::Text(s) => f.write_str(&quote(s)),
+            NodeValue::Text(s) | NodeValue::Start(s) => f.write_str(&quote(s)),
             NodeValue::Number(s) => f.write_str(s),
         }
     }
@@ -170,6 +202,9 @@ impl NodeLine {
                 (Some(("value", "")), Some(text)) => {
                     node.value = Some(NodeValue::Text(text.clone()));
                 }
+                (Some(("value~", "")), Some(text)) => {
+                    node.value = Some(NodeValue::Start(text.clone()));
+                }
                 (Some(("value", n)), None) => {
                     n.parse::<f64>().ok()?;
                     node.value = Some(NodeValue::Number(n.to_owned()));
@@ -181,7 +216,7 @@ impl NodeLine {
                         return None;
                     }
                 }
-                (Some(("value" | "bounds" | "actions", _)), _) => return None,
+                (Some(("value" | "value~" | "bounds" | "actions", _)), _) => return None,
                 (None, None) => match t.bare.as_str() {
                     "password" => node.password = true,
                     "focused" => node.focused = true,
@@ -251,8 +286,14 @@ impl fmt::Display for NodeLine {
             out.push_str(" label=");
             quote_into(&mut out, l);
         }
-        if let Some(v) = &self.value {
-            let _ = write!(out, " value={v}");
+        match &self.value {
+            Some(v @ NodeValue::Start(_)) => {
+                let _ = write!(out, " value~={v}");
+            }
+            Some(v) => {
+                let _ = write!(out, " value={v}");
+            }
+            None => {}
         }
         for word in [
             self.password.then_some("password"),
@@ -309,6 +350,35 @@ fn parse_bounds(v: &str) -> Option<[f64; 4]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_or_several_line_text_starts_with_its_first_line_cut_at_a_word() {
+        assert_eq!(text_start("Demos"), None);
+        assert_eq!(text_start(&"a".repeat(TEXT_START)), None);
+        // A line that fits is whole, its trailing space too.
+        assert_eq!(text_start("Read more about egui "), None);
+        let long = "egui is an immediate mode GUI library written in Rust.";
+        assert_eq!(text_start(long), Some("egui is an immediate"));
+        assert_eq!(
+            text_start("pub struct A {\n    b: u32,\n}"),
+            Some("pub struct A {")
+        );
+        // No space to cut at: at the limit, between characters.
+        assert_eq!(
+            text_start("é".repeat(50).as_str()),
+            Some("é".repeat(TEXT_START).as_str())
+        );
+        assert_eq!(
+            text_start("\n\nafter blank lines"),
+            Some("after blank lines")
+        );
+        assert_eq!(text_start(" \n \n"), None);
+        let line = r#"@e9 text value~="pub struct A {""#;
+        let n = NodeLine::parse(line).unwrap();
+        assert_eq!(n.value, Some(NodeValue::Start("pub struct A {".into())));
+        assert_eq!(n.value.as_ref().and_then(NodeValue::as_text), None);
+        assert_eq!(n.to_string(), line);
+    }
 
     #[test]
     fn a_node_line_is_parsed_field_by_field_and_written_back() {

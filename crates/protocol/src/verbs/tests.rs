@@ -7,7 +7,7 @@ fn usage_lines_come_from_the_table() {
     assert_eq!(usage(Verb::Status), "status");
     assert_eq!(
         usage(Verb::Snapshot),
-        "snapshot [-i|--raw] [--depth N] [--scope TARGET] [--force] [--diff] [--bounds] [--actions] [--since FRAME]"
+        "snapshot [-i|--raw] [--depth N] [--scope TARGET] [--force] [--diff] [--bounds] [--actions] [--since FRAME] [--max-bytes N]"
     );
     assert_eq!(
         usage(Verb::Click),
@@ -66,4 +66,32 @@ fn names_and_aliases_are_unique_within_a_verb() {
         }
         assert_eq!(Verb::parse(verb.as_str()), Some(verb));
     }
+}
+
+#[test]
+fn every_group_holds_a_verb_and_core_holds_looking_acting_and_waiting() {
+    for &group in Group::ALL {
+        assert!(group.verbs().next().is_some(), "{group} holds no verb");
+        assert_eq!(Group::parse(group.as_str()), Some(group));
+    }
+    let core: Vec<&str> = Group::Core.verbs().map(Verb::as_str).collect();
+    assert_eq!(
+        core,
+        [
+            "status",
+            "snapshot",
+            "find",
+            "get",
+            "wait",
+            "click",
+            "drag",
+            "scroll",
+            "type",
+            "fill",
+            "key",
+            "action",
+            "screenshot"
+        ]
+    );
+    assert_eq!(Group::parse("all"), None);
 }

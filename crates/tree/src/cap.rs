@@ -1,0 +1,343 @@
+//! The size cap of a snapshot's answer (`snapshot --max-bytes N`, docs/protocol.md section 6.2,
+//! "Size cap"): whole lines of its tree (or diff) part are left out until the answer fits, the
+//! outline of every window first, and one last line says what was left out and how to see it.
+//! Text in, text out: it knows nothing of the mirror.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use winit_automation_protocol::{NodeLine, NodeRef, tokenize};
+
+/// What a line of the part is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A line at the left margin that is no change: a window line, `unchanged since frame N`,
+    /// `no changes`, `whole tree: ...`. Always kept.
+    Margin,
+    /// A node line, `@eN role ...`, at its indentation.
+    Node,
+    /// A diff's line: `+ ...`, `- ...`, `~ ...`.
+    Change,
+    /// Anything else: a hint (`[3 items below in @e6 list "Files"]`).
+    Hint,
+}
+
+/// One line of the part.
+struct Line<'a> {
+    /// The line, with its newline.
+    text: &'a str,
+    /// Its indentation, in spaces.
+    indent: usize,
+    /// Its depth in the tree: a margin line (a window's) holds every line after it, the
+    /// interactive projection's nodes at the margin too; below, indentation nests.
+    level: usize,
+    kind: Kind,
+}
+
+impl<'a> Line<'a> {
+    fn of(text: &'a str) -> Line<'a> {
+        let body = text.trim_end_matches('\n').trim_start_matches(' ');
+        let indent = text.len() - text.trim_start_matches(' ').len();
+        let first = body.split(' ').next().unwrap_or_default();
+        let kind = if NodeRef::parse(first).is_some() {
+            Kind::Node
+        } else if indent == 0 && ["+ ", "- ", "~ "].iter().any(|t| body.starts_with(t)) {
+            Kind::Change
+        } else if indent == 0 && !body.starts_with('[') {
+            Kind::Margin
+        } else {
+            Kind::Hint
+        };
+        let level = if kind == Kind::Margin { 0 } else { indent + 1 };
+        Line {
+            text,
+            indent,
+            level,
+            kind,
+        }
+    }
+
+    /// The line without its indentation and newline.
+    fn body(&self) -> &'a str {
+        self.text[self.indent..].trim_end_matches('\n')
+    }
+
+    /// Whether the line is kept whatever the cap: a line at the margin, the focused node's line,
+    /// `keep`'s line; in a diff, the line that adds or changes either node.
+    fn pinned(&self, keep: Option<NodeRef>) -> bool {
+        let node = match self.kind {
+            Kind::Margin => return true,
+            Kind::Hint => return false,
+            Kind::Node => self.body(),
+            Kind::Change => match self.body().split_at(2) {
+                ("- ", _) => return false,
+                (_, node) => node,
+            },
+        };
+        let first = node.split(' ').next().unwrap_or_default();
+        (keep.is_some() && NodeRef::parse(first) == keep)
+            || (node.contains("focused") && NodeLine::parse(node).is_some_and(|n| n.focused))
+    }
+
+    /// How a container is named in the last line: a node by its ref, role and name
+    /// (`@e4 window "Widgets"`), a window by its number and title (`window 1 "Demo"`).
+    fn describe(&self) -> String {
+        let body = self.body();
+        let named = match self.kind {
+            Kind::Node => NodeLine::parse(body).map(|n| n.describe()),
+            _ => window_name(body),
+        };
+        named.unwrap_or_else(|| body.to_owned())
+    }
+}
+
+/// `window <n> ["<title>"]` of a window line.
+fn window_name(body: &str) -> Option<String> {
+    let tokens = tokenize(body).ok()?;
+    let [window, n, rest @ ..] = tokens.as_slice() else {
+        return None;
+    };
+    if window.bare != "window" || window.quoted.is_some() {
+        return None;
+    }
+    let mut out = format!("window {}", n.written());
+    if let Some(title) = rest
+        .first()
+        .filter(|t| t.bare.is_empty() && t.quoted.is_some())
+    {
+        out.push(' ');
+        out.push_str(&title.written());
+    }
+    Some(out)
+}
+
+/// The part as lines, which of them are always kept, and the order the rest is kept in.
+struct Part<'a> {
+    lines: Vec<Line<'a>>,
+    /// Always kept: pinned lines and their ancestors (the lines of lower level above them).
+    pinned: Vec<bool>,
+    /// The other lines, breadth first: by level, then in the part's order.
+    order: Vec<usize>,
+}
+
+impl<'a> Part<'a> {
+    fn new(text: &'a str, keep: Option<NodeRef>) -> Part<'a> {
+        let lines: Vec<Line> = text.split_inclusive('\n').map(Line::of).collect();
+        let mut pinned = vec![false; lines.len()];
+        let mut ancestors: Vec<usize> = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            while ancestors
+                .last()
+                .is_some_and(|&a| lines[a].level >= line.level)
+            {
+                ancestors.pop();
+            }
+            if line.pinned(keep) {
+                pinned[i] = true;
+                // A pinned ancestor's own ancestors are pinned already.
+                for &a in ancestors.iter().rev() {
+                    if std::mem::replace(&mut pinned[a], true) {
+                        break;
+                    }
+                }
+            }
+            ancestors.push(i);
+        }
+        let mut order: Vec<usize> = (0..lines.len()).filter(|&i| !pinned[i]).collect();
+        order.sort_by_key(|&i| lines[i].level);
+        Part {
+            lines,
+            pinned,
+            order,
+        }
+    }
+
+    /// The lines kept within `budget` bytes: the pinned ones whatever their size, then the others
+    /// in breadth-first order until the first that does not fit.
+    fn fill(&self, budget: usize) -> Vec<bool> {
+        let mut kept = self.pinned.clone();
+        let mut used: usize = self.kept_len(&kept);
+        for &i in &self.order {
+            let len = self.lines[i].text.len();
+            if used + len > budget {
+                break;
+            }
+            used += len;
+            kept[i] = true;
+        }
+        kept
+    }
+
+    fn kept_len(&self, kept: &[bool]) -> usize {
+        self.lines
+            .iter()
+            .zip(kept)
+            .filter(|(_, k)| **k)
+            .map(|(l, _)| l.text.len())
+            .sum()
+    }
+
+    /// What `kept` leaves out: node lines counted under their nearest kept ancestor.
+    fn left_out(&self, kept: &[bool]) -> LeftOut {
+        let mut left = LeftOut::default();
+        let mut per_container = vec![0usize; self.lines.len()];
+        let mut ancestors: Vec<usize> = Vec::new();
+        for (i, line) in self.lines.iter().enumerate() {
+            while ancestors
+                .last()
+                .is_some_and(|&a| self.lines[a].level >= line.level)
+            {
+                ancestors.pop();
+            }
+            ancestors.push(i);
+            if kept[i] {
+                continue;
+            }
+            match line.kind {
+                Kind::Node => {
+                    left.nodes += 1;
+                    if let Some(&c) = ancestors.iter().rev().find(|&&a| kept[a]) {
+                        per_container[c] += 1;
+                    }
+                }
+                Kind::Change => left.changes += 1,
+                Kind::Hint | Kind::Margin => left.hints += 1,
+            }
+        }
+        let mut under: Vec<(usize, usize)> = per_container
+            .into_iter()
+            .enumerate()
+            .filter(|(_, n)| *n > 0)
+            .map(|(c, n)| (n, c))
+            .collect();
+        under.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        under.truncate(3);
+        left.under = under
+            .into_iter()
+            .map(|(n, c)| (n, self.lines[c].describe()))
+            .collect();
+        left
+    }
+
+    /// The kept lines, in order.
+    fn text(&self, kept: &[bool]) -> String {
+        let mut out = String::with_capacity(self.kept_len(kept));
+        for (line, _) in self.lines.iter().zip(kept).filter(|(_, k)| **k) {
+            out.push_str(line.text);
+        }
+        out
+    }
+}
+
+/// What a cut left out.
+#[derive(Default)]
+struct LeftOut {
+    nodes: usize,
+    changes: usize,
+    hints: usize,
+    /// The kept containers most of the nodes are under (at most 3, the most first): how many,
+    /// and the container as the last line names it.
+    under: Vec<(usize, String)>,
+}
+
+/// `n` and the noun, plural unless `n` is 1.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+impl LeftOut {
+    /// The last line: `[cut to N bytes: 212 nodes left out: 120 under @e4 window "Widgets", 92
+    /// under @e90 group; see them with --scope @e4, --depth, or a larger --max-bytes]`; `over`:
+    /// the kept lines alone are over the cap, and the line says so.
+    fn line(&self, max: u64, over: bool) -> String {
+        let mut out = format!("[cut to {max} bytes");
+        if over {
+            out.push_str(", still over: windows, the focused node and the last action's target are always kept;");
+        } else {
+            out.push(':');
+        }
+        let Some(what) = self.what() else {
+            out.push_str(" nothing left out]\n");
+            return out;
+        };
+        let _ = write!(out, " {what} left out");
+        for (i, (n, container)) in self.under.iter().enumerate() {
+            let _ = write!(
+                out,
+                "{}{n} under {container}",
+                if i == 0 { ": " } else { ", " }
+            );
+        }
+        out.push_str(&self.how());
+        out.push_str("]\n");
+        out
+    }
+
+    /// What was left out, counted: the node lines and a diff's changed lines, else the hints.
+    fn what(&self) -> Option<String> {
+        let mut what: Vec<String> = Vec::new();
+        if self.nodes > 0 {
+            what.push(counted(self.nodes, "node", "nodes"));
+        }
+        if self.changes > 0 {
+            what.push(counted(self.changes, "changed line", "changed lines"));
+        }
+        if what.is_empty() && self.hints > 0 {
+            what.push(counted(self.hints, "hint line", "hint lines"));
+        }
+        (!what.is_empty()).then(|| what.join(" and "))
+    }
+
+    /// How to see what was left out: a scope (the first container with a ref), else a larger cap;
+    /// for a diff, the whole tree.
+    fn how(&self) -> String {
+        if self.nodes == 0 && self.changes > 0 {
+            return "; --force without --diff prints the whole tree".to_owned();
+        }
+        let scope = self
+            .under
+            .iter()
+            .find_map(|(_, c)| c.split(' ').next().filter(|r| NodeRef::parse(r).is_some()));
+        match scope {
+            Some(scope) => {
+                format!("; see them with --scope {scope}, --depth, or a larger --max-bytes")
+            }
+            // Only windows hold them (the interactive projection's lines at the margin): no ref
+            // to scope to.
+            None => "; see them with a larger --max-bytes".to_owned(),
+        }
+    }
+}
+
+/// `text`, the part of a snapshot's answer between its header (and warnings) and its metrics
+/// line, cut so that the answer (`rest` more bytes with it) holds at most `max` bytes: unchanged
+/// when it fits, else its kept lines and a last line saying what was left out. Kept are every line
+/// at the margin that is no change (window lines), the focused node's line, the line of `keep` (the
+/// last action's target) and their ancestors, whatever their size; then lines breadth first
+/// while they fit. Over `max` only when those alone are, and then the last line says so.
+pub fn cut(text: &str, max: u64, rest: usize, keep: Option<NodeRef>) -> Cow<'_, str> {
+    let limit = usize::try_from(max).unwrap_or(usize::MAX);
+    if rest.saturating_add(text.len()) <= limit {
+        return Cow::Borrowed(text);
+    }
+    let part = Part::new(text, keep);
+    // The last line takes its bytes from the budget; its length depends on what is left out, so
+    // the cut is made again with a larger reserve until the line fits in it (the reserve grows
+    // each time, and no line is longer than its longest form).
+    let mut reserve = 0;
+    loop {
+        let kept = part.fill(limit.saturating_sub(rest.saturating_add(reserve)));
+        let left = part.left_out(&kept);
+        let line = left.line(max, false);
+        if line.len() <= reserve {
+            let kept_text = part.text(&kept);
+            let over = rest + kept_text.len() + line.len() > limit;
+            let line = if over { left.line(max, true) } else { line };
+            return Cow::Owned(kept_text + &line);
+        }
+        reserve = line.len();
+    }
+}
+
+#[cfg(test)]
+mod tests;

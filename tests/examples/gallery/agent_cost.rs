@@ -1,0 +1,165 @@
+//! What an agent pays on the gallery (docs/mcp.md has the figures): the interactive projection's
+//! bytes a node, an action's answer told as a person notices it against the whole diff of the
+//! same change, and a capped snapshot of a busy scene. Each figure is printed for the docs, and
+//! each check holds the app to what was measured.
+
+use super::{added, gallery};
+use crate::common::demo::*;
+use crate::common::{line_of, node_bytes, now, ref_in};
+
+/// The diff part of a settled action's answer: the lines after `settled frame ...`.
+fn changes(body: &str) -> &str {
+    let at = body
+        .find("\nsettled frame ")
+        .unwrap_or_else(|| panic!("not settled: {body}"));
+    let after = &body[at + 1..];
+    &after[after.find('\n').map_or(after.len(), |i| i + 1)..]
+}
+
+/// The same change as `snapshot --diff` lists it, every line: the regular view's last snapshot
+/// was taken right before the action.
+fn whole_diff(demo: &App) -> String {
+    demo.ok("snapshot --diff")
+        .lines()
+        .filter(|l| ["+ ", "- ", "~ "].iter().any(|t| l.starts_with(t)))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn the_interactive_projection_and_an_action_s_answer_cost_what_a_person_would_notice() {
+    let (demo, _) = gallery();
+
+    // `-i`: under 30 bytes a node, the node lines alone.
+    let interactive = demo.ok("snapshot -i --force");
+    let (nodes, bytes) = node_bytes(&interactive);
+    println!(
+        "agent cost: snapshot -i: {nodes} nodes, node lines {bytes} bytes ({:.1} a node), whole answer {} bytes ({:.1} a node)",
+        bytes as f64 / nodes as f64,
+        interactive.len(),
+        interactive.len() as f64 / nodes as f64
+    );
+    assert!(
+        nodes > 100 && bytes < 30 * nodes,
+        "{bytes} bytes for {nodes} nodes\n{interactive}"
+    );
+    // Nothing an agent acts on is shortened: a long text by its start, which finds it.
+    let start = line_of(&interactive, "value~=\"egui is an immediate\"");
+    let found = demo.ok("find text~=\"egui is an immediate\"");
+    assert!(found.contains(&ref_in(start)), "{found}");
+
+    // A click that changes a checkbox: the change leads, and nothing else is said.
+    demo.ok("snapshot --force");
+    let body = demo.ok("click role=checkbox name=Checkbox --settle --timeout 20000");
+    let brief = changes(&body).to_owned();
+    let whole = whole_diff(&demo);
+    println!(
+        "agent cost: a checkbox click answers {} bytes; its diff {} bytes, every line {} bytes",
+        body.len(),
+        brief.len(),
+        whole.len()
+    );
+    assert!(brief.starts_with("~ "), "{body}");
+    assert!(
+        now(&brief, "checkbox \"Checkbox\"").contains(" checked"),
+        "{body}"
+    );
+    assert!(brief.len() <= whole.len(), "{brief}\n{whole}");
+
+    // A click that opens a window: its named lines stay; its unnamed layout, its resize handles
+    // and the hints that moved are counted.
+    demo.ok("snapshot --force");
+    let body = demo.ok("click role=button name~=\"Window Options\" --settle --timeout 20000");
+    let brief = changes(&body).to_owned();
+    let whole = whole_diff(&demo);
+    println!(
+        "agent cost: a click that opens a window answers {} bytes; its diff {} bytes, every line {} bytes (before: {} bytes)",
+        body.len(),
+        brief.len(),
+        whole.len(),
+        body.len() - brief.len() + whole.len()
+    );
+    added(&brief, "titlebar \"🔲 Window Options\"");
+    assert!(
+        brief
+            .lines()
+            .any(|l| l.starts_with("+ ") && l.contains(" splitters under @e")),
+        "{brief}"
+    );
+    assert!(brief.len() < whole.len(), "{brief}\n{whole}");
+    // Every named node's line of the whole diff is in the answer, but for the resize handles.
+    let named = |l: &&str| l.contains('"') && !l[2..].starts_with('[') && !l.contains(" splitter ");
+    for line in whole.lines().filter(named) {
+        assert!(
+            brief.lines().any(|b| b == line),
+            "{line} left out of\n{brief}"
+        );
+    }
+    demo.quit();
+}
+
+#[test]
+fn a_capped_snapshot_of_a_busy_gallery_stays_under_its_cap_and_names_what_it_left_out() {
+    let (demo, _) = gallery();
+    // One more window, and a focused text field that is the last action's target.
+    demo.ok("click role=button name~=\"Font Book\" --settle --timeout 20000");
+    demo.ok("fill role=textbox nth=1 capped --settle --timeout 20000");
+    let whole = demo.ok("snapshot --force");
+    let titlebars = whole.lines().filter(|l| l.contains(" titlebar ")).count();
+    assert!(titlebars >= 3, "{whole}");
+
+    const CAP: usize = 3000;
+    let capped = demo.ok(&format!("snapshot --force --max-bytes {CAP}"));
+    println!(
+        "agent cost: the regular snapshot of {titlebars} windows is {} bytes; capped at {CAP}: {} bytes",
+        whole.len(),
+        capped.len()
+    );
+    assert!(capped.len() <= CAP, "{} bytes\n{capped}", capped.len());
+    // Whole lines of the snapshot, the focused field among them.
+    for line in capped.lines().filter(|l| l.trim_start().starts_with('@')) {
+        assert!(
+            whole.lines().any(|w| w == line),
+            "{line:?} is not a line of the tree"
+        );
+    }
+    assert!(
+        line_of(&capped, "value=\"capped\"").contains(" focused"),
+        "{capped}"
+    );
+    // The last line before the metrics says what was left out, where, and how to see it.
+    let last = capped
+        .lines()
+        .find(|l| l.starts_with("[cut to "))
+        .unwrap_or_else(|| panic!("no cut line in {capped}"));
+    assert!(
+        last.starts_with(&format!("[cut to {CAP} bytes: ")) && last.contains(" nodes left out: "),
+        "{last}"
+    );
+    let scope = last
+        .split("--scope ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .unwrap_or_else(|| panic!("no scope in {last}"));
+    let named = last
+        .split_once(" under ")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("no container in {last}"));
+    assert!(named.starts_with(scope), "{last}");
+    // The scope it names holds lines the cap left out.
+    let inside = demo.ok(&format!("snapshot --force --scope {scope}"));
+    assert!(
+        inside
+            .lines()
+            .filter(|l| l.trim_start().starts_with('@'))
+            .any(|l| !capped.contains(l.trim_start())),
+        "{inside}"
+    );
+
+    // `-i` under a cap: its lines at the margin are counted under their window.
+    let capped = demo.ok("snapshot -i --force --max-bytes 1200");
+    assert!(capped.len() <= 1200, "{capped}");
+    let last = line_of(&capped, "[cut to 1200 bytes: ");
+    assert!(last.contains(" under window 1 "), "{last}");
+    demo.quit();
+}
