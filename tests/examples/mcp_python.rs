@@ -141,9 +141,9 @@ fn call(tool: &str, arguments: Value) -> Value {
     json!({"tool": tool, "arguments": arguments})
 }
 
-/// Runs the Python client against the server for `dir` (with `--caps CAPS` when given) with
+/// Runs the Python client against the server for `dir`, with the server's own options, with
 /// `plan`; returns its JSON lines.
-fn run_client(python: &Path, dir: &Path, caps: Option<&str>, plan: &[Value]) -> Vec<Value> {
+fn run_client(python: &Path, dir: &Path, options: &[&str], plan: &[Value]) -> Vec<Value> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/examples/mcp_python/client.py");
     let mut child = Command::new(python)
         .arg(&script)
@@ -151,7 +151,7 @@ fn run_client(python: &Path, dir: &Path, caps: Option<&str>, plan: &[Value]) -> 
         .arg("mcp")
         .arg("--dir")
         .arg(dir)
-        .args(caps.into_iter().flat_map(|c| ["--caps", c]))
+        .args(options)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -216,7 +216,7 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
         // Outside the groups the server lists by default: refused, saying how to list it.
         call("journal", json!({})),
     ];
-    let lines = run_client(&python, demo.dir(), None, &plan);
+    let lines = run_client(&python, demo.dir(), &[], &plan);
     assert_eq!(lines.len(), 2 + plan.len(), "{lines:#?}");
 
     // initialize: the server names itself, at the crate's version, with instructions about refs.
@@ -410,7 +410,7 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
     let lines = run_client(
         &python,
         demo.dir(),
-        Some("all"),
+        &["--caps", "all"],
         &[call("journal", json!({}))],
     );
     let names: Vec<&str> = lines[1]["tools"]
@@ -440,6 +440,47 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
             .any(|l| l.starts_with("entry ") && l.contains("fill role=textbox name=")),
         "{j}"
     );
+
+    // The server's cap and a call's own; `--no-diffs`: an action settles, its diff left out.
+    let plan = [
+        call("snapshot", json!({})),
+        call("snapshot", json!({"max-bytes": 500})),
+        call("snapshot", json!({"max-bytes": "0"})),
+        call(
+            "fill",
+            json!({"target": "role=textbox name=Name", "text": "Grace"}),
+        ),
+    ];
+    let lines = run_client(
+        &python,
+        demo.dir(),
+        &["--max-bytes", "550", "--no-diffs"],
+        &plan,
+    );
+    let [server_cap, own_cap, uncapped, filled] = &lines[2..] else {
+        panic!("{lines:#?}")
+    };
+    for (answer, cap) in [(server_cap, 550), (own_cap, 500)] {
+        let t = text(answer);
+        assert!(t.len() <= cap, "{} bytes: {t}", t.len());
+        assert!(
+            t.contains(&format!("[cut to {cap} bytes")) && t.contains(" left out"),
+            "{t}"
+        );
+    }
+    let whole = text(uncapped);
+    assert!(!whole.contains("[cut to ") && whole.len() > 550, "{whole}");
+    assert!(whole.contains("button \"Submit\""), "{whole}");
+    let f = text(filled);
+    assert!(!is_error(filled), "{filled}");
+    assert!(f.contains("\nsettled frame "), "{f}");
+    let last = f.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("[diff left out: ")
+            && last.ends_with(" (the server's --no-diffs); snapshot shows the tree now]"),
+        "{f}"
+    );
+    assert!(!f.contains("\n~ "), "{f}");
 
     demo.quit();
 }
