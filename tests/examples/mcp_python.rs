@@ -256,26 +256,7 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
         names.len()
     );
     assert!(first_bytes < 12_000, "{first_bytes} bytes");
-    // And by name, apart from the table: a verb dropped from both would pass the check above.
-    for verb in [
-        "status",
-        "snapshot",
-        "find",
-        "get",
-        "wait",
-        "click",
-        "drag",
-        "scroll",
-        "type",
-        "fill",
-        "key",
-        "action",
-        "screenshot",
-        "apps",
-        "help",
-    ] {
-        assert!(names.contains(&verb), "no tool {verb} in {names:?}");
-    }
+    // The core group's names are pinned apart from the table by the protocol's own test.
     for tool in tools {
         let schema = &tool["input_schema"];
         assert_eq!(schema["type"], "object", "{tool}");

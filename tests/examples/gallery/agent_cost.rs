@@ -26,6 +26,23 @@ fn whole_diff(demo: &App) -> String {
         .collect()
 }
 
+/// A settled action's answer, its changes, and every line of the same change; printed as `what`
+/// costs, with what the answer took when it listed every line.
+fn measured(demo: &App, action: &str, what: &str) -> (String, String, String) {
+    demo.ok("snapshot --force");
+    let body = demo.ok(&format!("{action} --settle --timeout 20000"));
+    let brief = changes(&body).to_owned();
+    let whole = whole_diff(demo);
+    println!(
+        "agent cost: {what} answers {} bytes; its diff {} bytes, every line {} bytes (before: {} bytes)",
+        body.len(),
+        brief.len(),
+        whole.len(),
+        body.len() - brief.len() + whole.len()
+    );
+    (body, brief, whole)
+}
+
 #[test]
 fn the_interactive_projection_and_an_action_s_answer_cost_what_a_person_would_notice() {
     let (demo, _) = gallery();
@@ -49,15 +66,10 @@ fn the_interactive_projection_and_an_action_s_answer_cost_what_a_person_would_no
     assert!(found.contains(&ref_in(start)), "{found}");
 
     // A click that changes a checkbox: the change leads, and nothing else is said.
-    demo.ok("snapshot --force");
-    let body = demo.ok("click role=checkbox name=Checkbox --settle --timeout 20000");
-    let brief = changes(&body).to_owned();
-    let whole = whole_diff(&demo);
-    println!(
-        "agent cost: a checkbox click answers {} bytes; its diff {} bytes, every line {} bytes",
-        body.len(),
-        brief.len(),
-        whole.len()
+    let (body, brief, whole) = measured(
+        &demo,
+        "click role=checkbox name=Checkbox",
+        "a checkbox click",
     );
     assert!(brief.starts_with("~ "), "{body}");
     assert!(
@@ -68,16 +80,10 @@ fn the_interactive_projection_and_an_action_s_answer_cost_what_a_person_would_no
 
     // A click that opens a window: its named lines stay; its unnamed layout, its resize handles
     // and the hints that moved are counted.
-    demo.ok("snapshot --force");
-    let body = demo.ok("click role=button name~=\"Window Options\" --settle --timeout 20000");
-    let brief = changes(&body).to_owned();
-    let whole = whole_diff(&demo);
-    println!(
-        "agent cost: a click that opens a window answers {} bytes; its diff {} bytes, every line {} bytes (before: {} bytes)",
-        body.len(),
-        brief.len(),
-        whole.len(),
-        body.len() - brief.len() + whole.len()
+    let (_, brief, whole) = measured(
+        &demo,
+        "click role=button name~=\"Window Options\"",
+        "a click that opens a window",
     );
     added(&brief, "titlebar \"🔲 Window Options\"");
     assert!(
