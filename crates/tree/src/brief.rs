@@ -15,9 +15,10 @@
 
 use std::fmt::Write as _;
 
-use winit_automation_protocol::{NodeRef, Token, tokenize};
+use winit_automation_protocol::{Token, tokenize};
 
 use super::history::{Change, Diff};
+use super::text_line::{Kind, TextLine};
 
 /// A line's place in the brief: changed nodes, then the lines removed and added, then the counts.
 fn rank(change: Change) -> usize {
@@ -44,9 +45,13 @@ const HANDLES: &[&str] = &["splitter"];
 /// How a line of the diff is folded, if it is: a hint of what a higher layer covers (`[3 items
 /// under @e9 window "B"]`, `[.. blocked by the modal ..]`), an unnamed node, a resize handle.
 fn folded(line: &str) -> Option<Folded> {
-    if line.starts_with('[') {
-        let covered = line.contains(" under @e") || line.contains(" blocked by the modal ");
-        return covered.then_some(Folded::Hint);
+    match TextLine::read(line).kind {
+        Kind::Hint => {
+            let covered = line.contains(" under @e") || line.contains(" blocked by the modal ");
+            return covered.then_some(Folded::Hint);
+        }
+        Kind::Node(_) => {}
+        Kind::Window(_) | Kind::Other => return None,
     }
     let (role, named) = bare_role(line)?;
     (!named || HANDLES.contains(&role.as_str())).then_some(Folded::Node {
@@ -58,8 +63,6 @@ fn folded(line: &str) -> Option<Folded> {
 /// The role of a node line that says nothing but its role, perhaps its name, and its bounds (no
 /// label, value, state or action), and whether it has a name.
 fn bare_role(line: &str) -> Option<(String, bool)> {
-    let (r, _) = line.split_once(' ')?;
-    NodeRef::parse(r)?;
     let tokens = tokenize(line).ok()?;
     let (role, rest) = match tokens.as_slice() {
         [_, role, rest @ ..] if role.quoted.is_none() => (role, rest),

@@ -6,7 +6,9 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use winit_automation_protocol::{NodeLine, NodeRef, tokenize};
+use winit_automation_protocol::{NodeLine, NodeRef};
+
+use super::text_line::{self, TextLine};
 
 /// What a line of the part is.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -18,7 +20,7 @@ enum Kind {
     Node,
     /// A diff's line: `+ ...`, `- ...`, `~ ...`.
     Change,
-    /// Anything else: a hint (`[3 items below in @e6 list "Files"]`).
+    /// A hint (`[3 items below in @e6 list "Files"]`), or another indented line.
     Hint,
 }
 
@@ -26,40 +28,35 @@ enum Kind {
 struct Line<'a> {
     /// The line, with its newline.
     text: &'a str,
-    /// Its indentation, in spaces.
-    indent: usize,
-    /// Its depth in the tree: a margin line (a window's) holds every line after it, the
-    /// interactive projection's nodes at the margin too; below, indentation nests.
-    level: usize,
+    /// As the tree text's readers read it (`text_line.rs`).
+    read: TextLine<'a>,
     kind: Kind,
 }
 
 impl<'a> Line<'a> {
     fn of(text: &'a str) -> Line<'a> {
-        let body = text.trim_end_matches('\n').trim_start_matches(' ');
-        let indent = text.len() - text.trim_start_matches(' ').len();
-        let first = body.split(' ').next().unwrap_or_default();
-        let kind = if NodeRef::parse(first).is_some() {
-            Kind::Node
-        } else if indent == 0 && ["+ ", "- ", "~ "].iter().any(|t| body.starts_with(t)) {
-            Kind::Change
-        } else if indent == 0 && !body.starts_with('[') {
-            Kind::Margin
-        } else {
-            Kind::Hint
+        let read = TextLine::read(text);
+        let margin = read.indent == 0;
+        let kind = match read.kind {
+            text_line::Kind::Node(_) => Kind::Node,
+            text_line::Kind::Hint => Kind::Hint,
+            _ if margin && ["+ ", "- ", "~ "].iter().any(|t| read.body.starts_with(t)) => {
+                Kind::Change
+            }
+            _ if margin => Kind::Margin,
+            _ => Kind::Hint,
         };
-        let level = if kind == Kind::Margin { 0 } else { indent + 1 };
-        Line {
-            text,
-            indent,
-            level,
-            kind,
-        }
+        Line { text, read, kind }
+    }
+
+    /// Its depth in the tree (`TextLine::level`).
+    fn level(&self) -> usize {
+        self.read.level()
     }
 
     /// The line without its indentation and newline.
     fn body(&self) -> &'a str {
-        self.text[self.indent..].trim_end_matches('\n')
+        self.read.body
     }
 
     /// Whether the line is kept whatever the cap: a line at the margin, the focused node's line,
@@ -85,30 +82,10 @@ impl<'a> Line<'a> {
         let body = self.body();
         let named = match self.kind {
             Kind::Node => NodeLine::parse(body).map(|n| n.describe()),
-            _ => window_name(body),
+            _ => self.read.window_title(),
         };
         named.unwrap_or_else(|| body.to_owned())
     }
-}
-
-/// `window <n> ["<title>"]` of a window line.
-fn window_name(body: &str) -> Option<String> {
-    let tokens = tokenize(body).ok()?;
-    let [window, n, rest @ ..] = tokens.as_slice() else {
-        return None;
-    };
-    if window.bare != "window" || window.quoted.is_some() {
-        return None;
-    }
-    let mut out = format!("window {}", n.written());
-    if let Some(title) = rest
-        .first()
-        .filter(|t| t.bare.is_empty() && t.quoted.is_some())
-    {
-        out.push(' ');
-        out.push_str(&title.written());
-    }
-    Some(out)
 }
 
 /// The part as lines, which of them are always kept, and the order the rest is kept in.
@@ -128,7 +105,7 @@ impl<'a> Part<'a> {
         for (i, line) in lines.iter().enumerate() {
             while ancestors
                 .last()
-                .is_some_and(|&a| lines[a].level >= line.level)
+                .is_some_and(|&a| lines[a].level() >= line.level())
             {
                 ancestors.pop();
             }
@@ -144,7 +121,7 @@ impl<'a> Part<'a> {
             ancestors.push(i);
         }
         let mut order: Vec<usize> = (0..lines.len()).filter(|&i| !pinned[i]).collect();
-        order.sort_by_key(|&i| lines[i].level);
+        order.sort_by_key(|&i| lines[i].level());
         Part {
             lines,
             pinned,
@@ -185,7 +162,7 @@ impl<'a> Part<'a> {
         for (i, line) in self.lines.iter().enumerate() {
             while ancestors
                 .last()
-                .is_some_and(|&a| self.lines[a].level >= line.level)
+                .is_some_and(|&a| self.lines[a].level() >= line.level())
             {
                 ancestors.pop();
             }

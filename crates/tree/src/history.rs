@@ -7,7 +7,9 @@ use std::fmt::Write;
 use std::time::{Duration, Instant};
 
 use winit_automation_link::GpuInfo;
-use winit_automation_protocol::{NodeRef, SnapshotOptions, quote};
+use winit_automation_protocol::{SnapshotOptions, quote};
+
+use super::text_line::{Kind, TextLine, parents};
 
 /// Frame intervals for the metrics line.
 #[derive(Default)]
@@ -277,32 +279,21 @@ struct Keyed<'a> {
     key: String,
     /// The line without its indentation.
     line: &'a str,
-    /// The ref of the nearest node line above it at a lower indentation, else `window N`.
+    /// The ref of the line it stands under, or `window N` (`text_line::parents`).
     under: Option<&'a str>,
 }
 
 fn keys(text: &str) -> Vec<Keyed<'_>> {
     let mut seen: HashMap<&str, usize> = HashMap::new();
-    // The lines a later line may stand under: (indentation, ref or `window N`).
-    let mut above: Vec<(usize, &str)> = Vec::new();
+    let lines: Vec<TextLine> = text.lines().map(TextLine::read).collect();
+    let parents = parents(lines.iter().copied());
     text.lines()
-        .map(|l| {
-            let t = l.trim_start();
-            let indent = l.len() - t.len();
-            while above.last().is_some_and(|&(i, _)| i >= indent) {
-                above.pop();
-            }
-            let under = above.last().map(|&(_, name)| name);
-            let head = t.split_once(' ').map(|(r, _)| r);
-            let key = match head {
-                Some(r) if NodeRef::parse(r).is_some() => {
-                    above.push((indent, r));
-                    r.to_owned()
-                }
+        .zip(lines)
+        .zip(parents)
+        .map(|((l, line), under)| {
+            let key = match line.kind {
+                Kind::Node(r) => r.to_owned(),
                 _ => {
-                    if let Some(window) = window_name(t) {
-                        above.push((indent, window));
-                    }
                     let n = seen.entry(l).or_insert(0);
                     *n += 1;
                     format!("{l}\u{0}{n}")
@@ -310,16 +301,9 @@ fn keys(text: &str) -> Vec<Keyed<'_>> {
             };
             Keyed {
                 key,
-                line: t,
+                line: line.body,
                 under,
             }
         })
         .collect()
-}
-
-/// `window N` of a window line.
-fn window_name(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix("window ")?;
-    let id = rest.split(' ').next()?;
-    (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())).then(|| &line[..7 + id.len()])
 }

@@ -20,6 +20,7 @@ mod omit;
 mod paint_order;
 mod refs;
 mod resolve;
+mod text_line;
 mod unsettled;
 
 use std::time::{Duration, Instant};
