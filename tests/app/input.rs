@@ -452,8 +452,17 @@ fn a_tree_that_never_stops_changing_is_not_settled_at_the_timeout() {
     // Changes on every frame for a long time.
     let app = checkbox_app(100_000);
     let (response, _) = app.send_taking_frames("click name=\"Remember me\" --settle --timeout 300");
-    let message = refusal(&response, ErrorCode::NotSettled).message;
+    let failure = refusal(&response, ErrorCode::NotSettled);
+    let message = failure.message;
     assert!(message.contains("still changing"), "{message}");
+    // The refusal is of the wait, not of the click: the hint says the click was carried out.
+    assert!(
+        failure
+            .hint
+            .starts_with("the click was carried out and the body has what changed so far; "),
+        "{}",
+        failure.hint
+    );
     assert!(
         response.body().contains("slider \"Volume\""),
         "{response:?}"
@@ -612,10 +621,16 @@ fn a_settle_waits_while_a_window_says_it_is_animating() {
         .enqueue_line("settle --frames 2 --timeout 300")
         .unwrap();
     let response = app.frames_until_answered(seq, |frame| frame.animating(window, true));
-    let message = refusal(&response, ErrorCode::NotSettled).message;
+    let failure = refusal(&response, ErrorCode::NotSettled);
+    let message = failure.message;
     assert!(
         message.contains("a window was still animating"),
         "{message}"
+    );
+    assert!(
+        failure.hint.starts_with("something animates"),
+        "{}",
+        failure.hint
     );
     assert!(
         message.ends_with("; animating: window 1"),

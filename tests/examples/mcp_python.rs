@@ -431,6 +431,8 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
             "fill",
             json!({"target": "role=textbox name=Name", "text": "Grace"}),
         ),
+        // `apps` takes the `root` it searches, not the verbs' `dir`: refused, never ignored.
+        call("apps", json!({"dir": demo.dir()})),
     ];
     let lines = run_client(
         &python,
@@ -438,7 +440,7 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
         &["--max-bytes", "550", "--no-diffs"],
         &plan,
     );
-    let [server_cap, own_cap, uncapped, filled] = &lines[2..] else {
+    let [server_cap, own_cap, uncapped, filled, apps] = &lines[2..] else {
         panic!("{lines:#?}")
     };
     for (answer, cap) in [(server_cap, 550), (own_cap, 500)] {
@@ -462,6 +464,12 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
         "{f}"
     );
     assert!(!f.contains("\n~ "), "{f}");
+    assert!(is_error(apps), "{apps}");
+    let a = text(apps);
+    assert!(
+        a.starts_with("error bad_tool_argument: apps takes no argument dir\nhint: apps takes root"),
+        "{a}"
+    );
 
     demo.quit();
 }

@@ -37,6 +37,7 @@ mod tools;
 use call::{invocation, string};
 pub(crate) use caps::Caps;
 pub(crate) use help::{Server as HelpServer, help};
+use tools::Local;
 pub(crate) use tools::tools;
 
 /// What the server tells a host about itself, in `initialize`.
@@ -44,8 +45,8 @@ const INSTRUCTIONS: &str = "Drives a running winit/wgpu or egui app through its 
 Start with `snapshot`: one line per actionable node, `@eN role \"name\"` and only non-default state. \
 A ref (@e12) names one node for its lifetime: a ref whose node is gone or changed is refused \
 (stale_ref), never moved to another. A target is a ref, a point x,y in logical pixels, or selector \
-terms (role=button name=\"Save\"). Actions answer once the UI settled, with what changed; `ok` \
-means the input reached that node, a refusal names the true reason. since=<frame of your last \
+terms (role=button name=\"Save\"). Actions answer once the UI settled, with what changed; an \
+answer that is no error means the input reached that node, a refusal names the true reason. since=<frame of your last \
 snapshot> answers \"unchanged since frame N\" when nothing changed; snapshots are capped \
 (max-bytes). `help` gives a tool's details; the server's --caps lists more tools (gestures, app, \
 clock, audit, trace). `dir` is the app's directory (default: the server's); `apps` lists them.";
@@ -62,7 +63,7 @@ pub(crate) struct McpArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_BYTES)]
     max_bytes: u64,
     /// Answer actions without the diff of what changed: they still wait for the UI to settle,
-    /// and `snapshot` with `diff: true` shows the changes since the last snapshot.
+    /// and end with `[diff left out: N lines ...]`; `snapshot` shows the tree now.
     #[arg(long)]
     no_diffs: bool,
 }
@@ -112,6 +113,19 @@ fn failed(code: &str, message: &str, hint: Option<&str>, extra: &str) -> CallToo
     }
     text.push_str(extra);
     CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+/// The refusal of an argument the server's own tool does not take (`apps` takes `root`, not the
+/// verbs' `dir`), if there is one.
+fn only(tool: Local, args: &JsonObject) -> Option<CallToolResult> {
+    let takes = tool.argument().0;
+    let unknown = args.keys().find(|k| k.as_str() != takes)?;
+    Some(failed(
+        ClientCode::BadToolArgument.as_str(),
+        &format!("{} takes no argument {unknown}", tool.name()),
+        Some(&format!("{} takes {takes}", tool.name())),
+        "",
+    ))
 }
 
 /// Any error of the crate as a tool error.
@@ -257,11 +271,16 @@ impl Server {
         .await;
         match sent {
             Ok(Ok((mut response, image))) => {
-                if short && let Outcome::Ok { body } = &mut response.outcome {
-                    *body = compact(body);
-                    if self.options.no_diffs && verb != Verb::Settle {
-                        *body = without_diff(body);
+                // A `not_settled` refusal's diff is as brief as a settled answer's.
+                match &mut response.outcome {
+                    Outcome::Ok { body } if short => {
+                        *body = compact(body);
+                        if self.options.no_diffs && verb != Verb::Settle {
+                            *body = without_diff(body);
+                        }
                     }
+                    Outcome::Error { body, .. } if short => *body = compact(body),
+                    _ => {}
                 }
                 let mut result = answer(&response);
                 if let Some(png) = image {
@@ -282,6 +301,9 @@ impl Server {
 
     /// `apps`: the live apps directly under a directory.
     fn apps(&self, args: &JsonObject) -> CallToolResult {
+        if let Some(refusal) = only(Local::Apps, args) {
+            return refusal;
+        }
         let root = match args.get("root").map(|v| string("root", v)).transpose() {
             Ok(root) => root
                 .map(PathBuf::from)
@@ -315,13 +337,8 @@ impl Server {
 impl Server {
     /// `help`: a tool's details, or the groups.
     fn help(&self, args: &JsonObject) -> CallToolResult {
-        if let Some(unknown) = args.keys().find(|k| k.as_str() != "topic") {
-            return failed(
-                ClientCode::BadToolArgument.as_str(),
-                &format!("help takes no argument {unknown}"),
-                Some("help takes topic"),
-                "",
-            );
+        if let Some(refusal) = only(Local::Help, args) {
+            return refusal;
         }
         let topic = match args.get("topic").map(|v| string("topic", v)).transpose() {
             Ok(t) => t,
@@ -377,19 +394,21 @@ impl ServerHandler for Server {
                 )),
                 "",
             ),
-            None if request.name == "apps" => self.apps(&args),
-            None if request.name == "help" => self.help(&args),
-            None => {
-                let listed: Vec<&str> = self.options.caps.verbs().map(|v| v.as_str()).collect();
-                return Err(ErrorData::invalid_params(
-                    format!(
-                        "no tool {}; the tools are {}, apps, help",
-                        request.name,
-                        listed.join(", ")
-                    ),
-                    None,
-                ));
-            }
+            None => match Local::parse(&request.name) {
+                Some(Local::Apps) => self.apps(&args),
+                Some(Local::Help) => self.help(&args),
+                None => {
+                    let listed: Vec<&str> = self.options.caps.verbs().map(|v| v.as_str()).collect();
+                    return Err(ErrorData::invalid_params(
+                        format!(
+                            "no tool {}; the tools are {}, apps, help",
+                            request.name,
+                            listed.join(", ")
+                        ),
+                        None,
+                    ));
+                }
+            },
         };
         Ok(result.into())
     }

@@ -15,6 +15,19 @@ use winit_automation_protocol::{
 };
 use winit_automation_tree::diff;
 
+/// The hint of a settle that timed out: for an action, that it was carried out all the same (an
+/// agent that read the refusal as "nothing happened" would do it twice).
+fn not_settled_hint(verb: Verb) -> String {
+    let carried_out = if verb == Verb::Settle {
+        String::new()
+    } else {
+        format!("the {verb} was carried out and the body has what changed so far; ")
+    };
+    format!(
+        "{carried_out}something animates or updates every frame: raise --timeout, lower --frames, or snapshot instead"
+    )
+}
+
 /// How many unchanged frames make a tree settled when `--frames` is not given.
 pub(crate) const DEFAULT_SETTLE_FRAMES: u32 = 3;
 
@@ -324,7 +337,7 @@ impl Service {
                         settle_span(&s, now, clock),
                         s.frames
                     ),
-                    "something animates or updates every frame; raise --timeout, lower --frames, or snapshot instead",
+                    not_settled_hint(s.verb),
                 )
                 .with_body(changes);
                 self.fail(seq, Some(s.verb), failure);

@@ -158,6 +158,8 @@ impl<'a> Part<'a> {
     fn left_out(&self, kept: &[bool]) -> LeftOut {
         let mut left = LeftOut::default();
         let mut per_container = vec![0usize; self.lines.len()];
+        // Each left-out subtree (a left-out line whose parent is kept) and the nodes it holds.
+        let mut per_subtree = vec![0usize; self.lines.len()];
         let mut ancestors: Vec<usize> = Vec::new();
         for (i, line) in self.lines.iter().enumerate() {
             while ancestors
@@ -166,6 +168,7 @@ impl<'a> Part<'a> {
             {
                 ancestors.pop();
             }
+            let subtree = ancestors.iter().copied().find(|&a| !kept[a]).unwrap_or(i);
             ancestors.push(i);
             if kept[i] {
                 continue;
@@ -173,6 +176,7 @@ impl<'a> Part<'a> {
             match line.kind {
                 Kind::Node => {
                     left.nodes += 1;
+                    per_subtree[subtree] += 1;
                     if let Some(&c) = ancestors.iter().rev().find(|&&a| kept[a]) {
                         per_container[c] += 1;
                     }
@@ -181,6 +185,19 @@ impl<'a> Part<'a> {
                 Kind::Hint | Kind::Margin => left.hints += 1,
             }
         }
+        // Where `--scope` shows the most of what was left out: the root of the largest left-out
+        // subtree of more than one node, else the kept container holding the most, unless it is
+        // the view's own start (scoping to it answers the same).
+        let largest = |counts: &[usize], fits: &dyn Fn(usize, usize) -> bool| {
+            counts
+                .iter()
+                .enumerate()
+                .filter(|&(r, &n)| fits(r, n) && self.lines[r].kind == Kind::Node)
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))
+                .and_then(|(r, &n)| Some((self.lines[r].read.name()?.to_owned(), n)))
+        };
+        left.scope = largest(&per_subtree, &|_, n| n > 1)
+            .or_else(|| largest(&per_container, &|c, n| n > 0 && !self.is_start(c)));
         let mut under: Vec<(usize, usize)> = per_container
             .into_iter()
             .enumerate()
@@ -189,11 +206,30 @@ impl<'a> Part<'a> {
             .collect();
         under.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         under.truncate(3);
+        left.elsewhere = left.nodes - under.iter().map(|(n, _)| n).sum::<usize>();
         left.under = under
             .into_iter()
             .map(|(n, c)| (n, self.lines[c].describe()))
             .collect();
         left
+    }
+
+    /// Whether line `i` is the start of its window's walk: a node line that alone holds every
+    /// other line under its window line.
+    fn is_start(&self, i: usize) -> bool {
+        let level = self.lines[i].level();
+        let window = self.lines[..i]
+            .iter()
+            .rposition(|l| l.read.level() == 0)
+            .map_or(0, |w| w + 1);
+        let end = self.lines[i + 1..]
+            .iter()
+            .position(|l| l.read.level() == 0)
+            .map_or(self.lines.len(), |e| i + 1 + e);
+        self.lines[window..end]
+            .iter()
+            .enumerate()
+            .all(|(j, l)| window + j == i || l.level() > level)
     }
 
     /// The kept lines, in order.
@@ -215,6 +251,10 @@ struct LeftOut {
     /// The kept containers most of the nodes are under (at most 3, the most first): how many,
     /// and the container as the last line names it.
     under: Vec<(usize, String)>,
+    /// The nodes under other kept containers.
+    elsewhere: usize,
+    /// Where `--scope` shows the most of what was left out, and how many nodes it holds of it.
+    scope: Option<(String, usize)>,
 }
 
 /// `n` and the noun, plural unless `n` is 1.
@@ -224,7 +264,7 @@ fn counted(n: usize, one: &str, many: &str) -> String {
 
 impl LeftOut {
     /// The last line: `[cut to N bytes: 212 nodes left out: 120 under @e4 window "Widgets", 92
-    /// under @e90 group; see them with --scope @e4, --depth, or a larger --max-bytes]`; `over`:
+    /// under @e90 group; see them with --scope @e31 (64 of them), --depth, or a larger --max-bytes]`; `over`:
     /// the kept lines alone are over the cap, and the line says so.
     fn line(&self, max: u64, over: bool) -> String {
         let mut out = format!("[cut to {max} bytes");
@@ -244,6 +284,9 @@ impl LeftOut {
                 "{}{n} under {container}",
                 if i == 0 { ": " } else { ", " }
             );
+        }
+        if self.elsewhere > 0 {
+            let _ = write!(out, ", {} under others", self.elsewhere);
         }
         out.push_str(&self.how());
         out.push_str("]\n");
@@ -265,22 +308,19 @@ impl LeftOut {
         (!what.is_empty()).then(|| what.join(" and "))
     }
 
-    /// How to see what was left out: a scope (the first container with a ref), else a larger cap;
-    /// for a diff, the whole tree.
+    /// How to see what was left out: `--scope` on the largest left-out subtree, else a larger
+    /// cap; for a diff, the whole tree.
     fn how(&self) -> String {
         if self.nodes == 0 && self.changes > 0 {
             return "; --force without --diff prints the whole tree".to_owned();
         }
-        let scope = self
-            .under
-            .iter()
-            .find_map(|(_, c)| c.split(' ').next().filter(|r| NodeRef::parse(r).is_some()));
-        match scope {
-            Some(scope) => {
-                format!("; see them with --scope {scope}, --depth, or a larger --max-bytes")
+        match &self.scope {
+            Some((scope, n)) => {
+                format!(
+                    "; see them with --scope {scope} ({n} of them), --depth, or a larger --max-bytes"
+                )
             }
-            // Only windows hold them (the interactive projection's lines at the margin): no ref
-            // to scope to.
+            // Single lines under the windows or the view's start only: nothing to scope to.
             None => "; see them with a larger --max-bytes".to_owned(),
         }
     }

@@ -119,7 +119,7 @@ impl Local {
     }
 
     /// Its one argument: (name, description).
-    fn argument(self) -> (&'static str, &'static str) {
+    pub(super) fn argument(self) -> (&'static str, &'static str) {
         match self {
             Local::Apps => (
                 "root",

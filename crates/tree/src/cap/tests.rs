@@ -50,7 +50,7 @@ fn windows_and_the_focused_node_with_its_ancestors_are_kept_then_the_outline() {
     );
     assert_eq!(
         *last,
-        "[cut to 670 bytes: 2 nodes left out: 1 under @e3 list \"Files\", 1 under @e6 group; see them with --scope @e3, --depth, or a larger --max-bytes]\n"
+        "[cut to 670 bytes: 2 nodes left out: 1 under @e3 list \"Files\", 1 under @e6 group; see them with --scope @e3 (1 of them), --depth, or a larger --max-bytes]\n"
     );
     assert!(cut_text.len() <= 670);
 }
@@ -71,7 +71,7 @@ fn a_cap_the_kept_lines_cannot_meet_is_said() {
     let cut_text = cut(TREE, 10, 0, None);
     assert!(cut_text.len() > 10);
     assert!(
-        cut_text.ends_with("[cut to 10 bytes, still over: windows, the focused node and the last action's target are always kept; 7 nodes left out: 4 under @e1 window \"Demo\", 2 under window 2 \"Other\", 1 under @e6 group; see them with --scope @e1, --depth, or a larger --max-bytes]\n"),
+        cut_text.ends_with("[cut to 10 bytes, still over: windows, the focused node and the last action's target are always kept; 7 nodes left out: 4 under @e1 window \"Demo\", 2 under window 2 \"Other\", 1 under @e6 group; see them with --scope @e3 (3 of them), --depth, or a larger --max-bytes]\n"),
         "{cut_text}"
     );
     // Nothing to leave out, and still over.
@@ -333,12 +333,62 @@ fn nodes_at_the_margin_stand_under_their_window() {
             .map(|l| l.trim_start())
             .map(|l| &l[..l.find(' ').unwrap_or(l.len())])
             .collect::<Vec<_>>(),
-        ["window", "@e2", "@e4", "@e5", "[45", "@e8", "window"],
+        ["window", "@e2", "@e4", "@e5", "@e8", "window"],
         "{cut_text}"
     );
     assert_eq!(
         *last,
-        "[cut to 420 bytes: 6 nodes left out: 5 under window 2 \"Other\", 1 under @e4 listitem \"file-00.txt\"; see them with --scope @e4, --depth, or a larger --max-bytes]\n"
+        "[cut to 420 bytes: 6 nodes left out: 5 under window 2 \"Other\", 1 under @e4 listitem \"file-00.txt\"; see them with --scope @e4 (1 of them), --depth, or a larger --max-bytes]\n"
     );
     assert!(cut_text.len() <= 420, "{}", cut_text.len());
+}
+
+#[test]
+fn the_view_s_own_start_is_never_the_scope_and_the_counts_add_up() {
+    // Five groups of two buttons under the window's root: the cap keeps the groups and leaves
+    // the buttons out, one each under five containers.
+    let mut text = String::from("window 1 \"Demo\"\n  @e1 window \"Demo\"\n");
+    for g in 0..5 {
+        text.push_str(&format!("    @e{} group \"G{g}\"\n", 10 + g));
+        for b in 0..2 {
+            text.push_str(&format!(
+                "      @e{} button \"A button named B{g}{b}\"\n",
+                20 + 2 * g + b
+            ));
+        }
+    }
+    let cut_text = cut(&text, 400, 0, None);
+    let last = cut_text.lines().last().unwrap();
+    // `[cut to 400 bytes: N nodes left out: a under .., b under .., c under .., d under others;
+    // see them with --scope @eK (n of them), ...]`: the counts add up to N, and the scope is a
+    // group, not the window's root.
+    let (total, rest) = last
+        .strip_prefix("[cut to 400 bytes: ")
+        .and_then(|r| r.split_once(" nodes left out: "))
+        .unwrap_or_else(|| panic!("{cut_text}"));
+    let (counts, how) = rest.split_once(';').unwrap();
+    let sum: usize = counts
+        .split(", ")
+        .map(|c| c.split(' ').next().unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(sum.to_string(), total, "{last}");
+    assert!(counts.ends_with(" under others"), "{last}");
+    assert!(
+        how.starts_with(" see them with --scope @e1") && how.contains(" (2 of them), "),
+        "{last}"
+    );
+    assert!(!how.starts_with(" see them with --scope @e1 "), "{last}");
+    // With only the start's own children left out, the start is no scope: a larger cap is.
+    let mut flat = String::from("window 1 \"Demo\"\n  @e1 window \"Demo\"\n");
+    for b in 2..8 {
+        flat.push_str(&format!("    @e{b} button \"A button named {b}\"\n"));
+    }
+    let cut_text = cut(&flat, 160, 0, None);
+    assert!(cut_text.contains("\n  @e1 window"), "{cut_text}");
+    assert!(
+        cut_text.ends_with(
+            "6 nodes left out: 6 under @e1 window \"Demo\"; see them with a larger --max-bytes]\n"
+        ),
+        "{cut_text}"
+    );
 }
