@@ -267,3 +267,26 @@ async fn an_mcp_client_fills_and_submits_the_demo_s_form_and_gets_its_screenshot
     client.cancel().await.unwrap();
     demo.quit();
 }
+
+/// Bad options are refused before any session starts, with a hint: an unknown group, and
+/// `--json` (the server speaks MCP's own JSON-RPC).
+#[test]
+fn the_server_refuses_an_unknown_group_and_json_output() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, said) in [
+        (
+            vec!["mcp", "--caps", "gestures,vision"],
+            "no capability group \"vision\"",
+        ),
+        (vec!["mcp", "--json"], "hint: drop --json"),
+    ] {
+        let out = crate::common::cli_binary::run(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = crate::common::cli_binary::stderr(&out);
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(
+            crate::common::cli_binary::stdout(&out).is_empty(),
+            "{args:?}"
+        );
+    }
+}

@@ -57,6 +57,12 @@ fn main() -> ExitCode {
         Parsed::Local(Local::Send { line }) => (Outgoing::Raw(line.join(" ")), None),
         #[cfg(feature = "mcp")]
         Parsed::Local(Local::Mcp(options)) => {
+            if globals.json {
+                eprintln!(
+                    "error: bad_argument: mcp speaks MCP's own JSON-RPC on stdout; --json is the verbs' output\nhint: drop --json"
+                );
+                return ExitCode::from(exit::EXIT_USAGE);
+            }
             return match mcp::serve(globals.dir, globals.timeout, options) {
                 Ok(()) => ExitCode::from(EXIT_OK),
                 Err(why) => {

@@ -18,9 +18,12 @@ pub(crate) struct Server<'a> {
 
 /// The help on `topic` (a tool or a group; none: the groups), as this server lists them.
 pub(crate) fn help(topic: Option<&str>, server: &Server) -> Result<String, ClientFailure> {
-    let Some(t) = topic else {
+    let Some(topic) = topic else {
         return Ok(groups(server.caps));
     };
+    // Tools and groups are lowercase: `Click` is `click`.
+    let lower = topic.trim().to_lowercase();
+    let t = lower.as_str();
     if let Some(verb) = Verb::parse(t) {
         Ok(verb_help(verb, server))
     } else if let Some(group) = Group::parse(t) {
@@ -30,7 +33,7 @@ pub(crate) fn help(topic: Option<&str>, server: &Server) -> Result<String, Clien
     } else {
         Err(ClientFailure::new(
             ClientCode::BadToolArgument,
-            format!("no tool or group {t:?}"),
+            format!("no tool or group {topic:?}"),
             "call help with no topic for the groups and their tools",
         ))
     }
@@ -255,6 +258,11 @@ mod tests {
     #[test]
     fn an_unknown_topic_is_refused_with_a_hint() {
         let caps = Caps::default();
+        assert!(
+            help(Some("Click"), &server(&caps))
+                .unwrap()
+                .starts_with("click: ")
+        );
         let e = help(Some("clik"), &server(&caps)).unwrap_err();
         assert_eq!(e.code, ClientCode::BadToolArgument);
         assert!(e.message.contains("\"clik\""), "{}", e.message);
