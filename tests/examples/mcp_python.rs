@@ -450,6 +450,11 @@ fn the_official_python_sdk_initializes_lists_the_verbs_and_drives_the_demo_from_
             t.contains(&format!("[cut to {cap} bytes")) && t.contains(" left out"),
             "{t}"
         );
+        // Said in this door's words: the arguments an agent passes, not the CLI's flags.
+        assert!(
+            t.contains("a larger max-bytes]") && !t.contains("--max-bytes"),
+            "{t}"
+        );
     }
     let whole = text(uncapped);
     assert!(!whole.contains("[cut to ") && whole.len() > 550, "{whole}");

@@ -33,12 +33,14 @@ mod call;
 mod caps;
 mod help;
 mod tools;
+mod wording;
 
 use call::{invocation, string};
 pub(crate) use caps::Caps;
 pub(crate) use help::{Server as HelpServer, help};
 use tools::Local;
 pub(crate) use tools::tools;
+use wording::{as_arguments, body_as_arguments};
 
 /// What the server tells a host about itself, in `initialize`.
 const INSTRUCTIONS: &str = "Drives a running winit/wgpu or egui app through its drop-box directory. \
@@ -130,7 +132,13 @@ fn only(tool: Local, args: &JsonObject) -> Option<CallToolResult> {
 
 /// Any error of the crate as a tool error.
 fn refused(e: &dyn Coded) -> CallToolResult {
-    failed(e.code().as_str(), &e.message(), e.hint().as_deref(), "")
+    let hint = e.hint().map(|h| as_arguments(&h));
+    failed(
+        e.code().as_str(),
+        &as_arguments(&e.message()),
+        hint.as_deref(),
+        "",
+    )
 }
 
 /// An action's answer as short as `snapshot -i`: node lines (`@e..`, and lines that carry one after
@@ -192,17 +200,30 @@ fn node_tokens(line: &str) -> Option<Vec<Token>> {
     node.then(|| tokenize(line).ok()).flatten()
 }
 
-/// A tool's answer from the app's response: its body as text, or a tool error with the code,
-/// message and hint (and the error's extra lines).
+/// A tool's answer from the app's response, in this door's words (`wording.rs`): its body as
+/// text, or a tool error with the code, message and hint (and the error's extra lines).
 fn answer(response: &Response) -> CallToolResult {
     match &response.outcome {
-        Outcome::Ok { body } => {
-            let text = if body.is_empty() { "ok" } else { body.as_str() };
-            CallToolResult::success(vec![ContentBlock::text(text)])
+        Outcome::Ok { body } if body.is_empty() => {
+            CallToolResult::success(vec![ContentBlock::text("ok")])
         }
-        Outcome::Error { .. } => CallToolResult::error(vec![ContentBlock::text(
-            response.error_text().unwrap_or_default(),
-        )]),
+        Outcome::Ok { body } => {
+            CallToolResult::success(vec![ContentBlock::text(body_as_arguments(body))])
+        }
+        Outcome::Error {
+            code,
+            message,
+            hint,
+            body,
+        } => {
+            let hint = (!hint.is_empty()).then(|| as_arguments(hint));
+            failed(
+                code.as_str(),
+                &as_arguments(message),
+                hint.as_deref(),
+                &body_as_arguments(body),
+            )
+        }
     }
 }
 
