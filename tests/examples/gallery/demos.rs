@@ -166,16 +166,20 @@ fn a_settle_that_times_out_names_the_nodes_that_kept_changing() {
             })
             .collect()
     };
+    // The list keeps scrolling: a row named a moment ago may be gone already (that is a change
+    // too); at least one is still there to watch.
     let before = lines();
     assert!(
-        before.iter().all(Option::is_some),
+        before.iter().any(Option::is_some),
         "the nodes named are in the tree: {before:?}\n{message}"
     );
     let again = demo.send("settle --timeout 1000");
     assert_eq!(again.error_code(), Some(ErrorCode::NotSettled), "{again:?}");
     let after = lines();
     for ((r, b), a) in refs.iter().zip(&before).zip(&after) {
-        assert_ne!(b, a, "{r} did not change\n{message}");
+        if b.is_some() {
+            assert_ne!(b, a, "{r} did not change\n{message}");
+        }
     }
     demo.quit();
 }
