@@ -557,6 +557,40 @@ fn type_and_text_keys_with_nothing_focused_are_refused_and_type_once_a_text_fiel
 }
 
 #[test]
+fn an_app_that_reads_keys_without_a_focus_gets_text_keys_with_nothing_focused_and_is_told() {
+    // A game reads its keyboard whatever has the focus (`Builder::keys_without_focus`).
+    let mut unfocused = Form::default().update();
+    unfocused.focus = fixture::ROOT;
+    let app = TestApp::builder()
+        .name("keys-game")
+        .window(window_state("Game", 1.0))
+        .tree(unfocused)
+        .configure(|b| b.keys_without_focus(true))
+        .start();
+    let (response, frames) = app.send_taking_frames("key d");
+    assert!(response.is_ok(), "{response:?}");
+    assert!(
+        response
+            .body()
+            .ends_with("keys d\nno focus: sent to the app\n"),
+        "{}",
+        response.body()
+    );
+    assert_eq!(
+        all(&frames),
+        [
+            Handed::Key("d".into(), true),
+            Handed::Key("d".into(), false)
+        ]
+    );
+    // Text is still refused: `type` writes into a field, and none has the focus.
+    app.refused("type hello", ErrorCode::NoFocus);
+    // A key that needs no focus says nothing of it.
+    let (response, _) = app.send_taking_frames("key Enter");
+    assert!(!response.body().contains("no focus"), "{}", response.body());
+}
+
+#[test]
 fn type_is_never_refused_where_the_tree_cannot_say_where_text_goes() {
     // No tree at all.
     let app = TestApp::builder().name("input-test").start();

@@ -11,12 +11,22 @@ use crate::scroll_in::ScrollIn;
 use winit_automation_protocol::{Command, Failure, Target};
 use winit_automation_tree::{AppTree, Found, geometry, node};
 
+/// What the app's toolkit does that planning depends on, as the app's builder says.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Toolkit {
+    /// Pointer gestures move the pointer in a frame of its own before pressing or turning the
+    /// wheel (`Builder::hover_frame`); by default the move and the press share one frame.
+    pub hover_frame: bool,
+    /// The app reads keys without a focused node (`Builder::keys_without_focus`, a game): a key
+    /// that would only type goes out with nothing focused, and the answer says so.
+    pub keys_without_focus: bool,
+}
+
 /// The pointer and the drags in flight, kept by the service between commands.
 #[derive(Default)]
 pub struct Gestures {
-    /// Pointer gestures move the pointer in a frame of its own before pressing or turning the
-    /// wheel (`Builder::hover_frame`); by default the move and the press share one frame.
-    hover_frame: bool,
+    /// What the app's toolkit does that planning depends on.
+    toolkit: Toolkit,
     /// The pointer's buttons and place, as the orders that went out left them.
     pointer: Pointer,
     /// The last change of the pointer an order made: its seq, the pointer before and after
@@ -28,11 +38,10 @@ pub struct Gestures {
 }
 
 impl Gestures {
-    /// No button down, no drag in flight; `hover_frame`: pointer gestures move the pointer in a
-    /// frame of its own first.
-    pub fn new(hover_frame: bool) -> Gestures {
+    /// No button down, no drag in flight, for an app whose toolkit does what `toolkit` says.
+    pub fn new(toolkit: Toolkit) -> Gestures {
         Gestures {
-            hover_frame,
+            toolkit,
             ..Gestures::default()
         }
     }
@@ -41,7 +50,7 @@ impl Gestures {
     /// answers itself. The pointer it moves is kept only once the order goes out
     /// ([`Gestures::sent`]).
     pub fn plan(&self, tree: &mut AppTree, command: &Command) -> Result<Option<Planned>, Failure> {
-        Planner::new(tree, self.pointer.clone()).plan(command, self.hover_frame)
+        Planner::new(tree, self.pointer.clone()).plan(command, self.toolkit)
     }
 
     /// The next step towards showing the pointer target of `command` that lies outside its
@@ -56,7 +65,7 @@ impl Gestures {
         let mut planner = Planner::new(tree, self.pointer.clone());
         let mut why = None;
         for target in command.action_targets() {
-            match planner.scroll_in(target, self.hover_frame, wheel_only) {
+            match planner.scroll_in(target, self.toolkit.hover_frame, wheel_only) {
                 Ok(step) => return Ok(step),
                 Err(e) => {
                     why.get_or_insert(e);

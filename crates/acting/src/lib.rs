@@ -19,7 +19,7 @@ use winit_automation_protocol::{Command, Failure, Target};
 use winit_automation_tree::{AppTree, Found};
 
 pub use clock::{clock_line, plan_clock};
-pub use gestures::Gestures;
+pub use gestures::{Gestures, Toolkit};
 pub use plan::{ActionAnswer, Moved, Planned, key_tap};
 pub use scroll_in::ScrollIn;
 
@@ -61,7 +61,11 @@ fn plan_of(
     command: &Command,
     hover_frame: bool,
 ) -> Result<Option<winit_automation_link::wiring::Plan>, Failure> {
-    let planned = Gestures::new(hover_frame).plan(tree, command)?;
+    let toolkit = Toolkit {
+        hover_frame,
+        ..Toolkit::default()
+    };
+    let planned = Gestures::new(toolkit).plan(tree, command)?;
     Ok(planned.map(|p| p.into_order(Vec::new()).0))
 }
 

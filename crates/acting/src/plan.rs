@@ -12,6 +12,7 @@ use std::fmt::Write;
 use accesskit::{Action, ActionData, NodeId, Point as AkPoint, Role, TreeId};
 use accesskit_consumer::NodeRef as Node;
 
+use crate::Toolkit;
 use crate::aim::failure;
 use crate::planner::Planner;
 use crate::pointer::{Dragged, Pointer};
@@ -170,12 +171,12 @@ impl Planner<'_> {
         ))
     }
 
-    /// Plans an action command. `Ok(None)` for a command the app answers itself. `hover_frame`:
-    /// pointer gestures move the pointer in a frame of its own first (`Builder::hover_frame`).
+    /// Plans an action command for an app whose toolkit does what `toolkit` says. `Ok(None)` for
+    /// a command the app answers itself.
     pub fn plan(
         &mut self,
         command: &Command,
-        hover_frame: bool,
+        toolkit: Toolkit,
     ) -> Result<Option<Planned>, Failure> {
         let Some(path) = path_of(command) else {
             return Ok(None);
@@ -183,7 +184,7 @@ impl Planner<'_> {
         // The planner's pointer is a copy of the one the gestures keep; they keep the moved one
         // once the order goes out (`Gestures::sent`).
         let before = self.pointer.clone();
-        let mut plan = self.plan_verb(command, hover_frame)?;
+        let mut plan = self.plan_verb(command, toolkit)?;
         let pointer = (self.pointer != before).then(|| std::mem::take(&mut self.pointer));
         // The node it acts on, for the tree to remember once the order goes out (a point names a
         // place, not a node).
@@ -208,7 +209,8 @@ impl Planner<'_> {
     }
 
     /// The plan of a verb the plugin carries out, by its function.
-    fn plan_verb(&mut self, command: &Command, hover_frame: bool) -> Result<Plan, Failure> {
+    fn plan_verb(&mut self, command: &Command, toolkit: Toolkit) -> Result<Plan, Failure> {
+        let hover_frame = toolkit.hover_frame;
         Ok(match command {
             Command::Click {
                 target,
@@ -257,7 +259,7 @@ impl Planner<'_> {
                 let secret = self.secret_text(command) != Some(false);
                 self.plan_fill(target, text, secret)?
             }
-            Command::Key { chords, .. } => self.plan_keys(chords)?,
+            Command::Key { chords, .. } => self.plan_keys(chords, toolkit.keys_without_focus)?,
             Command::Action {
                 target,
                 action,
@@ -306,13 +308,22 @@ impl Planner<'_> {
         ))
     }
 
-    /// `key`: each chord pressed and released in turn, in one frame.
-    fn plan_keys(&mut self, chords: &[KeyChord]) -> Result<Plan, Failure> {
+    /// `key`: each chord pressed and released in turn, in one frame. `without_focus`: the app
+    /// reads keys with nothing focused (`Toolkit::keys_without_focus`), so what would be refused
+    /// `no_focus` goes out, and the answer says so.
+    fn plan_keys(&mut self, chords: &[KeyChord], without_focus: bool) -> Result<Plan, Failure> {
         let window = self.mirror().default_window()?;
-        self.key_focus(window, chords)?;
+        let unfocused = match self.key_focus(window, chords) {
+            Ok(()) => false,
+            Err(f) if without_focus && f.code == ErrorCode::NoFocus => true,
+            Err(f) => return Err(f),
+        };
         let mut summary = self.focus_line(window);
         let names: Vec<String> = chords.iter().map(ToString::to_string).collect();
         let _ = writeln!(summary, "keys {}", names.join(" "));
+        if unfocused {
+            summary.push_str("no focus: sent to the app\n");
+        }
         let steps: Vec<Step> = chords.iter().flat_map(|c| key_tap(*c)).collect();
         Ok(unchecked(window, vec![steps.into()], summary))
     }

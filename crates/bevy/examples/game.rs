@@ -1,5 +1,5 @@
 //! A small game with winit-automation in one line: a menu (a Play button and a volume slider
-//! from bevy_ui_widgets) and a game scene whose player the arrow keys move, and where Enter rolls
+//! from bevy_ui_widgets) and a game scene whose player the arrow keys (or WASD) move, and where Enter rolls
 //! a ball that moves with Bevy's `Time` (so the virtual clock moves it); two fingers pinch the
 //! player larger or smaller. Run it with the
 //! plugin on: `cargo run -p bevy_winit_automation --features automation --example game`, then
@@ -30,7 +30,7 @@ enum Screen {
     Game,
 }
 
-/// The player: a square the arrow keys move by one step a press.
+/// The player: a square the arrow keys (or W, A, S, D) move by one step a press.
 #[derive(Component)]
 struct Player;
 
@@ -221,7 +221,7 @@ fn thumb(
 fn game(mut commands: Commands) {
     commands.spawn((
         DespawnOnExit(Screen::Game),
-        Text::new("Arrow keys move the player"),
+        Text::new("Arrow keys or WASD move the player"),
         Node {
             margin: UiRect::all(px(12)),
             ..default()
@@ -242,6 +242,10 @@ fn walk(keys: Res<ButtonInput<KeyCode>>, mut player: Single<&mut Transform, With
         (KeyCode::ArrowRight, Vec3::X),
         (KeyCode::ArrowUp, Vec3::Y),
         (KeyCode::ArrowDown, Vec3::NEG_Y),
+        (KeyCode::KeyA, Vec3::NEG_X),
+        (KeyCode::KeyD, Vec3::X),
+        (KeyCode::KeyW, Vec3::Y),
+        (KeyCode::KeyS, Vec3::NEG_Y),
     ] {
         if keys.just_pressed(key) {
             player.translation += step * STEP;

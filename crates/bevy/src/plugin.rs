@@ -147,6 +147,8 @@ pub(crate) fn finish(plugin: &AutomationPlugin, app: &mut App) {
         // bevy_picking releases on the entities hovered the frame before: the pointer moves one
         // frame before it presses, as a real pointer does.
         hover_frame: true,
+        // A game reads its keys from `ButtonInput<KeyCode>`, whatever has the focus.
+        keys_without_focus: true,
         clock: None,
     };
     match winit_automation_service::start(options) {

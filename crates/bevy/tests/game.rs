@@ -89,6 +89,13 @@ fn the_harness_clicks_into_the_game_and_moves_the_player_with_keys() {
     let (x, y) = centre(before);
     let pixel = shot.pixel(x, y).expect("inside the frame");
     assert!(!near(pixel, [230, 153, 26]), "the player left: {pixel:?}");
+
+    // A letter with nothing focused: a game reads its keyboard whatever has the focus (the
+    // plugin says so), so the key goes out, and the answer says it went without a focus.
+    let answer = app.ok("key d --settle");
+    assert!(answer.contains("\nno focus: sent to the app\n"), "{answer}");
+    let d = bounds(&app, "image", "Player");
+    assert_eq!((d[0], d[1]), (up[0] + 40.0, up[1]), "{answer}");
     app.quit();
 }
 

@@ -26,6 +26,10 @@ pub struct Options {
     pub app_screenshots: bool,
     /// Pointer gestures move the pointer one frame before they press.
     pub hover_frame: bool,
+    /// The app reads keys without a focused node (a game's `ButtonInput<KeyCode>`): a key that
+    /// would only type, with nothing focused, goes out and the answer says so, where it is
+    /// otherwise refused `no_focus`.
+    pub keys_without_focus: bool,
     /// The clock frames start on (`WINIT_AUTOMATION_CLOCK` wins over it; default real).
     pub clock: Option<crate::ClockMode>,
 }

@@ -42,7 +42,7 @@ use render_link::RenderLink;
 use retries::Retries;
 use status::RunStats;
 use tracing::Tracing;
-use winit_automation_acting::Gestures;
+use winit_automation_acting::{Gestures, Toolkit};
 use winit_automation_dropbox::{DirId, DirLock, Ready, publish, unix_ms_now};
 use winit_automation_link::Waker;
 use winit_automation_link::wiring::ServiceThread;
@@ -171,7 +171,10 @@ impl Service {
             jobs.insert(seq, Job::Stuck);
         }
         Service {
-            gestures: Gestures::new(cfg.hover_frame),
+            gestures: Gestures::new(Toolkit {
+                hover_frame: cfg.hover_frame,
+                keys_without_focus: cfg.keys_without_focus,
+            }),
             cfg,
             stats,
             dropbox,

@@ -39,6 +39,7 @@ pub fn start(options: Options) -> Result<RenderEnd, StartError> {
             response_ttl: options.response_ttl,
             app_screenshots: options.app_screenshots,
             hover_frame: options.hover_frame,
+            keys_without_focus: options.keys_without_focus,
         },
         (id, lock),
         waker.clone(),
@@ -76,6 +77,8 @@ pub(crate) struct Config {
     pub app_screenshots: bool,
     /// Pointer gestures move the pointer one frame before they press (`Builder::hover_frame`).
     pub hover_frame: bool,
+    /// The app reads keys without a focused node (`Builder::keys_without_focus`).
+    pub keys_without_focus: bool,
 }
 
 /// Why the plugin could not start.

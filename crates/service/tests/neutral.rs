@@ -105,6 +105,7 @@ fn start_app(dir: &Path) -> (JoinHandle<()>, Arc<AtomicBool>) {
         waker: None,
         app_screenshots: false,
         hover_frame: false,
+        keys_without_focus: false,
         clock: None,
     })
     .expect("the service starts");

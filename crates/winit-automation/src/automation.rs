@@ -109,6 +109,16 @@ impl Builder {
         self
     }
 
+    /// The app reads keys without a focused node, as a game reads its keyboard: `key d` with
+    /// nothing focused goes out and answers `no focus: sent to the app`. By default (off) a key
+    /// that would only type text is refused `no_focus` while the app's tree says nothing is
+    /// focused (a GUI drops it); keys with ctrl, alt or meta, Tab, Enter and the like always go
+    /// out.
+    pub fn keys_without_focus(mut self, yes: bool) -> Self {
+        self.options.keys_without_focus = yes;
+        self
+    }
+
     /// Called from the service thread when commands arrive for the render thread, so an idle event
     /// loop wakes up: typically `move || window.request_redraw()`. It must not block, and must not
     /// call back into [`Automation`]. A winit app passes its event loop instead
@@ -178,6 +188,7 @@ impl Automation {
                 waker: None,
                 app_screenshots: false,
                 hover_frame: false,
+                keys_without_focus: false,
                 clock: None,
             },
         }
