@@ -9,6 +9,7 @@ mod pointer;
 mod press;
 mod scroll_in;
 mod secret;
+mod toolkit;
 
 use accesskit::{Action, ActionData, NodeId};
 use planner::Planner;
@@ -19,9 +20,10 @@ use winit_automation_protocol::{Command, Failure, Target};
 use winit_automation_tree::{AppTree, Found};
 
 pub use clock::{clock_line, plan_clock};
-pub use gestures::{Gestures, Toolkit};
+pub use gestures::Gestures;
 pub use plan::{ActionAnswer, Moved, Planned, key_tap};
 pub use scroll_in::ScrollIn;
+pub use toolkit::Toolkit;
 
 /// The answer to a delivered pointer action whose plan held a press (`press.rs`): its body with a
 /// `hit` line, or `missed` (with that body) when the app reported another node.

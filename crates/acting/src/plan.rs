@@ -12,10 +12,10 @@ use std::fmt::Write;
 use accesskit::{Action, ActionData, NodeId, Point as AkPoint, Role, TreeId};
 use accesskit_consumer::NodeRef as Node;
 
-use crate::Toolkit;
 use crate::aim::failure;
 use crate::planner::Planner;
 use crate::pointer::{Dragged, Pointer};
+use crate::toolkit::Toolkit;
 use winit_automation_link::wiring::Plan;
 use winit_automation_link::{CaptureTo, Stage, Step};
 use winit_automation_protocol::{
