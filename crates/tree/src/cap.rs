@@ -91,6 +91,8 @@ impl<'a> Line<'a> {
 /// The part as lines, which of them are always kept, and the order the rest is kept in.
 struct Part<'a> {
     lines: Vec<Line<'a>>,
+    /// The line each stands under (`text_line::parents`).
+    parents: Vec<Option<usize>>,
     /// Always kept: pinned lines and their ancestors (the lines of lower level above them).
     pinned: Vec<bool>,
     /// The other lines, breadth first: by level, then in the part's order.
@@ -100,30 +102,27 @@ struct Part<'a> {
 impl<'a> Part<'a> {
     fn new(text: &'a str, keep: Option<NodeRef>) -> Part<'a> {
         let lines: Vec<Line> = text.split_inclusive('\n').map(Line::of).collect();
+        let reads: Vec<TextLine> = lines.iter().map(|l| l.read).collect();
+        let parents = text_line::parents(&reads);
         let mut pinned = vec![false; lines.len()];
-        let mut ancestors: Vec<usize> = Vec::new();
         for (i, line) in lines.iter().enumerate() {
-            while ancestors
-                .last()
-                .is_some_and(|&a| lines[a].level() >= line.level())
-            {
-                ancestors.pop();
-            }
             if line.pinned(keep) {
                 pinned[i] = true;
                 // A pinned ancestor's own ancestors are pinned already.
-                for &a in ancestors.iter().rev() {
+                let mut at = parents[i];
+                while let Some(a) = at {
                     if std::mem::replace(&mut pinned[a], true) {
                         break;
                     }
+                    at = parents[a];
                 }
             }
-            ancestors.push(i);
         }
         let mut order: Vec<usize> = (0..lines.len()).filter(|&i| !pinned[i]).collect();
         order.sort_by_key(|&i| lines[i].level());
         Part {
             lines,
+            parents,
             pinned,
             order,
         }
@@ -160,24 +159,21 @@ impl<'a> Part<'a> {
         let mut per_container = vec![0usize; self.lines.len()];
         // Each left-out subtree (a left-out line whose parent is kept) and the nodes it holds.
         let mut per_subtree = vec![0usize; self.lines.len()];
-        let mut ancestors: Vec<usize> = Vec::new();
         for (i, line) in self.lines.iter().enumerate() {
-            while ancestors
-                .last()
-                .is_some_and(|&a| self.lines[a].level() >= line.level())
-            {
-                ancestors.pop();
-            }
-            let subtree = ancestors.iter().copied().find(|&a| !kept[a]).unwrap_or(i);
-            ancestors.push(i);
             if kept[i] {
                 continue;
             }
             match line.kind {
                 Kind::Node => {
                     left.nodes += 1;
-                    per_subtree[subtree] += 1;
-                    if let Some(&c) = ancestors.iter().rev().find(|&&a| kept[a]) {
+                    // Up to the nearest kept ancestor: the subtree's root is the line below it.
+                    let (mut root, mut at) = (i, self.parents[i]);
+                    while let Some(a) = at.filter(|&a| !kept[a]) {
+                        root = a;
+                        at = self.parents[a];
+                    }
+                    per_subtree[root] += 1;
+                    if let Some(c) = at {
                         per_container[c] += 1;
                     }
                 }
@@ -214,22 +210,12 @@ impl<'a> Part<'a> {
         left
     }
 
-    /// Whether line `i` is the start of its window's walk: a node line that alone holds every
-    /// other line under its window line.
+    /// Whether line `i` is the start of its window's walk: the one line under its window line (or
+    /// at the top), which holds all the others.
     fn is_start(&self, i: usize) -> bool {
-        let level = self.lines[i].level();
-        let window = self.lines[..i]
-            .iter()
-            .rposition(|l| l.read.level() == 0)
-            .map_or(0, |w| w + 1);
-        let end = self.lines[i + 1..]
-            .iter()
-            .position(|l| l.read.level() == 0)
-            .map_or(self.lines.len(), |e| i + 1 + e);
-        self.lines[window..end]
-            .iter()
-            .enumerate()
-            .all(|(j, l)| window + j == i || l.level() > level)
+        let parent = self.parents[i];
+        let top = parent.is_none_or(|p| self.lines[p].level() == 0);
+        top && self.parents.iter().filter(|&&p| p == parent).count() == 1
     }
 
     /// The kept lines, in order.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use winit_automation_link::GpuInfo;
 use winit_automation_protocol::{SnapshotOptions, quote};
 
-use super::text_line::{Kind, TextLine, parents};
+use super::text_line::{Kind, TextLine, parents, under};
 
 /// Frame intervals for the metrics line.
 #[derive(Default)]
@@ -279,18 +279,18 @@ struct Keyed<'a> {
     key: String,
     /// The line without its indentation.
     line: &'a str,
-    /// The ref of the line it stands under, or `window N` (`text_line::parents`).
+    /// The ref of the line it stands under, or `window N` (`text_line::under`).
     under: Option<&'a str>,
 }
 
 fn keys(text: &str) -> Vec<Keyed<'_>> {
     let mut seen: HashMap<&str, usize> = HashMap::new();
     let lines: Vec<TextLine> = text.lines().map(TextLine::read).collect();
-    let parents = parents(lines.iter().copied());
+    let parents = parents(&lines);
     text.lines()
-        .zip(lines)
-        .zip(parents)
-        .map(|((l, line), under)| {
+        .zip(&lines)
+        .enumerate()
+        .map(|(i, (l, line))| {
             let key = match line.kind {
                 Kind::Node(r) => r.to_owned(),
                 _ => {
@@ -302,7 +302,7 @@ fn keys(text: &str) -> Vec<Keyed<'_>> {
             Keyed {
                 key,
                 line: line.body,
-                under,
+                under: under(&lines, &parents, i),
             }
         })
         .collect()

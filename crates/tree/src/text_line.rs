@@ -87,22 +87,41 @@ fn window_head(body: &str) -> Option<&str> {
         .then(|| &body[.."window ".len() + id.len()])
 }
 
-/// The name of the line each line stands under (the nearest line of a lower level above it that
-/// names one), in order.
-pub(crate) fn parents<'a>(lines: impl IntoIterator<Item = TextLine<'a>>) -> Vec<Option<&'a str>> {
-    let mut above: Vec<(usize, Option<&str>)> = Vec::new();
+/// The line each line stands under: the index of the nearest line above it of a lower level.
+pub(crate) fn parents(lines: &[TextLine<'_>]) -> Vec<Option<usize>> {
+    let mut above: Vec<usize> = Vec::new();
     lines
-        .into_iter()
-        .map(|line| {
-            let level = line.level();
-            while above.last().is_some_and(|&(l, _)| l >= level) {
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            while above
+                .last()
+                .is_some_and(|&a| lines[a].level() >= line.level())
+            {
                 above.pop();
             }
-            let under = above.iter().rev().find_map(|&(_, name)| name);
-            above.push((level, line.name()));
-            under
+            let parent = above.last().copied();
+            above.push(i);
+            parent
         })
         .collect()
+}
+
+/// The name of what line `i` stands under: its nearest ancestor that names one (a node's ref, a
+/// window's `window <n>`; `parents` gives the ancestry).
+pub(crate) fn under<'a>(
+    lines: &[TextLine<'a>],
+    parents: &[Option<usize>],
+    i: usize,
+) -> Option<&'a str> {
+    let mut at = parents[i];
+    while let Some(p) = at {
+        if let Some(name) = lines[p].name() {
+            return Some(name);
+        }
+        at = parents[p];
+    }
+    None
 }
 
 #[cfg(test)]
@@ -127,8 +146,25 @@ mod tests {
                 Kind::Other,
             ]
         );
+        let parents = parents(&lines);
         assert_eq!(
-            parents(lines.iter().copied()),
+            parents,
+            [
+                None,
+                Some(0),
+                Some(1),
+                Some(0),
+                None,
+                Some(4),
+                Some(5),
+                Some(4)
+            ]
+        );
+        let under: Vec<Option<&str>> = (0..lines.len())
+            .map(|i| under(&lines, &parents, i))
+            .collect();
+        assert_eq!(
+            under,
             [
                 None,
                 Some("window 2"),
