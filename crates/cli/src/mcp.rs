@@ -107,38 +107,38 @@ pub(crate) fn serve(dir: Option<PathBuf>, timeout_ms: u64, options: McpArgs) -> 
     })
 }
 
-/// A tool error: `error <code>: <message>`, a `hint:` line when there is one, then extra lines.
+/// A tool error: `error <code>: <message>`, a `hint:` line when there is one, then extra lines;
+/// the message and hint in this door's words (`wording.rs`).
 fn failed(code: &str, message: &str, hint: Option<&str>, extra: &str) -> CallToolResult {
-    let mut text = format!("error {code}: {message}\n");
+    let mut text = format!("error {code}: {}\n", as_arguments(message));
     if let Some(hint) = hint {
-        text.push_str(&format!("hint: {hint}\n"));
+        text.push_str(&format!("hint: {}\n", as_arguments(hint)));
     }
     text.push_str(extra);
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
-/// The refusal of an argument the server's own tool does not take (`apps` takes `root`, not the
-/// verbs' `dir`), if there is one.
-fn only(tool: Local, args: &JsonObject) -> Option<CallToolResult> {
+/// The one argument of the server's own tool, if the call gives it; refused when the call gives
+/// another (`apps` takes `root`, not the verbs' `dir`) or a value that is no string.
+fn local_argument(tool: Local, args: &JsonObject) -> Result<Option<&str>, CallToolResult> {
     let takes = tool.argument().0;
-    let unknown = args.keys().find(|k| k.as_str() != takes)?;
-    Some(failed(
-        ClientCode::BadToolArgument.as_str(),
-        &format!("{} takes no argument {unknown}", tool.name()),
-        Some(&format!("{} takes {takes}", tool.name())),
-        "",
-    ))
+    if let Some(unknown) = args.keys().find(|k| k.as_str() != takes) {
+        return Err(failed(
+            ClientCode::BadToolArgument.as_str(),
+            &format!("{} takes no argument {unknown}", tool.name()),
+            Some(&format!("{} takes {takes}", tool.name())),
+            "",
+        ));
+    }
+    args.get(takes)
+        .map(|v| string(takes, v))
+        .transpose()
+        .map_err(|e| refused(&e))
 }
 
 /// Any error of the crate as a tool error.
 fn refused(e: &dyn Coded) -> CallToolResult {
-    let hint = e.hint().map(|h| as_arguments(&h));
-    failed(
-        e.code().as_str(),
-        &as_arguments(&e.message()),
-        hint.as_deref(),
-        "",
-    )
+    failed(e.code().as_str(), &e.message(), e.hint().as_deref(), "")
 }
 
 /// An action's answer as short as `snapshot -i`: node lines (`@e..`, and lines that carry one after
@@ -215,15 +215,12 @@ fn answer(response: &Response) -> CallToolResult {
             message,
             hint,
             body,
-        } => {
-            let hint = (!hint.is_empty()).then(|| as_arguments(hint));
-            failed(
-                code.as_str(),
-                &as_arguments(message),
-                hint.as_deref(),
-                &body_as_arguments(body),
-            )
-        }
+        } => failed(
+            code.as_str(),
+            message,
+            (!hint.is_empty()).then_some(hint.as_str()),
+            &body_as_arguments(body),
+        ),
     }
 }
 
@@ -322,15 +319,12 @@ impl Server {
 
     /// `apps`: the live apps directly under a directory.
     fn apps(&self, args: &JsonObject) -> CallToolResult {
-        if let Some(refusal) = only(Local::Apps, args) {
-            return refusal;
-        }
-        let root = match args.get("root").map(|v| string("root", v)).transpose() {
+        let root = match local_argument(Local::Apps, args) {
             Ok(root) => root
                 .map(PathBuf::from)
                 .or_else(|| self.dir.clone())
                 .unwrap_or_else(|| PathBuf::from(".")),
-            Err(e) => return refused(&e),
+            Err(refusal) => return refusal,
         };
         let mut found: Vec<String> = std::fs::read_dir(&root)
             .into_iter()
@@ -353,17 +347,12 @@ impl Server {
         }
         CallToolResult::success(vec![ContentBlock::text(found.join("\n") + "\n")])
     }
-}
 
-impl Server {
     /// `help`: a tool's details, or the groups.
     fn help(&self, args: &JsonObject) -> CallToolResult {
-        if let Some(refusal) = only(Local::Help, args) {
-            return refusal;
-        }
-        let topic = match args.get("topic").map(|v| string("topic", v)).transpose() {
-            Ok(t) => t,
-            Err(e) => return refused(&e),
+        let topic = match local_argument(Local::Help, args) {
+            Ok(topic) => topic,
+            Err(refusal) => return refusal,
         };
         let server = HelpServer {
             caps: &self.options.caps,

@@ -162,12 +162,9 @@ fn verb_help(verb: Verb, server: &Server) -> String {
 }
 
 fn local_help(local: Local) -> String {
+    let (name, help) = local.argument();
     let mut out = format!("{}: {}\narguments:\n", local.name(), local.about());
-    let properties = local.tool().input_schema;
-    for (name, schema) in properties["properties"].as_object().into_iter().flatten() {
-        let help = schema["description"].as_str().unwrap_or_default();
-        let _ = writeln!(out, "  {name} ({}): {help}", type_of(schema));
-    }
+    let _ = writeln!(out, "  {name} (string): {help}");
     out.push_str("group: core\n");
     out
 }

@@ -129,7 +129,7 @@ impl Local {
         }
     }
 
-    pub(super) fn tool(self) -> Tool {
+    fn tool(self) -> Tool {
         let (name, description) = self.argument();
         let mut properties = JsonObject::new();
         properties.insert(
