@@ -15,6 +15,10 @@ pub struct Planner<'a> {
     pub pointer: Pointer,
     /// The node the drag being planned takes hold of.
     pub dragged: Option<Dragged>,
+    /// The targets this pass resolved, and to what: the tree does not change within a pass, so
+    /// a target asked for again (the plan's own, then the node the order acts on) is not
+    /// resolved again.
+    resolved: Vec<(Target, Found)>,
 }
 
 impl<'a> Planner<'a> {
@@ -24,6 +28,7 @@ impl<'a> Planner<'a> {
             tree,
             pointer,
             dragged: None,
+            resolved: Vec::new(),
         }
     }
 
@@ -34,7 +39,12 @@ impl<'a> Planner<'a> {
 
     /// Resolves a target to exactly one node.
     pub fn resolve(&mut self, target: &Target) -> Result<Found, Failure> {
-        self.tree.resolve(target)
+        if let Some(&(_, found)) = self.resolved.iter().find(|(t, _)| t == target) {
+            return Ok(found);
+        }
+        let found = self.tree.resolve(target)?;
+        self.resolved.push((target.clone(), found));
+        Ok(found)
     }
 
     /// The line of a resolved node, minting its ref.
