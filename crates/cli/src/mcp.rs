@@ -249,11 +249,11 @@ impl Server {
     async fn call(&self, verb: Verb, args: &JsonObject) -> CallToolResult {
         // A snapshot's cap: the call's own (0: none, as the server's `--max-bytes 0`), else the
         // server's.
-        let mut args = args.clone();
+        let mut args = std::borrow::Cow::Borrowed(args);
         let cap = match args.get("max-bytes") {
             _ if verb != Verb::Snapshot => 0,
             Some(v) if *v == 0 || *v == "0" => {
-                args.remove("max-bytes");
+                args.to_mut().remove("max-bytes");
                 0
             }
             Some(_) => 0,
